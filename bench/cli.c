@@ -1,0 +1,343 @@
+/* cli.c — `fricbench list | run | --help | --version`. */
+#define _POSIX_C_SOURCE 200809L
+#include "fb_cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_io.h"
+#include "fb_run.h"
+
+#ifndef FB_VERSION
+#define FB_VERSION "unknown"
+#endif
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+  fputs("fricbench: ", stderr);
+  fprintf(stderr, fmt, a, b);
+  fputc('\n', stderr);
+  return FB_EXIT_USAGE;
+}
+
+static int fail(const fb_err *err, int code)
+{
+  fprintf(stderr, "fricbench: %s\n", err->msg);
+  return code;
+}
+
+static const char main_help[] =
+    "usage: fricbench <command> [options]\n"
+    "\n"
+    "A comparative benchmark of numerical treatments of dry friction.\n"
+    "\n"
+    "commands:\n"
+    "  list [models|scenarios|integrators]   names, descriptions, parameters\n"
+    "  run --scenario S --model M [...]      run one case, write its trajectory as CSV\n"
+    "\n"
+    "options:\n"
+    "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
+    "  -V, --version   print the version\n"
+    "\n"
+    "exit status: 0 success, 1 a run ended in budget/failed or output failed, 2 bad input\n";
+
+static const char run_help[] =
+    "usage: fricbench run --scenario S --model M [--integrator I] [--h H | --tol TOL]\n"
+    "                     [--set NAME=VALUE]... [--samples N] [--out FILE]\n"
+    "\n"
+    "Runs one case and writes its trajectory as CSV (stdout without --out): header\n"
+    "t,x,v,F,<model states>,stick for one DOF; t,x1..xn,v1..vn,F1..Fnc,... for several.\n"
+    "stick is 1 (stick), 0 (slip) or -1 (the model has no stick flag).  A one-line summary\n"
+    "(status, steps, rejected, RHS evaluations, wall time) goes to stderr.\n"
+    "\n"
+    "  -s, --scenario S     scenario (fricbench list scenarios)\n"
+    "  -m, --model M        friction model (fricbench list models)\n"
+    "  -i, --integrator I   integrator; default: the model's (fricbench list integrators)\n"
+    "      --h H            fixed step (s), 0 < H <= T\n"
+    "      --tol TOL        adaptive, absolute and relative tolerance TOL > 0\n"
+    "      --atol A, --rtol R   adaptive tolerances separately\n"
+    "      --set NAME=VALUE a scenario or model parameter; scenario.NAME / model.NAME\n"
+    "                       when both have NAME (repeatable)\n"
+    "      --samples N      output grid points, uniform on [t0, T] (default 1001, >= 2)\n"
+    "      --max-steps N    step budget (default 20000000); a run hitting it ends 'budget'\n"
+    "      --max-rhs N      RHS evaluation budget (default 200000000)\n"
+    "      --event-tol E    event location tolerance of hybrid schemes (s)\n"
+    "  -o, --out FILE       output file (written atomically); '-' for stdout\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Without --h or --tol: the model's default (adaptive at its tolerance, or h = T/1e4).\n";
+
+static const char list_help[] =
+    "usage: fricbench list [models|scenarios|integrators]\n"
+    "\n"
+    "Lists names with one-line descriptions; models and scenarios with their parameters\n"
+    "(name = default [unit] meaning).  Without an argument, lists all three.\n";
+
+static void list_models(FILE *fp)
+{
+  fputs("models:\n", fp);
+  for (size_t i = 0; fb_model_registry[i] != NULL; i++) {
+    const fb_model_type *m = fb_model_registry[i];
+    fb_model md;
+    fprintf(fp, "  %-14s %s\n", m->name, m->title);
+    fprintf(fp, "    source: %s\n    default integrator: %s\n", m->reference,
+            m->default_integrator);
+    if (fb_model_init(&md, m) == FB_OK) {
+      fb_params_print(m->params, md.params, "    ", fp);
+      fb_model_free(&md);
+    }
+  }
+}
+
+static void list_scenarios(FILE *fp)
+{
+  fputs("scenarios:\n", fp);
+  for (size_t i = 0; fb_scenario_registry[i] != NULL; i++) {
+    const fb_scenario_type *s = fb_scenario_registry[i];
+    fb_scenario sc;
+    fprintf(fp, "  %-16s %s\n    source: %s\n", s->name, s->title, s->source);
+    if (fb_scenario_init(&sc, s) == FB_OK) {
+      fb_params_print(s->params, sc.params, "    ", fp);
+      fb_scenario_free(&sc);
+    }
+  }
+}
+
+static void list_integrators(FILE *fp)
+{
+  fputs("integrators (generic, for every ODE model; fixed step --h or adaptive --tol):\n", fp);
+  for (size_t i = 0; fb_integrator_registry[i] != NULL; i++) {
+    const fb_integrator_type *t = fb_integrator_registry[i];
+    fprintf(fp, "  %-18s %s%s\n", t->name, t->title, t->implicit ? " [uses the Jacobian]" : "");
+  }
+  fputs("integrators owned by a model:\n", fp);
+  for (size_t m = 0; fb_model_registry[m] != NULL; m++) {
+    const fb_model_type *mt = fb_model_registry[m];
+    for (size_t i = 0; mt->schemes != NULL && mt->schemes[i] != NULL; i++) {
+      const fb_integrator_type *t = mt->schemes[i];
+      fprintf(fp, "  %-18s %s (model %s; %s)\n", t->name, t->title, mt->name,
+              t->fixed_ok && t->adaptive_ok ? "--h or --tol" : t->fixed_ok ? "--h" : "--tol");
+    }
+  }
+}
+
+static int cmd_list(int argc, char **argv)
+{
+  if (argc > 2)
+    return usage_error("list takes at most one argument, got '%s': use models, scenarios or "
+                       "integrators%s",
+                       argv[2], "");
+  const char *what = argc == 2 ? argv[1] : NULL;
+  if (what != NULL && (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)) {
+    fputs(list_help, stdout);
+    return FB_EXIT_OK;
+  }
+  if (what == NULL || strcmp(what, "models") == 0)
+    list_models(stdout);
+  if (what == NULL || strcmp(what, "scenarios") == 0)
+    list_scenarios(stdout);
+  if (what == NULL || strcmp(what, "integrators") == 0)
+    list_integrators(stdout);
+  if (what != NULL && strcmp(what, "models") != 0 && strcmp(what, "scenarios") != 0 &&
+      strcmp(what, "integrators") != 0)
+    return usage_error("unknown list '%s': use models, scenarios or integrators%s", what, "");
+  return FB_EXIT_OK;
+}
+
+enum {
+  OPT_H = 256,
+  OPT_TOL,
+  OPT_ATOL,
+  OPT_RTOL,
+  OPT_SET,
+  OPT_SAMPLES,
+  OPT_MAX_STEPS,
+  OPT_MAX_RHS,
+  OPT_EVENT_TOL,
+};
+
+static int parse_positive(const char *opt, const char *text, double *out)
+{
+  double v;
+  if (fb_parse_double(text, &v) != FB_OK || !(v > 0)) {
+    fprintf(stderr, "fricbench: %s '%s' is not allowed: use a finite number > 0\n", opt, text);
+    return FB_EXIT_USAGE;
+  }
+  *out = v;
+  return FB_EXIT_OK;
+}
+
+static int parse_count(const char *opt, const char *text, unsigned long minv, unsigned long *out)
+{
+  unsigned long v;
+  if (fb_parse_ulong(text, &v) != FB_OK || v < minv) {
+    fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer >= %lu\n", opt, text,
+            minv);
+    return FB_EXIT_USAGE;
+  }
+  *out = v;
+  return FB_EXIT_OK;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+  static const struct option opts[] = {
+      {"scenario", required_argument, NULL, 's'},
+      {"model", required_argument, NULL, 'm'},
+      {"integrator", required_argument, NULL, 'i'},
+      {"out", required_argument, NULL, 'o'},
+      {"help", no_argument, NULL, 'h'},
+      {"h", required_argument, NULL, OPT_H},
+      {"tol", required_argument, NULL, OPT_TOL},
+      {"atol", required_argument, NULL, OPT_ATOL},
+      {"rtol", required_argument, NULL, OPT_RTOL},
+      {"set", required_argument, NULL, OPT_SET},
+      {"samples", required_argument, NULL, OPT_SAMPLES},
+      {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
+      {"max-rhs", required_argument, NULL, OPT_MAX_RHS},
+      {"event-tol", required_argument, NULL, OPT_EVENT_TOL},
+      {NULL, 0, NULL, 0},
+  };
+  const char *scenario = NULL, *model = NULL, *integrator = NULL, *out = NULL;
+  double h = NAN, atol = NAN, rtol = NAN, event_tol = NAN;
+  unsigned long samples = 1001, max_steps = FB_DEFAULT_MAX_STEPS, max_rhs = FB_DEFAULT_MAX_RHS;
+  int have_tol = 0;
+  const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  size_t nsets = 0;
+  int rc = FB_EXIT_OK, c;
+  if (sets == NULL)
+    return FB_EXIT_RUNTIME;
+  opterr = 0;
+  optind = 1;
+  while (rc == FB_EXIT_OK && (c = getopt_long(argc, argv, ":s:m:i:o:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 's': scenario = optarg; break;
+    case 'm': model = optarg; break;
+    case 'i': integrator = optarg; break;
+    case 'o': out = optarg; break;
+    case 'h':
+      fputs(run_help, stdout);
+      free(sets);
+      return FB_EXIT_OK;
+    case OPT_H: rc = parse_positive("--h", optarg, &h); break;
+    case OPT_TOL:
+      rc = parse_positive("--tol", optarg, &atol);
+      rtol = atol;
+      have_tol = 1;
+      break;
+    case OPT_ATOL: rc = parse_positive("--atol", optarg, &atol); have_tol = 1; break;
+    case OPT_RTOL: rc = parse_positive("--rtol", optarg, &rtol); have_tol = 1; break;
+    case OPT_SET: sets[nsets++] = optarg; break;
+    case OPT_SAMPLES: rc = parse_count("--samples", optarg, 2, &samples); break;
+    case OPT_MAX_STEPS: rc = parse_count("--max-steps", optarg, 1, &max_steps); break;
+    case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, &max_rhs); break;
+    case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &event_tol); break;
+    case ':':
+      rc = usage_error("option %s needs a value%s", argv[optind - 1], "");
+      break;
+    default:
+      rc = usage_error("unknown option '%s' for run: see 'fricbench run --help'%s",
+                       argv[optind - 1], "");
+      break;
+    }
+  }
+  if (rc == FB_EXIT_OK && optind < argc)
+    rc = usage_error("unexpected argument '%s' for run: see 'fricbench run --help'%s", argv[optind],
+                     "");
+  if (rc == FB_EXIT_OK && !isnan(h) && have_tol)
+    rc = usage_error("--h and --tol exclude each other: give a fixed step or a tolerance%s%s", "",
+                     "");
+  if (rc == FB_EXIT_OK && scenario == NULL)
+    rc = usage_error("run needs --scenario S (see 'fricbench list scenarios')%s%s", "", "");
+  if (rc == FB_EXIT_OK && model == NULL)
+    rc = usage_error("run needs --model M (see 'fricbench list models')%s%s", "", "");
+  if (rc != FB_EXIT_OK) {
+    free(sets);
+    return rc;
+  }
+
+  fb_err err = {{0}};
+  fb_case cs;
+  fb_trace tr = {0};
+  fb_outfile of = {0};
+  if (fb_case_init(&cs, scenario, model, integrator, &err) != FB_OK) {
+    free(sets);
+    return fail(&err, FB_EXIT_USAGE);
+  }
+  for (size_t k = 0; k < nsets && rc == FB_EXIT_OK; k++)
+    if (fb_case_set(&cs, sets[k], &err) != FB_OK)
+      rc = fail(&err, FB_EXIT_USAGE);
+  free(sets);
+  cs.opts.h = h;
+  cs.opts.atol = atol;
+  cs.opts.rtol = rtol;
+  cs.opts.max_steps = max_steps;
+  cs.opts.max_rhs = max_rhs;
+  if (!isnan(event_tol))
+    cs.opts.event_tol = event_tol;
+  cs.samples = samples;
+  if (rc == FB_EXIT_OK && fb_case_prepare(&cs, &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  if (rc == FB_EXIT_OK && fb_trace_alloc(&tr, cs.samples, cs.sc.plant.n, cs.sc.plant.nc,
+                                         cs.md.type->nz) != FB_OK)
+    rc = fail(&(fb_err){"out of memory"}, FB_EXIT_RUNTIME);
+  /* Open the output before running so a bad path fails fast and leaves nothing. */
+  if (rc == FB_EXIT_OK && fb_outfile_open(&of, out, "--out", &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  if (rc != FB_EXIT_OK) {
+    fb_trace_free(&tr);
+    fb_case_free(&cs);
+    return rc;
+  }
+  fb_run_result res;
+  fb_case_run(&cs, &tr, NULL, &res);
+  int wst = fb_trace_write_csv(&tr, cs.md.type->z_names, of.fp);
+  if (wst != FB_OK || fb_outfile_commit(&of, &err) != FB_OK) {
+    if (wst != FB_OK)
+      fb_err_set(&err, FB_EIO, "writing the trajectory failed");
+    fb_outfile_abort(&of);
+    rc = fail(&err, FB_EXIT_RUNTIME);
+  }
+  char step[64];
+  if (!isnan(cs.opts.h))
+    snprintf(step, sizeof step, "h=%g", cs.opts.h);
+  else
+    snprintf(step, sizeof step, "atol=%g rtol=%g", cs.opts.atol, cs.opts.rtol);
+  fprintf(stderr,
+          "fricbench: %s: scenario=%s model=%s integrator=%s %s t=%.10g steps=%lu rejected=%lu "
+          "rhs=%lu jac=%lu events=%lu inner=%lu wall=%.3f ms%s%s\n",
+          fb_status_name(res.status), cs.sc.type->name, cs.md.type->name, cs.integ->name, step,
+          res.t_reached, res.cnt.nsteps, res.cnt.nrejected, res.cnt.nfe, res.cnt.njac,
+          res.cnt.nevents, res.cnt.ninner, 1e3 * res.wall_s, res.status ? ": " : "",
+          res.status ? res.message : "");
+  if (rc == FB_EXIT_OK && res.status != FB_OK)
+    rc = FB_EXIT_RUNTIME;
+  fb_trace_free(&tr);
+  fb_case_free(&cs);
+  return rc;
+}
+
+int fb_cli_main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fputs(main_help, stderr);
+    return FB_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(main_help, stdout);
+    return FB_EXIT_OK;
+  }
+  if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("fricbench %s\n", FB_VERSION);
+    return FB_EXIT_OK;
+  }
+  if (strcmp(cmd, "list") == 0)
+    return cmd_list(argc - 1, argv + 1);
+  if (strcmp(cmd, "run") == 0)
+    return cmd_run(argc - 1, argv + 1);
+  return usage_error("unknown command '%s': use list or run (see 'fricbench --help')%s", cmd, "");
+}

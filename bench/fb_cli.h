@@ -1,0 +1,12 @@
+/* fb_cli.h — the fricbench command line.  Exit status: 0 success, 1 a run that ended
+ * in `budget` or `failed` (or an I/O failure), 2 bad input (usage). */
+#ifndef FB_CLI_H
+#define FB_CLI_H
+
+#define FB_EXIT_OK 0
+#define FB_EXIT_RUNTIME 1
+#define FB_EXIT_USAGE 2
+
+int fb_cli_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,25 @@
+/* fb_io.h — atomic output files: write under a temporary name in the target's
+ * directory, rename on success, remove on failure, so a failed or interrupted command
+ * never leaves a partial file behind (SPEC §9). */
+#ifndef FB_IO_H
+#define FB_IO_H
+
+#include <stdio.h>
+
+#include "fb_status.h"
+
+typedef struct fb_outfile {
+  FILE *fp;        /* write here */
+  char *path;      /* final name (NULL for stdout) */
+  char *tmp;       /* temporary name */
+} fb_outfile;
+
+/* path NULL or "-": stdout.  Refuses an existing path that is not a regular file
+ * (a directory, /dev/full, ...) and a directory that cannot be written. */
+int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *err);
+/* Flush, check every write, close and rename into place. */
+int fb_outfile_commit(fb_outfile *o, fb_err *err);
+/* Close and remove the temporary file. */
+void fb_outfile_abort(fb_outfile *o);
+
+#endif

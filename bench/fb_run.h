@@ -1,0 +1,72 @@
+/* fb_run.h — one case: a scenario, a model, an integrator, options; run it, record it.
+ *
+ * A case is set up by name (as the CLI and the suite do), parameters are assigned with
+ * `NAME=VALUE` (scenario or model, `scenario.NAME` / `model.NAME` to disambiguate), then
+ * prepared (plant built, model resolved, integrator checked) and run.  The trajectory
+ * is recorded on a uniform output grid by interpolating between accepted steps, so the
+ * recording never changes an adaptive run's step sequence: positions by cubic Hermite
+ * (the velocity is their exact derivative), velocities, states and forces linearly.
+ */
+#ifndef FB_RUN_H
+#define FB_RUN_H
+
+#include <stdio.h>
+
+#include "fb_integrator.h"
+#include "fb_model.h"
+#include "fb_scenario.h"
+
+/* Samples on the uniform grid t_k = t0 + k (T - t0)/(ns - 1). */
+typedef struct fb_trace {
+  size_t ns, dim, n, nc, nz; /* samples, state size, DOFs, contacts, states per contact */
+  size_t filled;             /* samples written so far */
+  double *t;                 /* ns */
+  double *y;                 /* ns x dim: x, v, z */
+  double *F;                 /* ns x nc: friction force on the body */
+  int *stick;                /* ns x nc: 1 stick, 0 slip, -1 model has no flag */
+} fb_trace;
+
+int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz);
+void fb_trace_free(fb_trace *tr);
+/* CSV with a header: t,x,v,F,<z>,stick for one DOF and contact; suffixed names
+ * (x1..xn, v1..vn, F1..Fnc, <z>_1.., stick1..) otherwise. */
+int fb_trace_write_csv(const fb_trace *tr, const char *const *z_names, FILE *fp);
+
+typedef struct fb_run_result {
+  int status;                /* FB_OK, FB_BUDGET or a failure */
+  char message[FB_ERR_LEN];  /* why, when not FB_OK */
+  double t_reached;          /* last good time */
+  fb_counters cnt;
+  double wall_s, cpu_s;      /* elapsed and CPU (thread) seconds of the integration */
+} fb_run_result;
+
+typedef struct fb_case {
+  fb_scenario sc;
+  fb_model md;
+  const fb_integrator_type *integ;
+  fb_int_opts opts;
+  size_t samples; /* output grid size (>= 2) */
+  fb_problem pb;  /* valid after fb_case_prepare */
+} fb_case;
+
+/* Set up a case from names; integrator NULL = the model's default.  Errors name what
+ * is allowed. */
+int fb_case_init(fb_case *c, const char *scenario, const char *model, const char *integrator,
+                 fb_err *err);
+/* Assign NAME=VALUE to the scenario's or the model's parameter. */
+int fb_case_set(fb_case *c, const char *assignment, fb_err *err);
+/* Build the plant, resolve the model, check the integrator options against the
+ * problem (h in (0, T - t0], tol > 0, fixed/adaptive support).  When neither h nor a
+ * tolerance was chosen (opts.h NaN and opts.atol NaN), apply the model's default. */
+int fb_case_prepare(fb_case *c, fb_err *err);
+/* Run it.  tr (may be NULL) receives the samples; extra (may be NULL) is called after
+ * every accepted step too.  Returns res->status. */
+int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res);
+void fb_case_free(fb_case *c);
+
+/* Comma-separated names of the registries, for error messages. */
+void fb_names_models(char *buf, size_t len);
+void fb_names_scenarios(char *buf, size_t len);
+void fb_names_integrators(const fb_model_type *m, char *buf, size_t len);
+
+#endif

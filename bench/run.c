@@ -1,0 +1,306 @@
+/* run.c — set up, prepare and run one case; record it on the output grid. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fb_run.h"
+
+static void join_names(char *buf, size_t len, const char *name, size_t *used)
+{
+  if (*used < len)
+    *used += (size_t)snprintf(buf + *used, len - *used, "%s%s", *used ? ", " : "", name);
+}
+
+void fb_names_models(char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; fb_model_registry[i] != NULL; i++)
+    join_names(buf, len, fb_model_registry[i]->name, &used);
+}
+
+void fb_names_scenarios(char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; fb_scenario_registry[i] != NULL; i++)
+    join_names(buf, len, fb_scenario_registry[i]->name, &used);
+}
+
+void fb_names_integrators(const fb_model_type *m, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; m->schemes != NULL && m->schemes[i] != NULL; i++)
+    join_names(buf, len, m->schemes[i]->name, &used);
+  for (size_t i = 0; fb_integrator_registry[i] != NULL; i++) {
+    const fb_integrator_type *t = fb_integrator_registry[i];
+    if ((m->caps & t->needs) == t->needs)
+      join_names(buf, len, t->name, &used);
+  }
+}
+
+int fb_case_init(fb_case *c, const char *scenario, const char *model, const char *integrator,
+                 fb_err *err)
+{
+  char names[1024];
+  memset(c, 0, sizeof *c);
+  const fb_scenario_type *st = scenario ? fb_scenario_find(scenario) : NULL;
+  if (st == NULL) {
+    fb_names_scenarios(names, sizeof names);
+    return fb_err_set(err, FB_EINVAL, "unknown scenario '%s': use one of %s",
+                      scenario ? scenario : "", names);
+  }
+  const fb_model_type *mt = model ? fb_model_find(model) : NULL;
+  if (mt == NULL) {
+    fb_names_models(names, sizeof names);
+    return fb_err_set(err, FB_EINVAL, "unknown model '%s': use one of %s", model ? model : "",
+                      names);
+  }
+  const char *iname = integrator ? integrator : mt->default_integrator;
+  c->integ = fb_integrator_find(mt, iname);
+  if (c->integ == NULL) {
+    fb_names_integrators(mt, names, sizeof names);
+    return fb_err_set(err, FB_EINVAL, "%s integrator '%s' for model %s: use one of %s",
+                      fb_integrator_find_any(iname) ? "unsuitable" : "unknown", iname, mt->name,
+                      names);
+  }
+  if (fb_scenario_init(&c->sc, st) != FB_OK || fb_model_init(&c->md, mt) != FB_OK) {
+    fb_case_free(c);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  fb_int_opts_default(&c->opts);
+  c->opts.atol = c->opts.rtol = NAN; /* "not chosen": prepare applies the default */
+  c->samples = 1001;
+  return FB_OK;
+}
+
+int fb_case_set(fb_case *c, const char *assignment, fb_err *err)
+{
+  const char *eq = strchr(assignment, '=');
+  if (eq == NULL || eq == assignment)
+    return fb_err_set(err, FB_EINVAL, "--set '%s': expected NAME=VALUE", assignment);
+  char name[128];
+  size_t len = (size_t)(eq - assignment);
+  if (len >= sizeof name)
+    return fb_err_set(err, FB_EINVAL, "--set: parameter name too long");
+  memcpy(name, assignment, len);
+  name[len] = '\0';
+  const char *value = eq + 1;
+  const fb_param_set *sps = c->sc.type->params, *mps = c->md.type->params;
+  const char *sname = c->sc.type->name, *mname = c->md.type->name;
+  if (strncmp(name, "scenario.", 9) == 0)
+    return fb_params_set(sps, sname, c->sc.params, name + 9, value, err);
+  if (strncmp(name, "model.", 6) == 0)
+    return fb_params_set(mps, mname, c->md.params, name + 6, value, err);
+  const int in_s = fb_params_find(sps, name) != NULL, in_m = fb_params_find(mps, name) != NULL;
+  if (in_s && in_m)
+    return fb_err_set(err, FB_EINVAL,
+                      "--set %s is ambiguous: both scenario %s and model %s have it; write "
+                      "scenario.%s or model.%s",
+                      name, sname, mname, name, name);
+  if (in_s)
+    return fb_params_set(sps, sname, c->sc.params, name, value, err);
+  if (in_m)
+    return fb_params_set(mps, mname, c->md.params, name, value, err);
+  return fb_err_set(err, FB_EINVAL,
+                    "--set %s: unknown parameter: neither scenario %s nor model %s has it (see "
+                    "'fricbench list')",
+                    name, sname, mname);
+}
+
+int fb_case_prepare(fb_case *c, fb_err *err)
+{
+  int st = fb_scenario_build(&c->sc, err);
+  if (st != FB_OK)
+    return st;
+  const fb_plant *pl = &c->sc.plant;
+  st = fb_model_resolve(&c->md, pl, err);
+  if (st != FB_OK)
+    return st;
+  const fb_model_type *mt = c->md.type;
+  fb_int_opts *o = &c->opts;
+  const double span = pl->T - pl->t0;
+  if (isnan(o->h) && isnan(o->atol)) {
+    if (mt->default_tol > 0 && c->integ->adaptive_ok)
+      o->atol = o->rtol = mt->default_tol;
+    else if (c->integ->fixed_ok)
+      o->h = span / 1e4;
+    else
+      o->atol = o->rtol = 1e-8;
+  }
+  if (!isnan(o->h)) {
+    if (!c->integ->fixed_ok)
+      return fb_err_set(err, FB_EINVAL, "integrator %s has no fixed-step mode: use --tol",
+                        c->integ->name);
+    if (!(isfinite(o->h) && o->h > 0 && o->h <= span))
+      return fb_err_set(err, FB_EINVAL, "step h = %g is out of range: allowed is 0 < h <= T - t0 = %g",
+                        o->h, span);
+  } else {
+    if (!c->integ->adaptive_ok)
+      return fb_err_set(err, FB_EINVAL, "integrator %s has no adaptive mode: use --h",
+                        c->integ->name);
+    if (isnan(o->rtol))
+      o->rtol = o->atol;
+    if (isnan(o->atol))
+      o->atol = o->rtol;
+    if (!(isfinite(o->atol) && o->atol > 0 && isfinite(o->rtol) && o->rtol > 0))
+      return fb_err_set(err, FB_EINVAL, "tolerance %g is out of range: allowed is a finite number > 0",
+                        !(o->atol > 0) ? o->atol : o->rtol);
+  }
+  if (c->samples < 2)
+    return fb_err_set(err, FB_EINVAL, "samples = %zu is out of range: allowed is >= 2", c->samples);
+  fb_problem_init(&c->pb, pl, &c->md);
+  return FB_OK;
+}
+
+void fb_case_free(fb_case *c)
+{
+  if (c == NULL)
+    return;
+  fb_model_free(&c->md);
+  fb_scenario_free(&c->sc);
+  memset(c, 0, sizeof *c);
+}
+
+/* The recorder: an observer that fills the uniform output grid. */
+typedef struct recorder {
+  const fb_problem *pb;
+  fb_trace *tr;
+  const fb_observer *extra;
+  double t0, dt;
+  int have_prev, prev_out; /* prev_out: Fp/sp valid for the previous step */
+  double tp;
+  double *yp, *Fp, *F;     /* dim, nc, nc */
+  int *sp, *sk;            /* nc, nc */
+  int status;
+} recorder;
+
+static void record_sample(recorder *r, size_t k, double tk, double theta, double h,
+                          const double *y)
+{
+  fb_trace *tr = r->tr;
+  const size_t n = tr->n, dim = tr->dim, nc = tr->nc;
+  double *out = tr->y + k * dim;
+  if (theta >= 1.0) {
+    memcpy(out, y, dim * sizeof(double));
+    memcpy(tr->F + k * nc, r->F, nc * sizeof(double));
+    memcpy(tr->stick + k * nc, r->sk, nc * sizeof(int));
+  } else {
+    const double *yp = r->yp;
+    const double th2 = theta * theta, th3 = th2 * theta;
+    const double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + theta;
+    const double h01 = -2 * th3 + 3 * th2, h11 = th3 - th2;
+    for (size_t i = 0; i < n; i++) /* cubic Hermite in x with x' = v */
+      out[i] = h00 * yp[i] + h10 * h * yp[n + i] + h01 * y[i] + h11 * h * y[n + i];
+    for (size_t i = n; i < dim; i++)
+      out[i] = yp[i] + theta * (y[i] - yp[i]);
+    for (size_t i = 0; i < nc; i++) {
+      tr->F[k * nc + i] = r->Fp[i] + theta * (r->F[i] - r->Fp[i]);
+      tr->stick[k * nc + i] = theta < 0.5 ? r->sp[i] : r->sk[i];
+    }
+  }
+  tr->t[k] = tk;
+  tr->filled = k + 1;
+}
+
+static int recorder_step(void *ctx, double t, const double *y)
+{
+  recorder *r = ctx;
+  if (r->tr != NULL) {
+    fb_trace *tr = r->tr;
+    const size_t dim = tr->dim, nc = tr->nc;
+    size_t k = tr->filled;
+    double tk = k + 1 == tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
+    if (k < tr->ns && tk <= t) {
+      int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
+      if (st == FB_OK && r->have_prev && !r->prev_out)
+        st = fb_problem_output(r->pb, r->tp, r->yp, r->Fp, r->sp);
+      if (st != FB_OK)
+        return r->status = st;
+      const double h = t - r->tp;
+      while (k < tr->ns && tk <= t) {
+        const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
+        record_sample(r, k, tk, theta, h, y);
+        k++;
+        tk = k + 1 == tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
+      }
+      memcpy(r->Fp, r->F, nc * sizeof(double));
+      memcpy(r->sp, r->sk, nc * sizeof(int));
+      r->prev_out = 1;
+    } else {
+      r->prev_out = 0;
+    }
+    memcpy(r->yp, y, dim * sizeof(double));
+    r->tp = t;
+    r->have_prev = 1;
+  }
+  if (r->extra != NULL && r->extra->on_step != NULL)
+    return r->extra->on_step(r->extra->ctx, t, y);
+  return 0;
+}
+
+static double now_s(clockid_t id)
+{
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res)
+{
+  const fb_problem *pb = &c->pb;
+  const fb_plant *pl = pb->plant;
+  const size_t dim = pb->dim, nc = pl->nc;
+  fb_err err = {{0}};
+  memset(res, 0, sizeof *res);
+  double *y = calloc(2 * dim + 2 * nc + 1, sizeof(double));
+  int *ibuf = calloc(2 * nc + 1, sizeof(int));
+  void *ws = NULL;
+  recorder rec = {0};
+  if (y == NULL || ibuf == NULL) {
+    res->status = fb_err_set(&err, FB_ENOMEM, "out of memory");
+    goto done;
+  }
+  rec.pb = pb;
+  rec.tr = tr;
+  rec.extra = extra;
+  rec.t0 = pl->t0;
+  rec.yp = y + dim;
+  rec.Fp = rec.yp + dim;
+  rec.F = rec.Fp + nc;
+  rec.sp = ibuf;
+  rec.sk = ibuf + nc;
+  if (tr != NULL) {
+    tr->filled = 0;
+    rec.dt = (pl->T - pl->t0) / (double)(tr->ns - 1);
+  }
+  fb_problem_initial_state(pb, y);
+  double t = pl->t0;
+  res->status = c->integ->alloc(&ws, c->integ, pb, &c->opts, &err);
+  if (res->status != FB_OK)
+    goto done;
+  const fb_observer obs = {recorder_step, &rec};
+  int st = recorder_step(&rec, t, y);
+  const double w0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+  if (st == 0)
+    st = c->integ->evolve(ws, &t, y, &obs, &res->cnt, &err);
+  else
+    fb_err_set(&err, st, "output failed at t=%g", t);
+  res->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+  res->wall_s = now_s(CLOCK_MONOTONIC) - w0;
+  if (st == FB_OK && rec.status != FB_OK)
+    st = fb_err_set(&err, rec.status, "model output failed");
+  res->status = st;
+  res->t_reached = t;
+done:
+  if (res->status != FB_OK)
+    snprintf(res->message, sizeof res->message, "%s", err.msg);
+  if (ws != NULL)
+    c->integ->free(ws);
+  free(y);
+  free(ibuf);
+  return res->status;
+}

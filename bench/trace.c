@@ -1,0 +1,66 @@
+/* trace.c — the recorded trajectory and its CSV form. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_run.h"
+
+int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz)
+{
+  memset(tr, 0, sizeof *tr);
+  tr->ns = ns;
+  tr->n = n;
+  tr->nc = nc;
+  tr->nz = nz;
+  tr->dim = 2 * n + nc * nz;
+  tr->t = calloc(ns * (1 + tr->dim + nc), sizeof(double));
+  tr->stick = calloc(ns * (nc ? nc : 1), sizeof(int));
+  if (tr->t == NULL || tr->stick == NULL) {
+    fb_trace_free(tr);
+    return FB_ENOMEM;
+  }
+  tr->y = tr->t + ns;
+  tr->F = tr->y + ns * tr->dim;
+  return FB_OK;
+}
+
+void fb_trace_free(fb_trace *tr)
+{
+  if (tr != NULL) {
+    free(tr->t);
+    free(tr->stick);
+    memset(tr, 0, sizeof *tr);
+  }
+}
+
+int fb_trace_write_csv(const fb_trace *tr, const char *const *z_names, FILE *fp)
+{
+  const size_t n = tr->n, nc = tr->nc, nz = tr->nz;
+  const int plain = (n == 1 && nc <= 1);
+  fputs("t", fp);
+  for (size_t i = 0; i < n; i++)
+    plain ? fputs(",x", fp) : fprintf(fp, ",x%zu", i + 1);
+  for (size_t i = 0; i < n; i++)
+    plain ? fputs(",v", fp) : fprintf(fp, ",v%zu", i + 1);
+  for (size_t i = 0; i < nc; i++)
+    plain ? fputs(",F", fp) : fprintf(fp, ",F%zu", i + 1);
+  for (size_t i = 0; i < nc; i++)
+    for (size_t k = 0; k < nz; k++)
+      plain ? fprintf(fp, ",%s", z_names[k]) : fprintf(fp, ",%s%zu", z_names[k], i + 1);
+  for (size_t i = 0; i < nc; i++)
+    plain ? fputs(",stick", fp) : fprintf(fp, ",stick%zu", i + 1);
+  fputc('\n', fp);
+  for (size_t s = 0; s < tr->filled; s++) {
+    fprintf(fp, "%.17g", tr->t[s]);
+    const double *y = tr->y + s * tr->dim;
+    for (size_t k = 0; k < 2 * n; k++)
+      fprintf(fp, ",%.17g", y[k]);
+    for (size_t i = 0; i < nc; i++)
+      fprintf(fp, ",%.17g", tr->F[s * nc + i]);
+    for (size_t k = 2 * n; k < tr->dim; k++)
+      fprintf(fp, ",%.17g", y[k]);
+    for (size_t i = 0; i < nc; i++)
+      fprintf(fp, ",%d", tr->stick[s * nc + i]);
+    fputc('\n', fp);
+  }
+  return ferror(fp) ? FB_EIO : FB_OK;
+}

@@ -1,0 +1,184 @@
+/* fb_params.c — parameter tables: defaults, lookup, strict parsing, range checks. */
+#include "fb_params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double *field(const fb_param_desc *d, void *p)
+{
+  return (double *)(void *)((char *)p + d->offset);
+}
+
+double fb_param_get(const fb_param_desc *d, const void *p)
+{
+  return *(const double *)(const void *)((const char *)p + d->offset);
+}
+
+void fb_params_default(const fb_param_set *set, void *p)
+{
+  memset(p, 0, set->size);
+  for (size_t i = 0; i < set->n; i++)
+    *field(&set->desc[i], p) = set->desc[i].def;
+}
+
+const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name)
+{
+  if (set == NULL)
+    return NULL;
+  for (size_t i = 0; i < set->n; i++)
+    if (strcmp(set->desc[i].name, name) == 0)
+      return &set->desc[i];
+  return NULL;
+}
+
+int fb_parse_double(const char *text, double *out)
+{
+  if (text == NULL || *text == '\0')
+    return FB_EINVAL;
+  /* strtod accepts leading white space; a value with surrounding blanks is a typo. */
+  if (text[0] == ' ' || text[0] == '\t')
+    return FB_EINVAL;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end != '\0')
+    return FB_EINVAL;
+  if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+    return FB_EINVAL;
+  if (!isfinite(v))
+    return FB_EINVAL;
+  *out = v;
+  return FB_OK;
+}
+
+int fb_parse_ulong(const char *text, unsigned long *out)
+{
+  if (text == NULL || *text < '0' || *text > '9')
+    return FB_EINVAL;
+  char *end = NULL;
+  errno = 0;
+  unsigned long v = strtoul(text, &end, 10);
+  if (*end != '\0' || errno == ERANGE)
+    return FB_EINVAL;
+  *out = v;
+  return FB_OK;
+}
+
+static void describe_range(const fb_param_desc *d, char *buf, size_t len)
+{
+  if (d->flags & FB_PARAM_CHOICE) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; d->choices[i] != NULL && used < len; i++)
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "one of ", d->choices[i]);
+    return;
+  }
+  const char *kind = (d->flags & FB_PARAM_INT) ? "an integer" : "a finite number";
+  if (isinf(d->min) && isinf(d->max))
+    snprintf(buf, len, "%s", kind);
+  else if (isinf(d->max))
+    snprintf(buf, len, "%s %s %g", kind, (d->flags & FB_PARAM_MIN_OPEN) ? ">" : ">=", d->min);
+  else if (isinf(d->min))
+    snprintf(buf, len, "%s %s %g", kind, (d->flags & FB_PARAM_MAX_OPEN) ? "<" : "<=", d->max);
+  else
+    snprintf(buf, len, "%s in %s%g, %g%s", kind, (d->flags & FB_PARAM_MIN_OPEN) ? "(" : "[",
+             d->min, d->max, (d->flags & FB_PARAM_MAX_OPEN) ? ")" : "]");
+}
+
+int fb_param_check(const fb_param_desc *d, const char *owner, double v, fb_err *err)
+{
+  char range[256];
+  describe_range(d, range, sizeof range);
+  if (isnan(v) && (d->flags & FB_PARAM_AUTO))
+    return FB_OK;
+  int bad = !isfinite(v);
+  if (!bad && (d->flags & FB_PARAM_MIN_OPEN ? !(v > d->min) : !(v >= d->min)))
+    bad = 1;
+  if (!bad && (d->flags & FB_PARAM_MAX_OPEN ? !(v < d->max) : !(v <= d->max)))
+    bad = 1;
+  if (!bad && (d->flags & (FB_PARAM_INT | FB_PARAM_CHOICE)) && v != floor(v))
+    bad = 1;
+  if (bad)
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = %g is out of range: allowed is %s", owner,
+                      d->name, v, range);
+  return FB_OK;
+}
+
+int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, double *out,
+                   fb_err *err)
+{
+  char range[256];
+  describe_range(d, range, sizeof range);
+  if (d->flags & FB_PARAM_CHOICE) {
+    for (size_t i = 0; d->choices[i] != NULL; i++)
+      if (strcmp(d->choices[i], text) == 0) {
+        *out = (double)i;
+        return FB_OK;
+      }
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' is not allowed: use %s", owner,
+                      d->name, text, range);
+  }
+  double v;
+  if (fb_parse_double(text, &v) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' is not a finite number: allowed is %s",
+                      owner, d->name, text, range);
+  int st = fb_param_check(d, owner, v, err);
+  if (st != FB_OK)
+    return st;
+  *out = v;
+  return FB_OK;
+}
+
+int fb_params_set(const fb_param_set *set, const char *owner, void *p, const char *name,
+                  const char *text, fb_err *err)
+{
+  const fb_param_desc *d = fb_params_find(set, name);
+  if (d == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s has no parameter '%s'", owner, name);
+  double v;
+  int st = fb_param_parse(d, owner, text, &v, err);
+  if (st == FB_OK)
+    *field(d, p) = v;
+  return st;
+}
+
+int fb_params_check_all(const fb_param_set *set, const char *owner, const void *p, fb_err *err)
+{
+  for (size_t i = 0; i < set->n; i++) {
+    int st = fb_param_check(&set->desc[i], owner, fb_param_get(&set->desc[i], p), err);
+    if (st != FB_OK)
+      return st;
+  }
+  return FB_OK;
+}
+
+void fb_param_format(const fb_param_desc *d, double v, char *buf, size_t len)
+{
+  if ((d->flags & FB_PARAM_CHOICE) && v >= 0)
+    snprintf(buf, len, "%s", d->choices[(size_t)v]);
+  else if (isnan(v) && (d->flags & FB_PARAM_AUTO))
+    snprintf(buf, len, "auto");
+  else
+    snprintf(buf, len, "%.10g", v);
+}
+
+void fb_params_print(const fb_param_set *set, const void *p, const char *indent, FILE *fp)
+{
+  for (size_t i = 0; i < set->n; i++) {
+    const fb_param_desc *d = &set->desc[i];
+    char val[64];
+    fb_param_format(d, fb_param_get(d, p), val, sizeof val);
+    fprintf(fp, "%s%-12s = %-14s [%s]  %s", indent, d->name, val, d->unit, d->doc);
+    if ((d->flags & FB_PARAM_AUTO) && d->auto_doc != NULL)
+      fprintf(fp, " (auto: %s)", d->auto_doc);
+    if (d->flags & FB_PARAM_CHOICE) {
+      fprintf(fp, " {");
+      for (size_t k = 0; d->choices[k] != NULL; k++)
+        fprintf(fp, "%s%s", k ? "," : "", d->choices[k]);
+      fprintf(fp, "}");
+    }
+    fputc('\n', fp);
+  }
+}

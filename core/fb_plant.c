@@ -1,0 +1,188 @@
+/* fb_plant.c — allocation, validation and the small dense algebra of the plant. */
+#include "fb_plant.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
+{
+  memset(pl, 0, sizeof *pl);
+  if (n == 0)
+    return FB_EINVAL;
+  /* One block: 4 matrices, x0, v0, breaks, then the contacts (aligned as doubles). */
+  const size_t nd = 4 * n * n + 2 * n + nbreaks;
+  const size_t bytes = nd * sizeof(double) + (nc ? nc : 1) * sizeof(fb_contact);
+  double *b = calloc(1, bytes);
+  if (b == NULL)
+    return FB_ENOMEM;
+  pl->block_ = b;
+  pl->n = n;
+  pl->nc = nc;
+  pl->M = b;
+  pl->Minv = b + n * n;
+  pl->D = b + 2 * n * n;
+  pl->K = b + 3 * n * n;
+  pl->x0 = b + 4 * n * n;
+  pl->v0 = pl->x0 + n;
+  pl->breaks = pl->v0 + n;
+  pl->nbreaks = nbreaks;
+  pl->contact = (fb_contact *)(void *)(b + nd);
+  for (size_t i = 0; i < n; i++)
+    pl->M[i * n + i] = 1.0;
+  pl->t0 = 0.0;
+  pl->T = 1.0;
+  pl->f_c = NAN;
+  pl->v_scale = 1.0;
+  pl->v_stick = NAN;
+  return FB_OK;
+}
+
+void fb_plant_free(fb_plant *pl)
+{
+  if (pl != NULL) {
+    free(pl->block_);
+    memset(pl, 0, sizeof *pl);
+  }
+}
+
+static int all_finite(const double *a, size_t k)
+{
+  for (size_t i = 0; i < k; i++)
+    if (!isfinite(a[i]))
+      return 0;
+  return 1;
+}
+
+static int all_zero(const double *a, size_t k)
+{
+  for (size_t i = 0; i < k; i++)
+    if (a[i] != 0.0)
+      return 0;
+  return 1;
+}
+
+int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
+{
+  const size_t n = pl->n, nn = n * n;
+  if (!all_finite(pl->M, nn) || !all_finite(pl->D, nn) || !all_finite(pl->K, nn))
+    return fb_err_set(err, FB_EINVAL, "%s: mass, damping and stiffness must be finite", owner);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (pl->M[i * n + j] != pl->M[j * n + i])
+        return fb_err_set(err, FB_EINVAL, "%s: mass matrix must be symmetric", owner);
+  /* Cholesky both proves M SPD and gives M^-1. */
+  memcpy(pl->Minv, pl->M, nn * sizeof(double));
+  gsl_matrix_view mv = gsl_matrix_view_array(pl->Minv, n, n);
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int st = gsl_linalg_cholesky_decomp1(&mv.matrix);
+  if (st == GSL_SUCCESS)
+    st = gsl_linalg_cholesky_invert(&mv.matrix);
+  gsl_set_error_handler(old);
+  if (st != GSL_SUCCESS)
+    return fb_err_set(err, FB_EINVAL, "%s: mass matrix must be positive definite (mass > 0)",
+                      owner);
+  pl->M_diagonal = 1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      if (i != j && pl->M[i * n + j] != 0.0)
+        pl->M_diagonal = 0;
+  if (pl->M_diagonal) /* exact reciprocals, not Cholesky round-off */
+    for (size_t i = 0; i < n; i++)
+      pl->Minv[i * n + i] = 1.0 / pl->M[i * n + i];
+  pl->has_D = !all_zero(pl->D, nn);
+  pl->has_K = !all_zero(pl->K, nn);
+  if (!all_finite(pl->x0, n) || !all_finite(pl->v0, n))
+    return fb_err_set(err, FB_EINVAL, "%s: initial state must be finite", owner);
+  if (!(isfinite(pl->t0) && isfinite(pl->T) && pl->T > pl->t0))
+    return fb_err_set(err, FB_EINVAL, "%s: end time T = %g must be finite and > t0 = %g", owner,
+                      pl->T, pl->t0);
+  for (size_t k = 0; k < pl->nbreaks; k++) {
+    const double b = pl->breaks[k];
+    if (!(b > pl->t0 && b < pl->T) || (k > 0 && !(b > pl->breaks[k - 1])))
+      return fb_err_set(err, FB_EINVAL, "%s: forcing break %g must lie inside (t0, T), ascending",
+                        owner, b);
+  }
+  for (size_t i = 0; i < pl->nc; i++) {
+    const fb_contact *c = &pl->contact[i];
+    if (c->dof >= n)
+      return fb_err_set(err, FB_EINVAL, "%s: contact %zu acts on DOF %zu, have %zu", owner, i,
+                        c->dof, n);
+    int st2 = fb_friction_check(&c->law, owner, err);
+    if (st2 != FB_OK)
+      return st2;
+    if (!(isfinite(c->c0.N) && c->c0.N >= 0))
+      return fb_err_set(err, FB_EINVAL, "%s: normal force %g must be finite and >= 0", owner,
+                        c->c0.N);
+  }
+  if (!(isfinite(pl->f_c) && pl->f_c > 0))
+    pl->f_c = 1.0 / (pl->T - pl->t0);
+  if (!(isfinite(pl->v_scale) && pl->v_scale > 0))
+    pl->v_scale = 1.0;
+  if (!(isfinite(pl->v_stick) && pl->v_stick > 0))
+    pl->v_stick = 1e-4 * pl->v_scale;
+  return FB_OK;
+}
+
+double fb_plant_contact_mass(const fb_plant *pl, size_t i)
+{
+  const size_t j = pl->contact[i].dof;
+  return 1.0 / pl->Minv[j * pl->n + j];
+}
+
+double fb_plant_contact_stiffness(const fb_plant *pl, size_t i)
+{
+  const size_t j = pl->contact[i].dof;
+  return pl->K[j * pl->n + j];
+}
+
+double fb_plant_contact_Fs(const fb_plant *pl, size_t i)
+{
+  fb_contact_state cs;
+  fb_plant_contact_at(pl, i, pl->t0, &cs);
+  return cs.N * pl->contact[i].law.mu_s;
+}
+
+void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const double *v,
+                           double *f)
+{
+  const size_t n = pl->n;
+  if (pl->force != NULL)
+    pl->force(pl->sp, t, x, v, f);
+  else
+    for (size_t i = 0; i < n; i++)
+      f[i] = 0.0;
+  if (pl->has_D)
+    for (size_t i = 0; i < n; i++) {
+      double s = 0.0;
+      for (size_t j = 0; j < n; j++)
+        s += pl->D[i * n + j] * v[j];
+      f[i] -= s;
+    }
+  if (pl->has_K)
+    for (size_t i = 0; i < n; i++) {
+      double s = 0.0;
+      for (size_t j = 0; j < n; j++)
+        s += pl->K[i * n + j] * x[j];
+      f[i] -= s;
+    }
+}
+
+void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a)
+{
+  const size_t n = pl->n;
+  if (pl->M_diagonal) {
+    for (size_t i = 0; i < n; i++)
+      a[i] = pl->Minv[i * n + i] * f[i];
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    double s = 0.0;
+    for (size_t j = 0; j < n; j++)
+      s += pl->Minv[i * n + j] * f[j];
+    a[i] = s;
+  }
+}

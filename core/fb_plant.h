@@ -1,0 +1,98 @@
+/* fb_plant.h — the mechanical system every scenario builds (SPEC §2).
+ *
+ *     M xddot + D xdot + K x = f(t, x, xdot) + sum_i e_{j_i} F_i
+ *
+ * n degrees of freedom, M symmetric positive definite, D and K may be zero;
+ * f is the applied force *minus* any extra smooth force g(t, x, xdot) (nonlinear
+ * springs, drives through a spring), supplied by the scenario's callback; nc
+ * contacts, contact i acting on DOF j_i with normal force N_i(t) >= 0 and surface
+ * (belt) velocity u_i(t).  The relative velocity is v_r = xdot_j - u (SPEC §1) and
+ * F_i is the friction force on the body.
+ *
+ * A plant is immutable once built; integrators keep their own scratch space.
+ * Matrices are dense, row-major, n*n.
+ */
+#ifndef FB_PLANT_H
+#define FB_PLANT_H
+
+#include <stddef.h>
+
+#include "fb_friction.h"
+#include "fb_status.h"
+
+/* What a contact sees at time t. */
+typedef struct fb_contact_state {
+  double N;    /* normal force (N), >= 0 */
+  double u;    /* surface velocity (m/s) */
+  double udot; /* surface acceleration (m/s^2) */
+} fb_contact_state;
+
+typedef struct fb_contact {
+  size_t dof;          /* index j of the DOF it acts on */
+  fb_friction law;     /* S(w) = N mu(w) */
+  fb_contact_state c0; /* N, u, udot when they do not vary in time (contact_state == NULL) */
+} fb_contact;
+
+/* Applied force at (t, x, v) into f[n] (N): external forcing minus any smooth extra
+ * force g; friction, D v and K x are added by the integrator.  sp: scenario params. */
+typedef void (*fb_force_fn)(const void *sp, double t, const double *x, const double *v, double *f);
+/* Time-varying normal force / surface velocity of contact i. */
+typedef void (*fb_contact_fn)(const void *sp, size_t i, double t, fb_contact_state *cs);
+
+typedef struct fb_plant {
+  size_t n;            /* degrees of freedom */
+  size_t nc;           /* contacts */
+  double *M;           /* mass matrix, SPD (kg) */
+  double *Minv;        /* its inverse, computed by fb_plant_finish */
+  double *D;           /* damping (N s/m) */
+  double *K;           /* stiffness (N/m) */
+  int M_diagonal;      /* 1 when M is diagonal (fast paths, closed-form steps) */
+  int has_D, has_K;    /* 0 when the matrix is identically zero */
+  fb_contact *contact; /* nc contacts */
+  double *x0, *v0;     /* initial state */
+  double t0, T;        /* time interval (s) */
+  double f_c;          /* characteristic frequency (Hz): highest natural or forcing frequency,
+                          or 1/(T - t0); sets the default stiffness of regularized models */
+  double v_scale;      /* velocity scale (m/s) of the motion */
+  double v_stick;      /* |v_r| below this counts as stick in metrics (default 1e-4 v_scale) */
+  size_t nbreaks;      /* forcing discontinuities strictly inside (t0, T), ascending */
+  double *breaks;
+  const void *sp;             /* scenario parameters, passed back to the callbacks */
+  fb_force_fn force;          /* applied force; NULL means f = 0 */
+  int force_uses_state;       /* 1 when force depends on x or v (then Jacobians difference it) */
+  fb_contact_fn contact_state; /* NULL: every contact uses its c0 */
+  void *block_;               /* private: the single allocation behind the arrays */
+} fb_plant;
+
+/* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
+ * set M = I and defaults (t0 = 0).  The scenario then fills the fields. */
+int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
+/* Validate (M SPD via Cholesky, D, K finite, contacts valid, breaks ordered, T > t0),
+ * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
+int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
+void fb_plant_free(fb_plant *pl);
+
+/* Contact i at time t. */
+static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,
+                                       fb_contact_state *cs)
+{
+  if (pl->contact_state != NULL)
+    pl->contact_state(pl->sp, i, t, cs);
+  else
+    *cs = pl->contact[i].c0;
+}
+
+/* Effective mass seen by contact i: 1 / (M^-1)_jj (kg). */
+double fb_plant_contact_mass(const fb_plant *pl, size_t i);
+/* Stiffness seen by contact i: K_jj (N/m). */
+double fb_plant_contact_stiffness(const fb_plant *pl, size_t i);
+/* Static friction force of contact i at time t0: N mu_s (N). */
+double fb_plant_contact_Fs(const fb_plant *pl, size_t i);
+
+/* Applied force plus -D v - K x (no friction) into f[n]. */
+void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const double *v,
+                           double *f);
+/* a = M^-1 f (a and f may not alias). */
+void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a);
+
+#endif

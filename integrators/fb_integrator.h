@@ -1,0 +1,96 @@
+/* fb_integrator.h — the one time-stepping contract (SPEC §4), SUNStepper-like.
+ *
+ * An integrator advances a problem (plant + model) with state y = [x(n), v(n),
+ * z(nc*nz)] from t to the plant's end time, calling the observer after every accepted
+ * step.  Generic integrators (every GSL gsl_odeiv2 step type, heun3) accept any model
+ * with FB_MODEL_ODE; model-owned schemes (glowinski-lie, newmark, event, ...) are listed
+ * by their model and accept only it.  Every run is bounded (max_steps, max_rhs): hitting
+ * a bound ends the run with FB_BUDGET and the cost so far, which is itself a result.
+ *
+ * On return y and *t hold the last good state.  Forcing discontinuities of the plant
+ * (breaks) are stepped to exactly, and steppers are reset there.
+ */
+#ifndef FB_INTEGRATOR_H
+#define FB_INTEGRATOR_H
+
+#include <stddef.h>
+
+#include "fb_model.h"
+#include "fb_plant.h"
+#include "fb_status.h"
+
+/* Cost counters of one run (SPEC §4). */
+typedef struct fb_counters {
+  unsigned long nsteps;    /* accepted steps */
+  unsigned long nrejected; /* rejected step attempts */
+  unsigned long nfe;       /* right-hand side (or equivalent force-law) evaluations */
+  unsigned long njac;      /* Jacobian evaluations */
+  unsigned long nevents;   /* events located */
+  unsigned long ninner;    /* inner iterations: Uzawa, Newton, root bracketing */
+  unsigned long nswitch;   /* mode switches (hybrid models) */
+} fb_counters;
+
+typedef struct fb_int_opts {
+  double h;                /* fixed step (s); NaN for adaptive */
+  double atol, rtol;       /* adaptive tolerances; used when h is NaN */
+  unsigned long max_steps; /* bound on accepted + rejected steps */
+  unsigned long max_rhs;   /* bound on RHS evaluations */
+  double event_tol;        /* event location tolerance in time (s) */
+  const char *stepper;     /* inner GSL stepper of hybrid schemes; NULL = their default */
+} fb_int_opts;
+
+#define FB_DEFAULT_MAX_STEPS 20000000UL
+#define FB_DEFAULT_MAX_RHS 200000000UL
+
+void fb_int_opts_default(fb_int_opts *o);
+
+/* Called after the initial state and every accepted step; a non-zero return stops the
+ * run with that status. */
+typedef struct fb_observer {
+  int (*on_step)(void *ctx, double t, const double *y);
+  void *ctx;
+} fb_observer;
+
+/* What an integrator integrates. */
+typedef struct fb_problem {
+  const fb_plant *plant;
+  const fb_model *model;
+  size_t dim; /* 2 n + nc nz */
+} fb_problem;
+
+void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m);
+/* Initial y: x0, v0 and the model's initial states. */
+int fb_problem_initial_state(const fb_problem *pb, double *y);
+/* Friction force and stick flag of every contact at (t, y) (F[nc], stick[nc]). */
+int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F, int *stick);
+/* First plant break strictly after t, or T. */
+double fb_problem_next_stop(const fb_problem *pb, double t);
+/* 1 when every component is finite. */
+int fb_all_finite(const double *y, size_t n);
+
+typedef struct fb_integrator_type {
+  const char *name;  /* CLI name */
+  const char *title; /* one line */
+  unsigned needs;    /* model caps required (FB_MODEL_ODE for generic ones, 0 for owned) */
+  int fixed_ok;      /* accepts --h */
+  int adaptive_ok;   /* accepts --tol */
+  int implicit;      /* uses the Jacobian */
+  unsigned order;    /* classical order, 0 if not meaningful */
+  const void *data;  /* private to the family (e.g. the GSL step type) */
+  int (*alloc)(void **ws, const struct fb_integrator_type *type, const fb_problem *pb,
+               const fb_int_opts *o, fb_err *err);
+  /* Advance from *t to the plant's end time T. */
+  int (*evolve)(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
+                fb_err *err);
+  void (*free)(void *ws);
+} fb_integrator_type;
+
+/* Generic integrators (integrators/registry.c), NULL-terminated. */
+extern const fb_integrator_type *const fb_integrator_registry[];
+/* Find an integrator for a model: its own schemes first, then the generic ones it can use.
+ * NULL if the name is unknown or does not suit the model. */
+const fb_integrator_type *fb_integrator_find(const fb_model_type *model, const char *name);
+/* Any integrator by name (generic or any model's scheme); NULL if unknown. */
+const fb_integrator_type *fb_integrator_find_any(const char *name);
+
+#endif

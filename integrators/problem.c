@@ -1,0 +1,85 @@
+/* problem.c — what every integrator shares: state layout, output, stops. */
+#include <math.h>
+#include <string.h>
+
+#include "fb_integrator.h"
+
+void fb_int_opts_default(fb_int_opts *o)
+{
+  o->h = NAN;
+  o->atol = 1e-8;
+  o->rtol = 1e-8;
+  o->max_steps = FB_DEFAULT_MAX_STEPS;
+  o->max_rhs = FB_DEFAULT_MAX_RHS;
+  o->event_tol = 1e-12;
+  o->stepper = NULL;
+}
+
+void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m)
+{
+  pb->plant = pl;
+  pb->model = m;
+  pb->dim = 2 * pl->n + pl->nc * m->type->nz;
+}
+
+static void contact_in(const fb_plant *pl, size_t i, double t, fb_contact_in *ci, double *u)
+{
+  fb_contact_state cs;
+  fb_plant_contact_at(pl, i, t, &cs);
+  ci->law = &pl->contact[i].law;
+  ci->N = cs.N;
+  ci->Fs = cs.N * pl->contact[i].law.mu_s;
+  *u = cs.u;
+}
+
+int fb_problem_initial_state(const fb_problem *pb, double *y)
+{
+  const fb_plant *pl = pb->plant;
+  const fb_model_type *t = pb->model->type;
+  const size_t n = pl->n, nz = t->nz;
+  memcpy(y, pl->x0, n * sizeof(double));
+  memcpy(y + n, pl->v0, n * sizeof(double));
+  memset(y + 2 * n, 0, pl->nc * nz * sizeof(double));
+  if (t->init != NULL)
+    for (size_t i = 0; i < pl->nc; i++) {
+      fb_contact_in ci;
+      double u;
+      contact_in(pl, i, pl->t0, &ci, &u);
+      t->init(fb_model_cparams(pb->model, i), &ci, pl->v0[pl->contact[i].dof] - u,
+              y + 2 * n + i * nz);
+    }
+  return FB_OK;
+}
+
+int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F, int *stick)
+{
+  const fb_plant *pl = pb->plant;
+  const size_t n = pl->n, nz = pb->model->type->nz;
+  for (size_t i = 0; i < pl->nc; i++) {
+    fb_contact_in ci;
+    double u;
+    contact_in(pl, i, t, &ci, &u);
+    int st = fb_model_output(pb->model, i, &ci, y[n + pl->contact[i].dof] - u, y + 2 * n + i * nz,
+                             &F[i], &stick[i]);
+    if (st != FB_OK)
+      return st;
+  }
+  return FB_OK;
+}
+
+double fb_problem_next_stop(const fb_problem *pb, double t)
+{
+  const fb_plant *pl = pb->plant;
+  for (size_t k = 0; k < pl->nbreaks; k++)
+    if (pl->breaks[k] > t)
+      return pl->breaks[k];
+  return pl->T;
+}
+
+int fb_all_finite(const double *y, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(y[i]))
+      return 0;
+  return 1;
+}

@@ -1,0 +1,207 @@
+/* system.c — the assembled ODE of fb_system.h. */
+#include "fb_system.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
+{
+  memset(s, 0, sizeof *s);
+  const fb_plant *pl = pb->plant;
+  s->pl = pl;
+  s->md = pb->model;
+  s->n = pl->n;
+  s->nc = pl->nc;
+  s->nz = pb->model->type->nz;
+  s->dim = pb->dim;
+  s->max_rhs = max_rhs;
+  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim, sizeof(double));
+  if (s->f == NULL)
+    return FB_ENOMEM;
+  s->work = s->f + s->n;
+  s->A = s->work + 2 * s->dim + s->n;
+  s->gsys.function = fb_system_rhs;
+  s->gsys.jacobian = fb_system_jac;
+  s->gsys.dimension = s->dim;
+  s->gsys.params = s;
+  return FB_OK;
+}
+
+void fb_system_free(fb_system *s)
+{
+  if (s != NULL) {
+    free(s->f);
+    s->f = NULL;
+  }
+}
+
+static inline void contact_in(const fb_plant *pl, size_t i, double t, fb_contact_in *ci, double *u)
+{
+  fb_contact_state cs;
+  fb_plant_contact_at(pl, i, t, &cs);
+  ci->law = &pl->contact[i].law;
+  ci->N = cs.N;
+  ci->Fs = cs.N * pl->contact[i].law.mu_s;
+  *u = cs.u;
+}
+
+/* The right-hand side without counting or budget: also used inside the Jacobian. */
+static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
+{
+  const fb_plant *pl = s->pl;
+  const fb_model_type *mt = s->md->type;
+  const size_t n = s->n, nz = s->nz;
+  const double *x = y, *v = y + n, *z = y + 2 * n;
+  double *f = s->f;
+  fb_plant_smooth_force(pl, t, x, v, f);
+  for (size_t i = 0; i < s->nc; i++) {
+    fb_contact_in ci;
+    double u, F;
+    const size_t j = pl->contact[i].dof;
+    contact_in(pl, i, t, &ci, &u);
+    int st = mt->force(fb_model_cparams(s->md, i), &ci, v[j] - u, z + i * nz, &F,
+                       dydt + 2 * n + i * nz);
+    if (st != FB_OK)
+      return st;
+    f[j] += F;
+  }
+  memcpy(dydt, v, n * sizeof(double));
+  fb_plant_solve_mass(pl, f, dydt + n);
+  return FB_OK;
+}
+
+int fb_system_rhs(double t, const double y[], double dydt[], void *params)
+{
+  fb_system *s = params;
+  if (s->cnt->nfe >= s->max_rhs) {
+    s->stop = FB_BUDGET;
+    s->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  s->cnt->nfe++;
+  int st = rhs_eval(s, t, y, dydt);
+  if (st != FB_OK) {
+    s->stop = st;
+    s->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  return GSL_SUCCESS;
+}
+
+/* Partials of one contact's law: analytic if the model has them, else differences. */
+static int contact_partials(const fb_system *s, size_t i, const fb_contact_in *ci, double vr,
+                            const double *z, fb_contact_jac *J)
+{
+  const fb_model_type *mt = s->md->type;
+  const void *cp = fb_model_cparams(s->md, i);
+  const size_t nz = s->nz;
+  memset(J, 0, sizeof *J);
+  if (mt->jac != NULL)
+    return mt->jac(cp, ci, vr, z, J);
+  double F0, dz0[FB_MAX_Z], F1, dz1[FB_MAX_Z], zp[FB_MAX_Z];
+  int st = mt->force(cp, ci, vr, z, &F0, dz0);
+  if (st != FB_OK)
+    return st;
+  const double sqrt_eps = 1.4901161193847656e-08;
+  double dv = sqrt_eps * fmax(fabs(vr), s->pl->v_scale);
+  st = mt->force(cp, ci, vr + dv, z, &F1, dz1);
+  if (st != FB_OK)
+    return st;
+  J->dF_dvr = (F1 - F0) / dv;
+  for (size_t k = 0; k < nz; k++)
+    J->ddz_dvr[k] = (dz1[k] - dz0[k]) / dv;
+  for (size_t l = 0; l < nz; l++) {
+    memcpy(zp, z, nz * sizeof(double));
+    const double dzl = sqrt_eps * fmax(fabs(z[l]), 1e-8);
+    zp[l] += dzl;
+    st = mt->force(cp, ci, vr, zp, &F1, dz1);
+    if (st != FB_OK)
+      return st;
+    J->dF_dz[l] = (F1 - F0) / dzl;
+    for (size_t k = 0; k < nz; k++)
+      J->ddz_dz[k * nz + l] = (dz1[k] - dz0[k]) / dzl;
+  }
+  return FB_OK;
+}
+
+int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
+{
+  fb_system *s = params;
+  const fb_plant *pl = s->pl;
+  const size_t n = s->n, nz = s->nz, dim = s->dim;
+  const double *x = y, *v = y + n, *z = y + 2 * n;
+  double *A = s->A; /* n x dim */
+  s->cnt->njac++;
+  memset(dfdy, 0, dim * dim * sizeof(double));
+  memset(A, 0, n * dim * sizeof(double));
+  for (size_t r = 0; r < n; r++)
+    dfdy[r * dim + n + r] = 1.0;
+  for (size_t r = 0; r < n; r++)
+    for (size_t c = 0; c < n; c++) {
+      A[r * dim + c] = -pl->K[r * n + c];
+      A[r * dim + n + c] = -pl->D[r * n + c];
+    }
+  if (pl->force != NULL && pl->force_uses_state) {
+    /* Forward differences of the scenario's force in x and v. */
+    double *f0 = s->work, *f1 = s->work + n, *xv = s->work + 2 * n;
+    const double sqrt_eps = 1.4901161193847656e-08;
+    pl->force(pl->sp, t, x, v, f0);
+    memcpy(xv, y, 2 * n * sizeof(double));
+    for (size_t c = 0; c < 2 * n; c++) {
+      const double d = sqrt_eps * fmax(fabs(xv[c]), c < n ? 1.0 : pl->v_scale);
+      const double keep = xv[c];
+      xv[c] = keep + d;
+      pl->force(pl->sp, t, xv, xv + n, f1);
+      xv[c] = keep;
+      for (size_t r = 0; r < n; r++)
+        A[r * dim + c] += (f1[r] - f0[r]) / d;
+    }
+  }
+  for (size_t i = 0; i < s->nc; i++) {
+    fb_contact_in ci;
+    fb_contact_jac J;
+    double u;
+    const size_t j = pl->contact[i].dof, zi = 2 * n + i * nz;
+    contact_in(pl, i, t, &ci, &u);
+    int st = contact_partials(s, i, &ci, v[j] - u, z + i * nz, &J);
+    if (st != FB_OK) {
+      s->stop = st;
+      s->stop_t = t;
+      return GSL_EBADFUNC;
+    }
+    A[j * dim + n + j] += J.dF_dvr;
+    for (size_t k = 0; k < nz; k++) {
+      A[j * dim + zi + k] += J.dF_dz[k];
+      dfdy[(zi + k) * dim + n + j] = J.ddz_dvr[k];
+      for (size_t l = 0; l < nz; l++)
+        dfdy[(zi + k) * dim + zi + l] = J.ddz_dz[k * nz + l];
+    }
+  }
+  /* Acceleration rows: M^-1 A. */
+  for (size_t r = 0; r < n; r++)
+    for (size_t c = 0; c < dim; c++) {
+      double acc = 0.0;
+      if (pl->M_diagonal)
+        acc = pl->Minv[r * n + r] * A[r * dim + c];
+      else
+        for (size_t k = 0; k < n; k++)
+          acc += pl->Minv[r * n + k] * A[k * dim + c];
+      dfdy[(n + r) * dim + c] = acc;
+    }
+  /* df/dt by a forward difference; the scenario's forcing is smooth between breaks. */
+  double *r0 = s->work, *r1 = s->work + dim;
+  const double dt = 1.4901161193847656e-08 * fmax(fabs(t), 1.0);
+  int st = rhs_eval(s, t, y, r0);
+  if (st == FB_OK)
+    st = rhs_eval(s, t + dt, y, r1);
+  if (st != FB_OK) {
+    s->stop = st;
+    s->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  for (size_t k = 0; k < dim; k++)
+    dfdt[k] = (r1[k] - r0[k]) / dt;
+  return GSL_SUCCESS;
+}

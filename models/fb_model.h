@@ -1,0 +1,133 @@
+/* fb_model.h — the one interface of every friction treatment (SPEC §3).
+ *
+ * Two families share it:
+ *  - ODE laws (caps FB_MODEL_ODE): per contact, a friction force F and the rates dz of
+ *    nz internal states, functions of the relative velocity v_r and the states z.  The
+ *    integrator layer assembles them with the plant into one ODE y' = f(t, y),
+ *    y = [x(n), v(n), z(nc*nz)], and any GSL gsl_odeiv2 stepper drives it.
+ *  - Model-owned schemes (caps FB_MODEL_OWNED): the time stepping *is* the method
+ *    (operator splitting, return mapping, event-driven switching).  The model lists
+ *    its own integrators in `schemes`; they advance the same y = [x, v, z] layout,
+ *    where z holds what the method needs to report (multiplier, plastic force, mode).
+ * A model may belong to both (elastoplastic: rate form under GSL, Newmark of its own).
+ *
+ * A model never knows the scenario: it sees a contact (friction characteristic,
+ * normal force) and, once, the scales used to resolve its "auto" parameters.
+ * Parameters are resolved per contact (masses differ between DOFs), so every
+ * per-contact function receives that contact's resolved parameter struct.
+ *
+ * Sign convention: F acts on the body; in slip F = -S(|v_r|) sgn(v_r).
+ */
+#ifndef FB_MODEL_H
+#define FB_MODEL_H
+
+#include <stddef.h>
+
+#include "fb_friction.h"
+#include "fb_params.h"
+#include "fb_plant.h"
+#include "fb_status.h"
+
+#define FB_MAX_Z 4 /* internal states per contact, at most */
+
+enum fb_model_caps {
+  FB_MODEL_ODE = 1u << 0,   /* force() given: runs under the generic ODE steppers */
+  FB_MODEL_JAC = 1u << 1,   /* jac() given: analytic partials for implicit steppers */
+  FB_MODEL_STICK = 1u << 2, /* the model has its own stick flag (stick() or output()) */
+  FB_MODEL_OWNED = 1u << 3  /* schemes given: model-owned time stepping */
+};
+
+/* What a model sees of one contact at time t. */
+typedef struct fb_contact_in {
+  const fb_friction *law; /* the characteristic's coefficient curve */
+  double N;               /* normal force (N) */
+  double Fs;              /* static force N mu_s (N) */
+} fb_contact_in;
+
+/* S(w) = N mu(w) (N), w = |v_r|; derivative into *dS_dw when not NULL. */
+static inline double fb_contact_S(const fb_contact_in *c, double w, double *dS_dw)
+{
+  double d, mu = fb_friction_mu(c->law, w, dS_dw ? &d : NULL);
+  if (dS_dw != NULL)
+    *dS_dw = c->N * d;
+  return c->N * mu;
+}
+
+/* Scales handed to resolve(): where "auto" defaults come from (SPEC §3 M3). */
+typedef struct fb_contact_scale {
+  double m;       /* effective mass at the contact, 1/(M^-1)_jj (kg) */
+  double k;       /* stiffness at the contact's DOF, K_jj (N/m), may be 0 */
+  double Fs;      /* static friction force at t0 (N) */
+  double f_c;     /* the scenario's characteristic frequency (Hz) */
+  double v_scale; /* the scenario's velocity scale (m/s) */
+} fb_contact_scale;
+
+/* Partial derivatives of one contact's law, for implicit steppers. */
+typedef struct fb_contact_jac {
+  double dF_dvr;
+  double dF_dz[FB_MAX_Z];
+  double ddz_dvr[FB_MAX_Z];
+  double ddz_dz[FB_MAX_Z * FB_MAX_Z]; /* row-major nz x nz */
+} fb_contact_jac;
+
+struct fb_integrator_type;
+
+typedef struct fb_model_type {
+  const char *name;      /* CLI name, e.g. "kikuuwe" */
+  const char *title;     /* one line */
+  const char *reference; /* the source: paper and equation numbers */
+  unsigned caps;         /* fb_model_caps */
+  const char *default_integrator;
+  double default_tol; /* > 0: without --h/--tol run adaptive at this tol; 0: fixed h = T/1e4 */
+  const fb_param_set *params;
+  size_t nz;                  /* internal states per contact (<= FB_MAX_Z) */
+  const char *const *z_names; /* nz names for result files */
+
+  /* Fill the auto parameters of p (this contact's copy) from the scales and check
+   * cross-parameter constraints.  May be NULL when nothing is derived. */
+  int (*resolve)(void *p, const fb_contact_scale *sc, fb_err *err);
+  /* Initial internal states for a contact starting at relative velocity vr0. May be
+   * NULL: states start at 0. */
+  void (*init)(const void *p, const fb_contact_in *c, double vr0, double *z0);
+  /* ODE family: friction force and state rates.  Returns FB_OK or a failure. */
+  int (*force)(const void *p, const fb_contact_in *c, double vr, const double *z, double *F,
+               double *dz);
+  /* Optional analytic partials of force() (caps FB_MODEL_JAC); otherwise the
+   * integrator differences force(). */
+  int (*jac)(const void *p, const fb_contact_in *c, double vr, const double *z,
+             fb_contact_jac *J);
+  /* Friction force and stick flag (1 stick, 0 slip) reported at a state.  NULL for ODE
+   * models: F comes from force() and the flag from stick() (or -1 = no flag). */
+  int (*output)(const void *p, const fb_contact_in *c, double vr, const double *z, double *F);
+  int (*stick)(const void *p, const fb_contact_in *c, double vr, const double *z);
+  /* Model-owned integrators, NULL-terminated; NULL when none. */
+  const struct fb_integrator_type *const *schemes;
+} fb_model_type;
+
+/* An instance: the user's parameters (autos still NaN) and per-contact resolved copies. */
+typedef struct fb_model {
+  const fb_model_type *type;
+  void *params;  /* as set by the user */
+  size_t nc;     /* contacts resolved */
+  void *cparams; /* nc resolved copies, params->size bytes each */
+} fb_model;
+
+int fb_model_init(fb_model *m, const fb_model_type *type);
+/* Resolve the auto parameters for every contact of the plant and check them. */
+int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err);
+void fb_model_free(fb_model *m);
+
+static inline const void *fb_model_cparams(const fb_model *m, size_t i)
+{
+  return (const char *)m->cparams + i * m->type->params->size;
+}
+
+/* F and stick flag (1, 0, or -1 when the model has none) of contact i at a state. */
+int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
+                    double *F, int *stick);
+
+/* Registry (models/registry.c): NULL-terminated, in listing order. */
+extern const fb_model_type *const fb_model_registry[];
+const fb_model_type *fb_model_find(const char *name);
+
+#endif

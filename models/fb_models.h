@@ -1,0 +1,14 @@
+/* fb_models.h — one exported type per model file, listed in registry.c. */
+#ifndef FB_MODELS_H
+#define FB_MODELS_H
+
+#include "fb_model.h"
+
+extern const fb_model_type fb_model_naive_sign;
+extern const fb_model_type fb_model_smooth_sign;
+extern const fb_model_type fb_model_kikuuwe;
+extern const fb_model_type fb_model_lugre;
+extern const fb_model_type fb_model_dahl;
+extern const fb_model_type fb_model_elastoplastic;
+
+#endif

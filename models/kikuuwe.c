@@ -1,0 +1,115 @@
+/* kikuuwe.c — Kikuuwe's DAI-to-ODE friction model (seed 002 §4.1; SPEC §3 M3).
+ *
+ * A massless anchor p is dragged by a Coulomb element and tied to the body by a spring
+ * K and a damper B.  With the elongation e = s - p in relative coordinates the
+ * differential algebraic inclusion is equivalent (seed 002 Theorem 1:
+ * y in sgn(z - a y) <=> y = sat(z/a), a > 0) to the ODE
+ *
+ *     F    = -Fbar sat((K e + B v_r) / Fbar),   Fbar = S(|v_r|)
+ *     edot = -(K e + F) / B
+ *
+ * Stick (|K e + B v_r| <= Fbar): F = -(K e + B v_r), edot = v_r (anchor fixed), so the
+ * body can creep by at most Fs/K.  Slip: |F| = Fbar, e relaxes to Fbar sgn/K.
+ * Parameters: K (N/m), B (N s/m).  Defaults (SPEC §3 M3): K = m (2 pi 100 f_c)^2, B =
+ * 2 sqrt(K m), m the effective mass at the contact.  State: e (m).  Kind: ODE.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "fb_integrator.h"
+#include "fb_model.h"
+#include "fb_util.h"
+
+typedef struct kikuuwe_params {
+  double K;       /* anchor spring stiffness (N/m) */
+  double B;       /* anchor damper (N s/m) */
+  double f_ratio; /* f_K / f_c for the auto K */
+} kikuuwe_params;
+
+static const fb_param_desc kikuuwe_desc[] = {
+    {"K", "N/m", "anchor spring stiffness", offsetof(kikuuwe_params, K), NAN, 0, INFINITY,
+     FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "m (2 pi f_ratio f_c)^2", NULL},
+    {"B", "N s/m", "anchor damper", offsetof(kikuuwe_params, B), NAN, 0, INFINITY,
+     FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "2 sqrt(K m), critical with the body", NULL},
+    {"f_ratio", "1", "anchor frequency over the scenario's f_c (for auto K)",
+     offsetof(kikuuwe_params, f_ratio), 100, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
+};
+static const fb_param_set kikuuwe_set = {sizeof(kikuuwe_params), 3, kikuuwe_desc};
+static const char *const kikuuwe_z[] = {"e"};
+
+static int kikuuwe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
+{
+  kikuuwe_params *p = pv;
+  (void)err;
+  if (isnan(p->K)) {
+    const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
+    p->K = sc->m * w * w;
+  }
+  if (isnan(p->B))
+    p->B = 2.0 * sqrt(p->K * sc->m);
+  return FB_OK;
+}
+
+/* Seed 002 §4.1 (restored in SPEC §3 M3): F = -Fbar sat((K e + B v)/Fbar). */
+static inline double kikuuwe_force_of(const kikuuwe_params *p, double Fbar, double vr, double e)
+{
+  const double z = p->K * e + p->B * vr;
+  if (Fbar <= 0.0)
+    return 0.0;
+  return -Fbar * fb_sat(z / Fbar);
+}
+
+static int kikuuwe_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                         double *F, double *dz)
+{
+  const kikuuwe_params *p = pv;
+  const double Fbar = fb_contact_S(c, fabs(vr), NULL);
+  *F = kikuuwe_force_of(p, Fbar, vr, z[0]);
+  dz[0] = -(p->K * z[0] + *F) / p->B; /* edot = -(K e + F)/B */
+  return FB_OK;
+}
+
+static int kikuuwe_jac(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                       fb_contact_jac *J)
+{
+  const kikuuwe_params *p = pv;
+  double dS;
+  const double Fbar = fb_contact_S(c, fabs(vr), &dS);
+  const double s = p->K * z[0] + p->B * vr;
+  if (Fbar > 0.0 && fabs(s) <= Fbar) { /* stick branch: F = -(K e + B v) */
+    J->dF_dvr = -p->B;
+    J->dF_dz[0] = -p->K;
+  } else { /* slip branch: F = -Fbar sgn(s), Fbar depends on |v| */
+    J->dF_dvr = -fb_sgn(s) * dS * fb_sgn(vr);
+    J->dF_dz[0] = 0.0;
+  }
+  J->ddz_dvr[0] = -J->dF_dvr / p->B;
+  J->ddz_dz[0] = -(p->K + J->dF_dz[0]) / p->B;
+  return FB_OK;
+}
+
+static int kikuuwe_stick(const void *pv, const fb_contact_in *c, double vr, const double *z)
+{
+  const kikuuwe_params *p = pv;
+  const double Fbar = fb_contact_S(c, fabs(vr), NULL);
+  return fabs(p->K * z[0] + p->B * vr) < Fbar;
+}
+
+const fb_model_type fb_model_kikuuwe = {
+    .name = "kikuuwe",
+    .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",
+    .reference = "Kikuuwe et al., seed 002 §4.1, Theorem 1 (formulas restored in SPEC §3 M3)",
+    .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK,
+    .default_integrator = "rk4",
+    .default_tol = 0,
+    .params = &kikuuwe_set,
+    .nz = 1,
+    .z_names = kikuuwe_z,
+    .resolve = kikuuwe_resolve,
+    .init = NULL,
+    .force = kikuuwe_force,
+    .jac = kikuuwe_jac,
+    .output = NULL,
+    .stick = kikuuwe_stick,
+    .schemes = NULL,
+};

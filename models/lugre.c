@@ -1,0 +1,129 @@
+/* lugre.c — the LuGre model (Canudas de Wit et al. 1995; seed 002 eq. 12; SPEC §3 M4)
+ * and its special case, the Dahl model.
+ *
+ *     zdot = v_r - sigma0 |v_r| z / S(|v_r|)
+ *     F    = -(sigma0 z + sigma1 zdot + sigma2 v_r)
+ *
+ * z is the mean bristle deflection (m).  Steady sliding: z = S sgn(v)/sigma0, so
+ * |F| = S(|v|) + sigma2 |v| (Stribeck curve plus viscous friction).  Standard
+ * parameters (m = 1): sigma0 = 1e5 N/m, sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m;
+ * with Fc = 1, Fs = 1.5, vs = 0.001 from the scenario's characteristic.  Stiff for
+ * explicit steppers (sigma0/m large; in slip the z-rate is sigma0 |v|/S).  Known to
+ * drift under oscillating sub-breakaway loads (seed 002 §3.1, fig. 3(b)).
+ *
+ * Dahl: sigma1 = sigma2 = 0 and S = Fc, the kinetic level (no Stribeck).  Kind: ODE
+ * with analytic Jacobian.  State: z (m).
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "fb_model.h"
+#include "fb_util.h"
+
+typedef struct lugre_params {
+  double sigma0; /* bristle stiffness (N/m) */
+  double sigma1; /* bristle damping (N s/m) */
+  double sigma2; /* viscous friction (N s/m) */
+  double dahl;   /* 1: S = Fc (Dahl), fixed by the model type, not a parameter */
+} lugre_params;
+
+static const fb_param_desc lugre_desc[] = {
+    {"sigma0", "N/m", "bristle stiffness", offsetof(lugre_params, sigma0), 1e5, 0, INFINITY,
+     FB_PARAM_MIN_OPEN, NULL, NULL},
+    {"sigma1", "N s/m", "bristle damping", offsetof(lugre_params, sigma1), 316.22776601683796, 0,
+     INFINITY, 0, NULL, NULL},
+    {"sigma2", "N s/m", "viscous friction", offsetof(lugre_params, sigma2), 0.4, 0, INFINITY, 0,
+     NULL, NULL},
+};
+static const fb_param_set lugre_set = {sizeof(lugre_params), 3, lugre_desc};
+
+static const fb_param_desc dahl_desc[] = {
+    {"sigma0", "N/m", "bristle stiffness", offsetof(lugre_params, sigma0), 1e5, 0, INFINITY,
+     FB_PARAM_MIN_OPEN, NULL, NULL},
+};
+static const fb_param_set dahl_set = {sizeof(lugre_params), 1, dahl_desc};
+
+static const char *const lugre_z[] = {"z"};
+
+static int dahl_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
+{
+  lugre_params *p = pv;
+  (void)sc, (void)err;
+  p->sigma1 = 0.0;
+  p->sigma2 = 0.0;
+  p->dahl = 1.0;
+  return FB_OK;
+}
+
+/* The characteristic level and its derivative in w: S(w) for LuGre, Fc for Dahl. */
+static inline double lugre_level(const lugre_params *p, const fb_contact_in *c, double w,
+                                 double *dS)
+{
+  if (p->dahl != 0.0) {
+    *dS = 0.0;
+    return c->N * fb_friction_mu_inf(c->law);
+  }
+  return fb_contact_S(c, w, dS);
+}
+
+/* SPEC §3 M4 (Canudas de Wit 1995): zdot = v - sigma0 |v| z / S. */
+static int lugre_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                       double *F, double *dz)
+{
+  const lugre_params *p = pv;
+  double dS;
+  const double S = lugre_level(p, c, fabs(vr), &dS);
+  /* Without friction (S = 0) the bristles carry no load: z stays where it is (0). */
+  const double zdot = S > 0.0 ? vr - p->sigma0 * fabs(vr) * z[0] / S : 0.0;
+  dz[0] = zdot;
+  *F = -(p->sigma0 * z[0] + p->sigma1 * zdot + p->sigma2 * vr);
+  return FB_OK;
+}
+
+static int lugre_jac(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                     fb_contact_jac *J)
+{
+  const lugre_params *p = pv;
+  double dS;
+  const double w = fabs(vr), S = lugre_level(p, c, w, &dS);
+  double dzd_dz = 0.0, dzd_dv = 0.0;
+  if (S > 0.0) {
+    dzd_dz = -p->sigma0 * w / S;
+    /* d(|v|/S(|v|))/dv = sgn(v) (S - |v| S') / S^2 */
+    dzd_dv = 1.0 - p->sigma0 * z[0] * fb_sgn(vr) * (S - w * dS) / (S * S);
+  }
+  J->ddz_dz[0] = dzd_dz;
+  J->ddz_dvr[0] = dzd_dv;
+  J->dF_dz[0] = -(p->sigma0 + p->sigma1 * dzd_dz);
+  J->dF_dvr = -(p->sigma1 * dzd_dv + p->sigma2);
+  return FB_OK;
+}
+
+const fb_model_type fb_model_lugre = {
+    .name = "lugre",
+    .title = "LuGre bristle model: presliding, Stribeck, viscous (drifts under sub-breakaway)",
+    .reference = "Canudas de Wit et al. 1995; seed 002 eq. 12; SPEC §3 M4",
+    .caps = FB_MODEL_ODE | FB_MODEL_JAC,
+    .default_integrator = "msbdf",
+    .default_tol = 1e-8,
+    .params = &lugre_set,
+    .nz = 1,
+    .z_names = lugre_z,
+    .force = lugre_force,
+    .jac = lugre_jac,
+};
+
+const fb_model_type fb_model_dahl = {
+    .name = "dahl",
+    .title = "Dahl model: LuGre with sigma1 = sigma2 = 0 and S = Fc",
+    .reference = "Dahl 1968; as the special case of LuGre in SPEC §3 M4",
+    .caps = FB_MODEL_ODE | FB_MODEL_JAC,
+    .default_integrator = "msbdf",
+    .default_tol = 1e-8,
+    .params = &dahl_set,
+    .nz = 1,
+    .z_names = lugre_z,
+    .resolve = dahl_resolve,
+    .force = lugre_force,
+    .jac = lugre_jac,
+};

@@ -1,0 +1,76 @@
+/* model.c — model instances: parameter storage, per-contact resolution, output. */
+#include "fb_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fb_model_init(fb_model *m, const fb_model_type *type)
+{
+  memset(m, 0, sizeof *m);
+  m->type = type;
+  m->params = calloc(1, type->params->size ? type->params->size : 1);
+  if (m->params == NULL)
+    return FB_ENOMEM;
+  fb_params_default(type->params, m->params);
+  return FB_OK;
+}
+
+int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err)
+{
+  const size_t sz = m->type->params->size;
+  int st = fb_params_check_all(m->type->params, m->type->name, m->params, err);
+  if (st != FB_OK)
+    return st;
+  free(m->cparams);
+  m->cparams = calloc(pl->nc ? pl->nc : 1, sz ? sz : 1);
+  if (m->cparams == NULL)
+    return FB_ENOMEM;
+  m->nc = pl->nc;
+  for (size_t i = 0; i < pl->nc; i++) {
+    void *cp = (char *)m->cparams + i * sz;
+    memcpy(cp, m->params, sz);
+    if (m->type->resolve != NULL) {
+      fb_contact_scale sc = {fb_plant_contact_mass(pl, i), fb_plant_contact_stiffness(pl, i),
+                             fb_plant_contact_Fs(pl, i), pl->f_c, pl->v_scale};
+      st = m->type->resolve(cp, &sc, err);
+      if (st != FB_OK)
+        return st;
+    }
+  }
+  return FB_OK;
+}
+
+void fb_model_free(fb_model *m)
+{
+  if (m != NULL) {
+    free(m->params);
+    free(m->cparams);
+    memset(m, 0, sizeof *m);
+  }
+}
+
+int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
+                    double *F, int *stick)
+{
+  const fb_model_type *t = m->type;
+  const void *cp = fb_model_cparams(m, i);
+  int st;
+  if (t->output != NULL) {
+    st = t->output(cp, c, vr, z, F);
+    *stick = st >= 0 ? st : -1;
+    return st >= 0 ? FB_OK : st;
+  }
+  double dz[FB_MAX_Z];
+  st = t->force(cp, c, vr, z, F, dz);
+  *stick = t->stick != NULL ? t->stick(cp, c, vr, z) : -1;
+  return st;
+}
+
+const fb_model_type *fb_model_find(const char *name)
+{
+  for (size_t i = 0; fb_model_registry[i] != NULL; i++)
+    if (strcmp(fb_model_registry[i]->name, name) == 0)
+      return fb_model_registry[i];
+  return NULL;
+}

@@ -1,0 +1,100 @@
+/* smooth_sign.c — regularization of sgn by a slope (SPEC §3 M1b).
+ *
+ *     F = -S(|v_r|) phi(v_r / eps_v)
+ *
+ * phi = tanh (default), algebraic x/sqrt(1+x^2), or linear saturation sat(x) (the
+ * Awrejcewicz choice, seed 002 §5.3).  No state.  Under any load below breakaway it
+ * creeps at v ~ eps_v f/Fs: no true stick, which the drift tests must show.
+ * Parameters: eps_v (m/s), auto = v_ratio * the scenario's velocity scale (v_ratio
+ * default 1e-3); phi.  Kind: ODE with analytic Jacobian.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "fb_model.h"
+#include "fb_util.h"
+
+typedef struct smooth_params {
+  double eps_v;   /* regularization velocity (m/s) */
+  double v_ratio; /* eps_v / v_scale for the auto eps_v */
+  double phi;     /* choice: 0 tanh, 1 algebraic, 2 linear */
+} smooth_params;
+
+static const char *const smooth_phi_names[] = {"tanh", "algebraic", "linear", NULL};
+
+static const fb_param_desc smooth_desc[] = {
+    {"eps_v", "m/s", "regularization velocity", offsetof(smooth_params, eps_v), NAN, 0, INFINITY,
+     FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "v_ratio times the scenario's velocity scale", NULL},
+    {"v_ratio", "1", "eps_v over the velocity scale (for auto eps_v)",
+     offsetof(smooth_params, v_ratio), 1e-3, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
+    {"phi", "-", "smoothing function", offsetof(smooth_params, phi), 0, 0, 2, FB_PARAM_CHOICE,
+     NULL, smooth_phi_names},
+};
+static const fb_param_set smooth_set = {sizeof(smooth_params), 3, smooth_desc};
+
+static int smooth_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
+{
+  smooth_params *p = pv;
+  (void)err;
+  if (isnan(p->eps_v))
+    p->eps_v = p->v_ratio * sc->v_scale;
+  return FB_OK;
+}
+
+/* phi(x) and phi'(x). */
+static inline double smooth_phi(int kind, double x, double *dphi)
+{
+  switch (kind) {
+  case 1: {
+    const double q = sqrt(1.0 + x * x);
+    *dphi = 1.0 / (q * q * q);
+    return x / q;
+  }
+  case 2:
+    *dphi = fabs(x) < 1.0 ? 1.0 : 0.0;
+    return fb_sat(x);
+  default: {
+    const double th = tanh(x);
+    *dphi = 1.0 - th * th;
+    return th;
+  }
+  }
+}
+
+/* SPEC §3 M1b. */
+static int smooth_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                        double *F, double *dz)
+{
+  const smooth_params *p = pv;
+  double dphi;
+  (void)z, (void)dz;
+  *F = -fb_contact_S(c, fabs(vr), NULL) * smooth_phi((int)p->phi, vr / p->eps_v, &dphi);
+  return FB_OK;
+}
+
+static int smooth_jac(const void *pv, const fb_contact_in *c, double vr, const double *z,
+                      fb_contact_jac *J)
+{
+  const smooth_params *p = pv;
+  double dS, dphi;
+  (void)z;
+  const double S = fb_contact_S(c, fabs(vr), &dS);
+  const double ph = smooth_phi((int)p->phi, vr / p->eps_v, &dphi);
+  J->dF_dvr = -dS * fb_sgn(vr) * ph - S * dphi / p->eps_v;
+  return FB_OK;
+}
+
+const fb_model_type fb_model_smooth_sign = {
+    .name = "smooth-sign",
+    .title = "sgn regularized by a slope: F = -S(|v|) phi(v/eps_v) (creeps, no true stick)",
+    .reference = "SPEC §3 M1b; linear saturation as in seed 002 §5.3",
+    .caps = FB_MODEL_ODE | FB_MODEL_JAC,
+    .default_integrator = "rk4",
+    .default_tol = 0,
+    .params = &smooth_set,
+    .nz = 0,
+    .z_names = NULL,
+    .resolve = smooth_resolve,
+    .force = smooth_force,
+    .jac = smooth_jac,
+};

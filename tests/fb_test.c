@@ -1,0 +1,96 @@
+/* fb_test.c — helpers shared by the Criterion tests. */
+#define _POSIX_C_SOURCE 200809L
+#include "fb_test.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int fbt_run(const char *scenario, const char *model, const char *integrator, double h,
+            double tol, const char *const *sets, size_t samples, fb_trace *tr,
+            const fb_observer *extra, fb_run_result *res)
+{
+  fb_case c;
+  fb_err err = {{0}};
+  gsl_set_error_handler_off();
+  cr_assert_eq(fb_case_init(&c, scenario, model, integrator, &err), FB_OK, "%s", err.msg);
+  for (size_t k = 0; sets != NULL && sets[k] != NULL; k++)
+    cr_assert_eq(fb_case_set(&c, sets[k], &err), FB_OK, "%s", err.msg);
+  if (h > 0)
+    c.opts.h = h;
+  else
+    c.opts.atol = c.opts.rtol = tol;
+  c.samples = samples;
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s/%s/%s: %s", scenario, model,
+               integrator ? integrator : "default", err.msg);
+  if (tr != NULL)
+    cr_assert_eq(fb_trace_alloc(tr, samples, c.sc.plant.n, c.sc.plant.nc, c.md.type->nz), FB_OK);
+  int st = fb_case_run(&c, tr, extra, res);
+  fb_case_free(&c);
+  return st;
+}
+
+static void slurp(int fd, char *buf, size_t len)
+{
+  size_t used = 0;
+  ssize_t r;
+  char sink[4096];
+  while ((r = read(fd, used + 1 < len ? buf + used : sink,
+                   used + 1 < len ? len - 1 - used : sizeof sink)) > 0)
+    if (used + 1 < len)
+      used += (size_t)r;
+  if (len)
+    buf[used < len ? used : len - 1] = '\0';
+}
+
+int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, size_t errlen)
+{
+  const char *exe = getenv("FRICBENCH");
+  cr_assert_not_null(exe, "FRICBENCH is not set (run the tests through meson test)");
+  char tmpl_o[] = "/tmp/fbt_outXXXXXX", tmpl_e[] = "/tmp/fbt_errXXXXXX";
+  int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e);
+  cr_assert(fo >= 0 && fe >= 0);
+  size_t argc = 0;
+  while (argv[argc] != NULL)
+    argc++;
+  char **args = calloc(argc + 2, sizeof *args);
+  cr_assert_not_null(args);
+  args[0] = (char *)exe;
+  for (size_t i = 0; i < argc; i++)
+    args[i + 1] = (char *)argv[i];
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    dup2(fo, 1);
+    dup2(fe, 2);
+    execv(exe, args);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  free(args);
+  lseek(fo, 0, SEEK_SET);
+  lseek(fe, 0, SEEK_SET);
+  if (out)
+    slurp(fo, out, outlen);
+  if (errbuf)
+    slurp(fe, errbuf, errlen);
+  close(fo);
+  close(fe);
+  unlink(tmpl_o);
+  unlink(tmpl_e);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+size_t fbt_lines(const char *s)
+{
+  size_t n = 0;
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
