@@ -165,19 +165,25 @@ void fb_case_free(fb_case *c)
   memset(c, 0, sizeof *c);
 }
 
-/* The recorder: an observer that fills the uniform output grid. */
+/* The recorder: an observer that fills the uniform output grid from the accepted steps
+ * (dense output by Hermite interpolation, so it never alters the step sequence).  The
+ * outputs (F, stick) and derivatives at a step end are computed only when a grid point
+ * falls inside the step. */
 typedef struct recorder {
   const fb_problem *pb;
   fb_trace *tr;
   const fb_observer *extra;
   double t0, dt;
-  int have_prev, prev_out; /* prev_out: Fp/sp valid for the previous step */
+  int have_prev, prev_out; /* prev_out: Fp, sp, dyp valid for the previous step */
   double tp;
-  double *yp, *Fp, *F;     /* dim, nc, nc */
+  double *yp, *dyp, *dy;   /* dim each: previous state, its derivative, current derivative */
+  double *Fp, *F, *work;   /* nc, nc, n */
   int *sp, *sk;            /* nc, nc */
   int status;
 } recorder;
 
+/* Quintic Hermite in x (x, v, a at both ends), cubic in v (v, a) and in z (z, z'),
+ * linear where a derivative is unknown (NaN) and for F; stick from the nearer end. */
 static void record_sample(recorder *r, size_t k, double tk, double theta, double h,
                           const double *y)
 {
@@ -189,14 +195,23 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
     memcpy(tr->F + k * nc, r->F, nc * sizeof(double));
     memcpy(tr->stick + k * nc, r->sk, nc * sizeof(int));
   } else {
-    const double *yp = r->yp;
-    const double th2 = theta * theta, th3 = th2 * theta;
-    const double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + theta;
-    const double h01 = -2 * th3 + 3 * th2, h11 = th3 - th2;
-    for (size_t i = 0; i < n; i++) /* cubic Hermite in x with x' = v */
-      out[i] = h00 * yp[i] + h10 * h * yp[n + i] + h01 * y[i] + h11 * h * y[n + i];
-    for (size_t i = n; i < dim; i++)
-      out[i] = yp[i] + theta * (y[i] - yp[i]);
+    const double *yp = r->yp, *d0 = r->dyp, *d1 = r->dy;
+    const double t2 = theta * theta, t3 = t2 * theta, t4 = t3 * theta, t5 = t4 * theta;
+    const double q0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, q1 = theta - 6 * t3 + 8 * t4 - 3 * t5;
+    const double q2 = 0.5 * (t2 - 3 * t3 + 3 * t4 - t5), q3 = 0.5 * (t3 - 2 * t4 + t5);
+    const double q4 = -4 * t3 + 7 * t4 - 3 * t5, q5 = 10 * t3 - 15 * t4 + 6 * t5;
+    const double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + theta;
+    const double h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
+    for (size_t i = 0; i < n; i++)
+      out[i] = q0 * yp[i] + q1 * h * yp[n + i] + q2 * h * h * d0[n + i] + q5 * y[i] +
+               q4 * h * y[n + i] + q3 * h * h * d1[n + i];
+    for (size_t i = n; i < dim; i++) {
+      const double s0 = d0[i], s1 = d1[i];
+      if (isfinite(s0) && isfinite(s1))
+        out[i] = h00 * yp[i] + h10 * h * s0 + h01 * y[i] + h11 * h * s1;
+      else
+        out[i] = yp[i] + theta * (y[i] - yp[i]);
+    }
     for (size_t i = 0; i < nc; i++) {
       tr->F[k * nc + i] = r->Fp[i] + theta * (r->F[i] - r->Fp[i]);
       tr->stick[k * nc + i] = theta < 0.5 ? r->sp[i] : r->sk[i];
@@ -206,6 +221,11 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
   tr->filled = k + 1;
 }
 
+static double grid_time(const recorder *r, size_t k)
+{
+  return k + 1 == r->tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
+}
+
 static int recorder_step(void *ctx, double t, const double *y)
 {
   recorder *r = ctx;
@@ -213,22 +233,27 @@ static int recorder_step(void *ctx, double t, const double *y)
     fb_trace *tr = r->tr;
     const size_t dim = tr->dim, nc = tr->nc;
     size_t k = tr->filled;
-    double tk = k + 1 == tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
-    if (k < tr->ns && tk <= t) {
+    if (k < tr->ns && grid_time(r, k) <= t) {
       int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
-      if (st == FB_OK && r->have_prev && !r->prev_out)
+      if (st == FB_OK)
+        st = fb_problem_deriv(r->pb, t, y, r->F, r->dy, r->work);
+      if (st == FB_OK && r->have_prev && !r->prev_out) {
         st = fb_problem_output(r->pb, r->tp, r->yp, r->Fp, r->sp);
+        if (st == FB_OK)
+          st = fb_problem_deriv(r->pb, r->tp, r->yp, r->Fp, r->dyp, r->work);
+      }
       if (st != FB_OK)
         return r->status = st;
       const double h = t - r->tp;
-      while (k < tr->ns && tk <= t) {
+      for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
         const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
         record_sample(r, k, tk, theta, h, y);
-        k++;
-        tk = k + 1 == tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
+        if (k + 1 == tr->ns)
+          break;
       }
       memcpy(r->Fp, r->F, nc * sizeof(double));
       memcpy(r->sp, r->sk, nc * sizeof(int));
+      memcpy(r->dyp, r->dy, dim * sizeof(double));
       r->prev_out = 1;
     } else {
       r->prev_out = 0;
@@ -256,7 +281,8 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   const size_t dim = pb->dim, nc = pl->nc;
   fb_err err = {{0}};
   memset(res, 0, sizeof *res);
-  double *y = calloc(2 * dim + 2 * nc + 1, sizeof(double));
+  const size_t n = pl->n;
+  double *y = calloc(4 * dim + 2 * nc + n + 1, sizeof(double));
   int *ibuf = calloc(2 * nc + 1, sizeof(int));
   void *ws = NULL;
   recorder rec = {0};
@@ -269,8 +295,11 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.extra = extra;
   rec.t0 = pl->t0;
   rec.yp = y + dim;
-  rec.Fp = rec.yp + dim;
+  rec.dyp = rec.yp + dim;
+  rec.dy = rec.dyp + dim;
+  rec.Fp = rec.dy + dim;
   rec.F = rec.Fp + nc;
+  rec.work = rec.F + nc;
   rec.sp = ibuf;
   rec.sk = ibuf + nc;
   if (tr != NULL) {

@@ -35,6 +35,7 @@ typedef struct fb_int_opts {
   double atol, rtol;       /* adaptive tolerances; used when h is NaN */
   unsigned long max_steps; /* bound on accepted + rejected steps */
   unsigned long max_rhs;   /* bound on RHS evaluations */
+  double hmax;             /* adaptive: largest step (s), INFINITY = none (tight references) */
   double event_tol;        /* event location tolerance in time (s) */
   const char *stepper;     /* inner GSL stepper of hybrid schemes; NULL = their default */
 } fb_int_opts;
@@ -63,6 +64,12 @@ void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m);
 int fb_problem_initial_state(const fb_problem *pb, double *y);
 /* Friction force and stick flag of every contact at (t, y) (F[nc], stick[nc]). */
 int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F, int *stick);
+/* dy/dt at (t, y) for dense output, given the reported friction forces F[nc]:
+ * x' = v, v' = M^-1 (f - D v - K x + sum e_j F_j), and z' from the model's law for ODE
+ * models (NaN for model-owned schemes, whose states are interpolated linearly).
+ * work: n doubles of scratch. */
+int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const double *F,
+                     double *dydt, double *work);
 /* First plant break strictly after t, or T. */
 double fb_problem_next_stop(const fb_problem *pb, double t);
 /* 1 when every component is finite. */

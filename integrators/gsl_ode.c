@@ -109,6 +109,8 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
           *t = last ? t1 : tseg + (double)(++kseg) * ws->o.h;
       } else {
         const unsigned long failed0 = d->e->failed_steps;
+        if (ws->h > ws->o.hmax)
+          ws->h = ws->o.hmax;
         st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &ws->sys.gsys, t, t1, &ws->h, y);
         cnt->nrejected += d->e->failed_steps - failed0;
       }

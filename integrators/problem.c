@@ -11,6 +11,7 @@ void fb_int_opts_default(fb_int_opts *o)
   o->rtol = 1e-8;
   o->max_steps = FB_DEFAULT_MAX_STEPS;
   o->max_rhs = FB_DEFAULT_MAX_RHS;
+  o->hmax = INFINITY;
   o->event_tol = 1e-12;
   o->stepper = NULL;
 }
@@ -63,6 +64,35 @@ int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F
                              &F[i], &stick[i]);
     if (st != FB_OK)
       return st;
+  }
+  return FB_OK;
+}
+
+int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const double *F,
+                     double *dydt, double *work)
+{
+  const fb_plant *pl = pb->plant;
+  const fb_model_type *mt = pb->model->type;
+  const size_t n = pl->n, nz = mt->nz;
+  fb_plant_smooth_force(pl, t, y, y + n, work);
+  for (size_t i = 0; i < pl->nc; i++)
+    work[pl->contact[i].dof] += F[i];
+  memcpy(dydt, y + n, n * sizeof(double));
+  fb_plant_solve_mass(pl, work, dydt + n);
+  for (size_t i = 0; i < pl->nc; i++) {
+    double *dz = dydt + 2 * n + i * nz;
+    if (mt->force != NULL) {
+      fb_contact_in ci;
+      double u, Fi;
+      contact_in(pl, i, t, &ci, &u);
+      int st = mt->force(fb_model_cparams(pb->model, i), &ci, y[n + pl->contact[i].dof] - u,
+                         y + 2 * n + i * nz, &Fi, dz);
+      if (st != FB_OK)
+        return st;
+    } else {
+      for (size_t k = 0; k < nz; k++)
+        dz[k] = NAN;
+    }
   }
   return FB_OK;
 }

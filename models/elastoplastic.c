@@ -66,6 +66,13 @@ static int ep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   return FB_OK;
 }
 
+/* A contact that starts sliding starts on the bound: H = -R0 sgn(v). */
+static void ep_init(const void *pv, const fb_contact_in *c, double vr0, double *z0)
+{
+  (void)pv;
+  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
+}
+
 /* Seed 004 §2 in rate form (SPEC §3 M5). */
 static int ep_force(const void *pv, const fb_contact_in *c, double vr, const double *z, double *F,
                     double *dz)
@@ -112,6 +119,7 @@ const fb_model_type fb_model_elastoplastic = {
     .nz = 1,
     .z_names = ep_z,
     .resolve = ep_resolve,
+    .init = ep_init,
     .force = ep_force,
     .jac = ep_jac,
     .stick = ep_stick,

@@ -50,6 +50,13 @@ static int kikuuwe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   return FB_OK;
 }
 
+/* A contact that starts sliding starts in steady slip: e = Fbar sgn(v)/K. */
+static void kikuuwe_init(const void *pv, const fb_contact_in *c, double vr0, double *z0)
+{
+  const kikuuwe_params *p = pv;
+  z0[0] = fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0) / p->K;
+}
+
 /* Seed 002 §4.1 (restored in SPEC §3 M3): F = -Fbar sat((K e + B v)/Fbar). */
 static inline double kikuuwe_force_of(const kikuuwe_params *p, double Fbar, double vr, double e)
 {
@@ -106,7 +113,7 @@ const fb_model_type fb_model_kikuuwe = {
     .nz = 1,
     .z_names = kikuuwe_z,
     .resolve = kikuuwe_resolve,
-    .init = NULL,
+    .init = kikuuwe_init,
     .force = kikuuwe_force,
     .jac = kikuuwe_jac,
     .output = NULL,

@@ -66,6 +66,15 @@ static inline double lugre_level(const lugre_params *p, const fb_contact_in *c, 
   return fb_contact_S(c, w, dS);
 }
 
+/* A contact that starts sliding starts in steady sliding (z = S sgn v / sigma0): an
+ * undeflected bristle under a moving body would add a spurious sigma1 zdot impulse. */
+static void lugre_init(const void *pv, const fb_contact_in *c, double vr0, double *z0)
+{
+  const lugre_params *p = pv;
+  double dS;
+  z0[0] = lugre_level(p, c, fabs(vr0), &dS) * fb_sgn(vr0) / p->sigma0;
+}
+
 /* SPEC §3 M4 (Canudas de Wit 1995): zdot = v - sigma0 |v| z / S. */
 static int lugre_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
                        double *F, double *dz)
@@ -109,6 +118,7 @@ const fb_model_type fb_model_lugre = {
     .params = &lugre_set,
     .nz = 1,
     .z_names = lugre_z,
+    .init = lugre_init,
     .force = lugre_force,
     .jac = lugre_jac,
 };
@@ -124,6 +134,7 @@ const fb_model_type fb_model_dahl = {
     .nz = 1,
     .z_names = lugre_z,
     .resolve = dahl_resolve,
+    .init = lugre_init,
     .force = lugre_force,
     .jac = lugre_jac,
 };

@@ -7,5 +7,6 @@
 extern const fb_scenario_type fb_scenario_inclined_block;
 extern const fb_scenario_type fb_scenario_stick_slip;
 extern const fb_scenario_type fb_scenario_drift;
+extern const fb_scenario_type fb_scenario_two_mass_drive;
 
 #endif

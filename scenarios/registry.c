@@ -7,5 +7,6 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_inclined_block,
     &fb_scenario_stick_slip,
     &fb_scenario_drift,
+    &fb_scenario_two_mass_drive,
     NULL,
 };

@@ -1,3 +1,188 @@
+/* test_cli.c — the command line: success paths and the bad-input rules of SPEC §9
+ * (exit status 2, one clear line naming the value and what is allowed, no output file). */
+#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "fb_test.h"
-Test(placeholder, builds) { cr_assert(1); }
+
+static char out[1 << 16], err[1 << 12];
+
+/* A fresh empty directory for output files. */
+static void fresh_dir(char *dir, size_t len)
+{
+  snprintf(dir, len, "/tmp/fbt_cliXXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+}
+
+static size_t dir_entries(const char *dir)
+{
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(d);
+  return n;
+}
+
+static void remove_dir(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char p[512];
+  while (d && (e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+      unlink(p);
+    }
+  if (d)
+    closedir(d);
+  rmdir(dir);
+}
+
+Test(cli, help_version_list)
+{
+  const char *a1[] = {"--help", NULL}, *a2[] = {"--version", NULL}, *a3[] = {"list", NULL};
+  const char *a4[] = {"run", "--help", NULL}, *a5[] = {"list", "models", NULL};
+  cr_assert_eq(fbt_cli(a1, out, sizeof out, err, sizeof err), 0);
+  cr_assert(strstr(out, "usage: fricbench"));
+  cr_assert_eq(fbt_cli(a2, out, sizeof out, err, sizeof err), 0);
+  cr_assert(strncmp(out, "fricbench ", 10) == 0);
+  cr_assert_eq(fbt_cli(a3, out, sizeof out, err, sizeof err), 0);
+  cr_assert(strstr(out, "kikuuwe") && strstr(out, "inclined-block") && strstr(out, "heun3"));
+  cr_assert(strstr(out, "K ") && strstr(out, "[N/m]"), "parameters with units");
+  cr_assert_eq(fbt_cli(a4, out, sizeof out, err, sizeof err), 0);
+  cr_assert(strstr(out, "--tol"));
+  cr_assert_eq(fbt_cli(a5, out, sizeof out, err, sizeof err), 0);
+  cr_assert(strstr(out, "lugre") && !strstr(out, "inclined-block"));
+}
+
+Test(cli, run_writes_csv)
+{
+  char dir[64], path[128];
+  fresh_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/k.csv", dir);
+  const char *a[] = {"run", "--scenario", "inclined-block", "--model", "kikuuwe", "--h", "1e-3",
+                     "--set", "mu_ratio=3", "--samples", "21", "--out", path, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(fbt_lines(err), 1, "one summary line: %s", err);
+  cr_assert(strstr(err, "ok:") && strstr(err, "steps=2000") && strstr(err, "rhs="), "%s", err);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  char line[512];
+  cr_assert_not_null(fgets(line, sizeof line, fp));
+  cr_assert_str_eq(line, "t,x,v,F,e,stick\n");
+  size_t rows = 0;
+  while (fgets(line, sizeof line, fp))
+    rows++;
+  fclose(fp);
+  cr_assert_eq(rows, 21);
+  cr_assert_eq(dir_entries(dir), 1, "no temporary file left behind");
+  remove_dir(dir);
+  /* stdout when no --out */
+  const char *b[] = {"run", "-s", "drift", "-m", "lugre", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(fbt_lines(out), 4);
+  cr_assert(strncmp(out, "t,x,v,F,z,stick\n", 16) == 0, "%s", out);
+}
+
+Test(cli, budget_is_a_result)
+{
+  const char *a[] = {"run", "-s", "stick-slip", "-m", "naive-sign", "--tol", "1e-6",
+                     "--max-steps", "1000", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 1, "%s", err);
+  cr_assert(strstr(err, "budget:") && strstr(err, "step budget"), "%s", err);
+}
+
+/* Every bad input: exit 2, exactly one line on stderr mentioning `needle`, nothing on
+ * stdout, and nothing written into the output directory. */
+typedef struct bad {
+  const char *args[24];
+  const char *needle;
+} bad;
+
+static const bad bad_inputs[] = {
+    {{"frobnicate", NULL}, "frobnicate"},
+    {{"list", "widgets", NULL}, "widgets"},
+    {{"run", "-s", "nosuch", "-m", "kikuuwe", NULL}, "nosuch"},
+    {{"run", "-s", "drift", "-m", "nosuch", NULL}, "nosuch"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "-i", "nosuch", NULL}, "nosuch"},
+    {{"run", "-m", "kikuuwe", NULL}, "--scenario"},
+    {{"run", "-s", "drift", NULL}, "--model"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "1e-3", "--tol", "1e-6", NULL}, "--tol"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "nan", NULL}, "nan"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "inf", NULL}, "inf"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "0", NULL}, "--h"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "-1e-3", NULL}, "-1e-3"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "1e-3x", NULL}, "1e-3x"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "", NULL}, "--h"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", "100", NULL}, "100"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--tol", "0", NULL}, "--tol"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--tol", "-1", NULL}, "-1"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "m=0", NULL}, "m = 0"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "m=-1", NULL}, "m = -1"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "m=inf", NULL}, "inf"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "m=", NULL}, "m"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "Fc=2", NULL}, "Fc"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "nosuch=1", NULL}, "nosuch"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "K", NULL}, "NAME=VALUE"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "K=-5", NULL}, "K = -5"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--set", "model.m=1", NULL}, "'m'"},
+    {{"run", "-s", "drift", "-m", "smooth-sign", "--set", "phi=cubic", NULL}, "cubic"},
+    {{"run", "-s", "inclined-block", "-m", "kikuuwe", "--set", "theta=90", NULL}, "theta"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--samples", "1", NULL}, "--samples"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--samples", "99999999999999999999999", NULL},
+     "99999999999999999999999"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--max-steps", "abc", NULL}, "abc"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--bogus", NULL}, "--bogus"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--h", NULL}, "--h"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "extra", NULL}, "extra"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--out", "/nonexistent-dir/x.csv", NULL},
+     "/nonexistent-dir/x.csv"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--out", "/tmp", NULL}, "/tmp"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--out", "/dev/full", NULL}, "/dev/full"},
+    {{"run", "-s", "drift", "-m", "kikuuwe", "--out", "", NULL}, "empty"},
+};
+
+Test(cli, bad_input_exit_2_one_line_no_file)
+{
+  char dir[64];
+  fresh_dir(dir, sizeof dir);
+  char path[128];
+  snprintf(path, sizeof path, "%s/out.csv", dir);
+  for (size_t k = 0; k < sizeof bad_inputs / sizeof bad_inputs[0]; k++) {
+    const bad *b = &bad_inputs[k];
+    /* append --out into the fresh directory unless the case tests --out itself */
+    const char *args[32];
+    size_t n = 0;
+    int has_out = 0;
+    for (; b->args[n] != NULL; n++) {
+      args[n] = b->args[n];
+      has_out |= strcmp(b->args[n], "--out") == 0;
+    }
+    if (!has_out && strcmp(args[0], "run") == 0 && n > 1 && strcmp(args[n - 1], "--h") != 0) {
+      args[n++] = "--out";
+      args[n++] = path;
+    }
+    args[n] = NULL;
+    const int rc = fbt_cli(args, out, sizeof out, err, sizeof err);
+    cr_expect_eq(rc, 2, "case %zu (%s): exit %d, stderr: %s", k, b->needle, rc, err);
+    cr_expect_eq(fbt_lines(err), 1, "case %zu: one line, got: %s", k, err);
+    cr_expect(strstr(err, b->needle) != NULL, "case %zu: '%s' not named in: %s", k, b->needle,
+              err);
+    cr_expect(strncmp(err, "fricbench: ", 11) == 0, "case %zu: %s", k, err);
+    cr_expect_eq(out[0], '\0', "case %zu: nothing on stdout", k);
+    cr_expect_eq(dir_entries(dir), 0, "case %zu: an output file was left behind", k);
+  }
+  struct stat sb;
+  cr_assert_eq(stat("/dev/full", &sb), 0);
+  cr_assert(S_ISCHR(sb.st_mode), "/dev/full must still be the device");
+  remove_dir(dir);
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install what is missing (Debian 12 packages) and build fricbench into build/.
+# Root installs directly; other users need sudo.  CI=true builds with -Werror.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "bootstrap: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ ! -f build/build.ninja ]; then
+  opts=(--buildtype=debugoptimized)
+  [ "${CI:-}" = "true" ] && opts+=(--werror)
+  meson setup build "${opts[@]}" >/dev/null
+fi
+ninja -C build >/dev/null
