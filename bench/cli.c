@@ -37,6 +37,9 @@ static const char main_help[] =
     "commands:\n"
     "  list [models|scenarios|integrators]   names, descriptions, parameters\n"
     "  run --scenario S --model M [...]      run one case, write its trajectory as CSV\n"
+    "  suite [--quick] [--out DIR] [--jobs N] run the benchmark suite: CSV, plots, report\n"
+    "  reference --scenario S [...]          a scenario's reference trajectory and stick/slip\n"
+    "                                        intervals (closed form or switching/event)\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
@@ -339,5 +342,9 @@ int fb_cli_main(int argc, char **argv)
     return cmd_list(argc - 1, argv + 1);
   if (strcmp(cmd, "run") == 0)
     return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "suite") == 0)
+    return fb_cmd_suite(argc - 1, argv + 1);
+  if (strcmp(cmd, "reference") == 0)
+    return fb_cmd_reference(argc - 1, argv + 1);
   return usage_error("unknown command '%s': use list or run (see 'fricbench --help')%s", cmd, "");
 }

@@ -8,5 +8,9 @@
 #define FB_EXIT_USAGE 2
 
 int fb_cli_main(int argc, char **argv);
+/* fricbench suite (bench/cmd_suite.c) */
+int fb_cmd_suite(int argc, char **argv);
+/* fricbench reference (bench/cmd_reference.c) */
+int fb_cmd_reference(int argc, char **argv);
 
 #endif

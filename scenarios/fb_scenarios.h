@@ -7,6 +7,12 @@
 extern const fb_scenario_type fb_scenario_inclined_block;
 extern const fb_scenario_type fb_scenario_stick_slip;
 extern const fb_scenario_type fb_scenario_drift;
+extern const fb_scenario_type fb_scenario_belt_oscillator;
+extern const fb_scenario_type fb_scenario_coupled_sledges;
 extern const fb_scenario_type fb_scenario_two_mass_drive;
+extern const fb_scenario_type fb_scenario_glowinski_tp1;
+extern const fb_scenario_type fb_scenario_glowinski_tp2;
+extern const fb_scenario_type fb_scenario_glowinski_2dof;
+extern const fb_scenario_type fb_scenario_glowinski_3dof;
 
 #endif

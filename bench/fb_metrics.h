@@ -1,0 +1,101 @@
+/* fb_metrics.h — the metrics of SPEC §6, computed from a run's trajectory and the
+ * scenario's reference only: they never ask the model under test anything (Siconos'
+ * independent error function).  The comparison is on the common output grid (trace
+ * and reference sampled at the same times); chatter is also counted on every accepted
+ * step by an observer (fb_stream) that sees only the state.
+ *
+ * Conventions: errors are Euclidean norms over the DOFs (x, v) or contacts (F);
+ * "stick" of a trajectory means |v_r| < v_stick (the plant's threshold) on at least two
+ * consecutive samples; the reference's stick intervals come with the reference (exact:
+ * where its v_r is 0; event-driven: from its events).
+ */
+#ifndef FB_METRICS_H
+#define FB_METRICS_H
+
+#include "fb_integrator.h"
+#include "fb_run.h"
+
+/* Stick intervals of one contact. */
+typedef struct fb_span {
+  double t0, t1;
+} fb_span;
+
+typedef struct fb_spans {
+  size_t n, cap;
+  fb_span *s;
+} fb_spans;
+
+int fb_spans_push(fb_spans *sp, double t0, double t1);
+void fb_spans_free(fb_spans *sp);
+/* Total length. */
+double fb_spans_length(const fb_spans *sp);
+/* Stick intervals of contact i of a trace: |v_r| <= thresh on >= 2 consecutive samples. */
+int fb_spans_from_trace(fb_spans *sp, const fb_problem *pb, const fb_trace *tr, size_t i,
+                        double thresh);
+
+/* The reference of a case: trajectory on the common grid and per-contact stick spans. */
+typedef struct fb_reference {
+  fb_trace tr;
+  size_t nc;
+  fb_spans *stick; /* nc */
+} fb_reference;
+
+void fb_reference_free_spans(fb_reference *ref);
+
+typedef struct fb_metrics {
+  /* accuracy (SPEC §6): L2 in time (trapezoid), max over the grid, and at T */
+  double err_x_l2, err_v_l2, err_F_l2;
+  double err_x_max, err_v_max;
+  double err_x_T, err_v_T;
+  /* stick fidelity */
+  double stick_time, stick_time_ref; /* summed over contacts (s) */
+  double onset_err, offset_err;      /* mean |difference| over matched intervals (s) */
+  double missed, spurious;           /* counts of unmatched reference / run intervals */
+  /* drift inside the reference's stick intervals */
+  double drift;           /* sum |s(end) - s(start)| of relative displacement (m) */
+  double drift_per_cycle; /* drift / (stick time * f_c) (m per cycle of f_c) */
+  /* chatter inside the reference's stick intervals */
+  double chatter_rate;  /* sign changes of v_r per second (every accepted step) */
+  double chatter_v_rms; /* RMS of v_r (m/s) */
+  double chatter_F_tv;  /* total variation of F / (Fs * duration) (every accepted step) */
+  /* energy: friction power F v_r must be <= 0 */
+  double power_pos_count; /* samples with F v_r > 1e-9 Fs v_scale */
+  double power_pos_max;   /* largest positive F v_r (W) */
+} fb_metrics;
+
+/* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
+extern const char *const fb_metric_names[];
+extern const char *const fb_metric_units[];
+#define FB_NMETRICS 20
+/* The fields as an array in the order of fb_metric_names. */
+void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
+void fb_metrics_nan(fb_metrics *m);
+
+/* The per-step observer for chatter.  Set it up with the reference spans, chain it as
+ * the `extra` observer of fb_case_run. */
+typedef struct fb_stream {
+  const fb_problem *pb;
+  const fb_reference *ref;
+  size_t *cursor;      /* nc: current span index per contact */
+  double *vprev;       /* nc: last non-zero v_r inside a span (0 = none yet) */
+  double *Fprev;       /* nc */
+  int *havF;           /* nc */
+  int *stick;          /* nc scratch */
+  double *F;           /* nc scratch */
+  double sign_changes; /* summed over contacts */
+  double F_tv;         /* summed over contacts, N */
+} fb_stream;
+
+int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref);
+void fb_stream_free(fb_stream *s);
+int fb_stream_step(void *ctx, double t, const double *y);
+
+/* All metrics of a finished run (trace complete).  Returns FB_OK. */
+int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
+                       const fb_stream *st, fb_metrics *m);
+
+/* Observed order: least-squares slope of log(err) against log(h) (gsl_fit_linear) over
+ * the finite, positive pairs; NaN with fewer than 2. */
+double fb_observed_order(const double *h, const double *err, size_t n);
+
+#endif

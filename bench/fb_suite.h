@@ -1,0 +1,76 @@
+/* fb_suite.h — the experiment table and the suite runner (SPEC §8).
+ *
+ * The default experiment table lives in one place (bench/matrix.c) as data: each
+ * experiment names a scenario, a model, an integrator, fixed NAME=VALUE settings and at
+ * most one sweep (the fixed step h, the tolerance, or a parameter) with its ladder.
+ * The runner expands it into jobs (one per ladder value), computes each distinct
+ * scenario variant's reference once, runs the jobs on N threads, computes the metrics
+ * against the reference, and writes DIR/runs.csv (one row per job, in table order, so
+ * results do not depend on the number of threads), trajectories, orders.csv and
+ * meta.json; plots and the report are made from those files.
+ */
+#ifndef FB_SUITE_H
+#define FB_SUITE_H
+
+#include <stddef.h>
+
+#include "fb_metrics.h"
+#include "fb_run.h"
+
+enum fb_exp_flags {
+  FB_EXP_TRAJ = 1u << 0,  /* write the trajectory of every run of this experiment */
+  FB_EXP_QUICK = 1u << 1  /* part of --quick (with at most FB_QUICK_LADDER values) */
+};
+#define FB_QUICK_LADDER 3
+#define FB_EXP_MAX_SETS 6
+#define FB_EXP_MAX_VALUES 12
+
+typedef enum fb_sweep_kind {
+  FB_SWEEP_NONE = 0, /* one run */
+  FB_SWEEP_H,        /* fixed step ladder (values in s) */
+  FB_SWEEP_TOL,      /* tolerance ladder (atol = rtol) */
+  FB_SWEEP_PARAM     /* a scenario or model parameter (sweep_param) */
+} fb_sweep_kind;
+
+typedef struct fb_experiment {
+  const char *group;    /* baseline, convergence, work-precision, cost-mu, regularization,
+                           drift, grid: which plot and report section uses it */
+  const char *tag;      /* variant label ("" for none), used in file names and legends */
+  const char *scenario;
+  const char *model;
+  const char *integrator;                  /* NULL: the model's default */
+  const char *sets[FB_EXP_MAX_SETS];       /* NULL-terminated NAME=VALUE settings */
+  fb_sweep_kind sweep;
+  const char *sweep_param;                 /* FB_SWEEP_PARAM: the parameter name */
+  double values[FB_EXP_MAX_VALUES];        /* the ladder */
+  size_t nvalues;
+  double h;   /* fixed step when not swept (NaN: tol or the model's default) */
+  double tol; /* tolerance when not swept (NaN: h or the model's default) */
+  unsigned flags;
+} fb_experiment;
+
+/* The default table (matrix.c). */
+extern const fb_experiment fb_default_experiments[];
+extern const size_t fb_default_nexperiments;
+
+typedef struct fb_suite_opts {
+  const char *out_dir;     /* NULL: results/<date>-<rev> */
+  int quick;               /* --quick */
+  int jobs;                /* threads (>= 1) */
+  size_t samples;          /* output grid size per run */
+  unsigned long max_steps; /* per-run budgets */
+  unsigned long max_rhs;
+  int progress;            /* show progress on stderr */
+  int plots;               /* make plots and the report */
+} fb_suite_opts;
+
+void fb_suite_opts_default(fb_suite_opts *o);
+
+/* Run the suite; writes everything under o->out_dir (created).  Returns FB_OK, or a
+ * failure with err set (bad options, unwritable directory). */
+int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err);
+
+/* `fricbench suite` */
+int fb_cmd_suite(int argc, char **argv);
+
+#endif

@@ -1,0 +1,324 @@
+/* metrics.c — SPEC §6 metrics from a trajectory and its reference (fb_metrics.h). */
+#include "fb_metrics.h"
+
+#include <gsl/gsl_fit.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const fb_metric_names[] = {
+    "err_x_l2",   "err_v_l2",      "err_F_l2",     "err_x_max",     "err_v_max",
+    "err_x_T",    "err_v_T",       "stick_time",   "stick_time_ref", "onset_err",
+    "offset_err", "missed",        "spurious",     "drift",          "drift_per_cycle",
+    "chatter_rate", "chatter_v_rms", "chatter_F_tv", "power_pos_count", "power_pos_max",
+    NULL};
+const char *const fb_metric_units[] = {
+    "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
+    "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
+    NULL};
+
+void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
+{
+  const double v[FB_NMETRICS] = {
+      m->err_x_l2,   m->err_v_l2,      m->err_F_l2,       m->err_x_max,    m->err_v_max,
+      m->err_x_T,    m->err_v_T,       m->stick_time,     m->stick_time_ref, m->onset_err,
+      m->offset_err, m->missed,        m->spurious,       m->drift,        m->drift_per_cycle,
+      m->chatter_rate, m->chatter_v_rms, m->chatter_F_tv, m->power_pos_count, m->power_pos_max};
+  memcpy(o, v, sizeof v);
+}
+
+void fb_metrics_nan(fb_metrics *m)
+{
+  double *p = (double *)(void *)m;
+  for (size_t k = 0; k < sizeof *m / sizeof(double); k++)
+    p[k] = NAN;
+}
+
+int fb_spans_push(fb_spans *sp, double t0, double t1)
+{
+  if (sp->n == sp->cap) {
+    const size_t cap = sp->cap ? 2 * sp->cap : 8;
+    fb_span *s = realloc(sp->s, cap * sizeof *s);
+    if (s == NULL)
+      return FB_ENOMEM;
+    sp->s = s;
+    sp->cap = cap;
+  }
+  sp->s[sp->n++] = (fb_span){t0, t1};
+  return FB_OK;
+}
+
+void fb_spans_free(fb_spans *sp)
+{
+  free(sp->s);
+  memset(sp, 0, sizeof *sp);
+}
+
+double fb_spans_length(const fb_spans *sp)
+{
+  double L = 0;
+  for (size_t k = 0; k < sp->n; k++)
+    L += sp->s[k].t1 - sp->s[k].t0;
+  return L;
+}
+
+void fb_reference_free_spans(fb_reference *ref)
+{
+  if (ref->stick != NULL)
+    for (size_t i = 0; i < ref->nc; i++)
+      fb_spans_free(&ref->stick[i]);
+  free(ref->stick);
+  ref->stick = NULL;
+  ref->nc = 0;
+}
+
+/* Relative velocity of contact i at sample k. */
+static double vrel(const fb_problem *pb, const fb_trace *tr, size_t k, size_t i)
+{
+  const fb_plant *pl = pb->plant;
+  fb_contact_state cs;
+  fb_plant_contact_at(pl, i, tr->t[k], &cs);
+  return tr->y[k * tr->dim + pl->n + pl->contact[i].dof] - cs.u;
+}
+
+int fb_spans_from_trace(fb_spans *sp, const fb_problem *pb, const fb_trace *tr, size_t i,
+                        double thresh)
+{
+  size_t start = 0;
+  int in = 0;
+  for (size_t k = 0; k <= tr->filled; k++) {
+    const int st = k < tr->filled && fabs(vrel(pb, tr, k, i)) <= thresh;
+    if (st && !in) {
+      start = k;
+      in = 1;
+    } else if (!st && in) {
+      in = 0;
+      if (k - 1 > start && fb_spans_push(sp, tr->t[start], tr->t[k - 1]) != FB_OK)
+        return FB_ENOMEM;
+    }
+  }
+  return FB_OK;
+}
+
+static int overlaps(const fb_span *a, const fb_span *b)
+{
+  return a->t0 < b->t1 && b->t0 < a->t1;
+}
+
+int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref)
+{
+  memset(s, 0, sizeof *s);
+  const size_t nc = pb->plant->nc ? pb->plant->nc : 1;
+  s->pb = pb;
+  s->ref = ref;
+  s->cursor = calloc(nc, sizeof *s->cursor);
+  s->vprev = calloc(4 * nc, sizeof(double));
+  s->havF = calloc(2 * nc, sizeof(int));
+  if (s->cursor == NULL || s->vprev == NULL || s->havF == NULL) {
+    fb_stream_free(s);
+    return FB_ENOMEM;
+  }
+  s->Fprev = s->vprev + nc;
+  s->F = s->Fprev + nc;
+  s->stick = s->havF + nc;
+  return FB_OK;
+}
+
+void fb_stream_free(fb_stream *s)
+{
+  free(s->cursor);
+  free(s->vprev);
+  free(s->havF);
+  memset(s, 0, sizeof *s);
+}
+
+int fb_stream_step(void *ctx, double t, const double *y)
+{
+  fb_stream *s = ctx;
+  const fb_plant *pl = s->pb->plant;
+  int any = 0, have_out = 0;
+  for (size_t i = 0; i < pl->nc; i++) {
+    const fb_spans *sp = &s->ref->stick[i];
+    while (s->cursor[i] < sp->n && sp->s[s->cursor[i]].t1 < t) {
+      s->cursor[i]++;
+      s->vprev[i] = 0;
+      s->havF[i] = 0;
+    }
+    if (s->cursor[i] < sp->n && sp->s[s->cursor[i]].t0 <= t)
+      any = 1;
+  }
+  if (!any)
+    return 0;
+  for (size_t i = 0; i < pl->nc; i++) {
+    const fb_spans *sp = &s->ref->stick[i];
+    if (!(s->cursor[i] < sp->n && sp->s[s->cursor[i]].t0 <= t))
+      continue;
+    if (!have_out) {
+      if (fb_problem_output(s->pb, t, y, s->F, s->stick) != FB_OK)
+        return 0; /* the recorder reports output failures */
+      have_out = 1;
+    }
+    fb_contact_state cs;
+    fb_plant_contact_at(pl, i, t, &cs);
+    const double vr = y[pl->n + pl->contact[i].dof] - cs.u;
+    if (vr != 0.0) {
+      if (s->vprev[i] != 0.0 && (vr > 0) != (s->vprev[i] > 0))
+        s->sign_changes += 1;
+      s->vprev[i] = vr;
+    }
+    if (s->havF[i])
+      s->F_tv += fabs(s->F[i] - s->Fprev[i]);
+    s->Fprev[i] = s->F[i];
+    s->havF[i] = 1;
+  }
+  return 0;
+}
+
+/* First sample index with t >= a, last with t <= b. */
+static void sample_range(const fb_trace *tr, double a, double b, size_t *ka, size_t *kb)
+{
+  size_t k = 0;
+  while (k < tr->filled && tr->t[k] < a)
+    k++;
+  *ka = k;
+  while (k + 1 < tr->filled && tr->t[k + 1] <= b)
+    k++;
+  *kb = k;
+}
+
+int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
+                       const fb_stream *st, fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  const size_t n = pl->n, nc = pl->nc, dim = tr->dim, rdim = ref->tr.dim;
+  const fb_trace *rt = &ref->tr;
+  const size_t ns = tr->filled < rt->filled ? tr->filled : rt->filled;
+  memset(m, 0, sizeof *m);
+  /* accuracy */
+  double ex2 = 0, ev2 = 0, eF2 = 0, px = 0, pv = 0, pF = 0;
+  for (size_t k = 0; k < ns; k++) {
+    double sx = 0, sv = 0, sF = 0;
+    for (size_t j = 0; j < n; j++) {
+      const double dx = tr->y[k * dim + j] - rt->y[k * rdim + j];
+      const double dv = tr->y[k * dim + n + j] - rt->y[k * rdim + n + j];
+      sx += dx * dx;
+      sv += dv * dv;
+    }
+    for (size_t i = 0; i < nc; i++) {
+      const double dF = tr->F[k * nc + i] - rt->F[k * nc + i];
+      sF += dF * dF;
+    }
+    if (k > 0) {
+      const double dt = tr->t[k] - tr->t[k - 1];
+      ex2 += 0.5 * dt * (sx + px);
+      ev2 += 0.5 * dt * (sv + pv);
+      eF2 += 0.5 * dt * (sF + pF);
+    }
+    px = sx, pv = sv, pF = sF;
+    m->err_x_max = fmax(m->err_x_max, sqrt(sx));
+    m->err_v_max = fmax(m->err_v_max, sqrt(sv));
+    if (k + 1 == ns) {
+      m->err_x_T = sqrt(sx);
+      m->err_v_T = sqrt(sv);
+    }
+  }
+  m->err_x_l2 = sqrt(ex2);
+  m->err_v_l2 = sqrt(ev2);
+  m->err_F_l2 = sqrt(eF2);
+  /* stick fidelity, drift, chatter (grid part) and energy, contact by contact */
+  double onset_sum = 0, offset_sum = 0, n_on = 0, n_off = 0, ref_len_Fs = 0, ref_len = 0;
+  double v2 = 0, nv = 0;
+  const double tol_P = 1e-9 * fmax(fb_plant_contact_Fs(pl, 0), 1e-300) * pl->v_scale;
+  for (size_t i = 0; i < nc; i++) {
+    const fb_spans *rs = &ref->stick[i];
+    fb_spans run = {0};
+    if (fb_spans_from_trace(&run, pb, tr, i, pl->v_stick) != FB_OK)
+      return FB_ENOMEM;
+    m->stick_time += fb_spans_length(&run);
+    m->stick_time_ref += fb_spans_length(rs);
+    ref_len += fb_spans_length(rs);
+    ref_len_Fs += fb_spans_length(rs) * fb_plant_contact_Fs(pl, i);
+    for (size_t a = 0; a < rs->n; a++) {
+      const fb_span *r = &rs->s[a];
+      size_t first = SIZE_MAX, last = 0;
+      for (size_t b = 0; b < run.n; b++)
+        if (overlaps(r, &run.s[b])) {
+          if (first == SIZE_MAX)
+            first = b;
+          last = b;
+        }
+      if (first == SIZE_MAX) {
+        m->missed += 1;
+      } else {
+        if (r->t0 > pl->t0) {
+          onset_sum += fabs(run.s[first].t0 - r->t0);
+          n_on += 1;
+        }
+        if (r->t1 < pl->T) {
+          offset_sum += fabs(run.s[last].t1 - r->t1);
+          n_off += 1;
+        }
+      }
+      /* drift of the relative displacement s = x_j - int u dt over the span */
+      size_t ka, kb;
+      sample_range(tr, r->t0, r->t1, &ka, &kb);
+      if (kb > ka && kb < tr->filled) {
+        const size_t j = pl->contact[i].dof;
+        double belt = 0;
+        for (size_t k = ka; k < kb; k++) {
+          fb_contact_state c0, c1;
+          fb_plant_contact_at(pl, i, tr->t[k], &c0);
+          fb_plant_contact_at(pl, i, tr->t[k + 1], &c1);
+          belt += 0.5 * (c0.u + c1.u) * (tr->t[k + 1] - tr->t[k]);
+        }
+        m->drift += fabs(tr->y[kb * dim + j] - tr->y[ka * dim + j] - belt);
+        for (size_t k = ka; k <= kb; k++) {
+          const double vr = vrel(pb, tr, k, i);
+          v2 += vr * vr;
+          nv += 1;
+        }
+      }
+    }
+    for (size_t b = 0; b < run.n; b++) {
+      int hit = 0;
+      for (size_t a = 0; a < rs->n && !hit; a++)
+        hit = overlaps(&rs->s[a], &run.s[b]);
+      m->spurious += !hit;
+    }
+    fb_spans_free(&run);
+    for (size_t k = 0; k < tr->filled; k++) {
+      const double P = tr->F[k * nc + i] * vrel(pb, tr, k, i);
+      if (P > tol_P) {
+        m->power_pos_count += 1;
+        m->power_pos_max = fmax(m->power_pos_max, P);
+      }
+    }
+  }
+  m->onset_err = n_on > 0 ? onset_sum / n_on : (double)NAN;
+  m->offset_err = n_off > 0 ? offset_sum / n_off : (double)NAN;
+  m->drift_per_cycle = ref_len > 0 ? m->drift / (ref_len * pl->f_c) : (double)NAN;
+  if (ref_len <= 0)
+    m->drift = NAN;
+  m->chatter_v_rms = nv > 0 ? sqrt(v2 / nv) : (double)NAN;
+  m->chatter_rate = (st != NULL && ref_len > 0) ? st->sign_changes / ref_len : (double)NAN;
+  m->chatter_F_tv = (st != NULL && ref_len_Fs > 0) ? st->F_tv / ref_len_Fs : (double)NAN;
+  return FB_OK;
+}
+
+double fb_observed_order(const double *h, const double *err, size_t n)
+{
+  double lx[64], ly[64];
+  size_t m = 0;
+  for (size_t k = 0; k < n && m < 64; k++)
+    if (h[k] > 0 && err[k] > 0 && isfinite(h[k]) && isfinite(err[k])) {
+      lx[m] = log(h[k]);
+      ly[m] = log(err[k]);
+      m++;
+    }
+  if (m < 2)
+    return NAN;
+  double c0, c1, c00, c01, c11, ss;
+  gsl_fit_linear(lx, 1, ly, 1, m, &c0, &c1, &c00, &c01, &c11, &ss);
+  return c1;
+}

@@ -1,0 +1,674 @@
+/* suite.c — expand the experiment table, compute references, run the jobs in parallel,
+ * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "fb_suite.h"
+
+#include <errno.h>
+#include <gsl/gsl_version.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_io.h"
+#include "fb_report.h"
+#include "fb_version.h"
+
+#ifndef FB_BUILD_INFO
+#define FB_BUILD_INFO "unknown"
+#endif
+#ifndef FB_VERSION
+#define FB_VERSION "unknown"
+#endif
+
+void fb_suite_opts_default(fb_suite_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  o->jobs = n > 0 ? (int)n : 1;
+  o->samples = 2001;
+  o->max_steps = 2000000;
+  o->max_rhs = 40000000;
+  o->progress = isatty(2);
+  o->plots = 1;
+}
+
+/* One reference per distinct scenario variant. */
+typedef struct ref_entry {
+  char *key;        /* scenario name + its resolved parameters */
+  size_t job;       /* a job whose scenario variant this is */
+  const char *tag;  /* label for the trajectory file */
+  int want_traj;
+  fb_reference ref;
+  int kind;         /* FB_REF_EXACT, FB_REF_EVENT, FB_REF_NONE (unavailable) */
+  int status;
+  char message[FB_ERR_LEN];
+} ref_entry;
+
+typedef struct job {
+  const fb_experiment *exp;
+  double value;        /* the swept value, NaN when none */
+  fb_case cs;
+  int ready;           /* case prepared */
+  int status;          /* of setup or of the run */
+  char message[FB_ERR_LEN];
+  char sparams[1024];  /* scenario parameters, resolved */
+  char mparams[512];   /* model parameters, as set (auto shown as auto) */
+  size_t ref;          /* index into the reference table */
+  fb_run_result res;
+  fb_metrics m;
+} job;
+
+typedef struct suite {
+  const fb_suite_opts *o;
+  job *jobs;
+  size_t njobs;
+  ref_entry *refs;
+  size_t nrefs;
+  /* work distribution and progress */
+  pthread_mutex_t lock;
+  size_t next, done, total;
+  double t_start, last_print;
+  const char *phase;
+} suite;
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void format_params(const fb_param_set *set, const void *p, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < set->n && used < len; i++) {
+    char v[64];
+    fb_param_format(&set->desc[i], fb_param_get(&set->desc[i], p), v, sizeof v);
+    used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? ";" : "", set->desc[i].name, v);
+  }
+}
+
+static int mkdir_p(const char *path)
+{
+  char tmp[1024];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
+/* Set up one job's case: names, fixed settings, the swept value, the step mode. */
+static void job_setup(job *jb, const fb_suite_opts *o)
+{
+  const fb_experiment *e = jb->exp;
+  fb_err err = {{0}};
+  jb->status = fb_case_init(&jb->cs, e->scenario, e->model, e->integrator, &err);
+  for (size_t k = 0; jb->status == FB_OK && k < FB_EXP_MAX_SETS && e->sets[k] != NULL; k++)
+    jb->status = fb_case_set(&jb->cs, e->sets[k], &err);
+  fb_int_opts *io = &jb->cs.opts;
+  if (jb->status == FB_OK) {
+    if (!isnan(e->h))
+      io->h = e->h;
+    if (!isnan(e->tol))
+      io->atol = io->rtol = e->tol;
+    if (e->sweep == FB_SWEEP_H) {
+      io->h = jb->value;
+      io->atol = io->rtol = NAN;
+    } else if (e->sweep == FB_SWEEP_TOL) {
+      io->atol = io->rtol = jb->value;
+      io->h = NAN;
+    } else if (e->sweep == FB_SWEEP_PARAM) {
+      char a[128];
+      snprintf(a, sizeof a, "%s=%.17g", e->sweep_param, jb->value);
+      jb->status = fb_case_set(&jb->cs, a, &err);
+    }
+    io->max_steps = o->max_steps;
+    io->max_rhs = o->max_rhs;
+    jb->cs.samples = o->samples;
+  }
+  if (jb->status == FB_OK) {
+    format_params(jb->cs.md.type->params, jb->cs.md.params, jb->mparams, sizeof jb->mparams);
+    jb->status = fb_case_prepare(&jb->cs, &err);
+  }
+  if (jb->status == FB_OK) {
+    format_params(jb->cs.sc.type->params, jb->cs.sc.params, jb->sparams, sizeof jb->sparams);
+    jb->ready = 1;
+  } else {
+    snprintf(jb->message, sizeof jb->message, "%s", err.msg);
+  }
+}
+
+/* Reference of a scenario variant: its closed form sampled on the grid, or the event-
+ * driven switching model at tight tolerances; stick spans where its v_r vanishes. */
+static void ref_compute(suite *S, ref_entry *re)
+{
+  const job *jb = &S->jobs[re->job];
+  const fb_scenario *sc = &jb->cs.sc;
+  const fb_plant *pl = &sc->plant;
+  const size_t ns = S->o->samples;
+  fb_err err = {{0}};
+  re->kind = sc->type->ref_kind(sc->params);
+  re->ref.nc = pl->nc;
+  re->ref.stick = calloc(pl->nc ? pl->nc : 1, sizeof(fb_spans));
+  if (re->ref.stick == NULL) {
+    re->status = FB_ENOMEM;
+    return;
+  }
+  fb_case rc;
+  int st = FB_OK;
+  if (re->kind == FB_REF_EXACT) {
+    st = fb_trace_alloc(&re->ref.tr, ns, pl->n, pl->nc, 0);
+    const size_t n = pl->n;
+    for (size_t k = 0; st == FB_OK && k < ns; k++) {
+      const double t = k + 1 == ns ? pl->T : pl->t0 + (double)k * (pl->T - pl->t0) / (double)(ns - 1);
+      double *y = re->ref.tr.y + k * re->ref.tr.dim;
+      st = sc->type->exact(sc->params, t, y, y + n, re->ref.tr.F + k * pl->nc);
+      re->ref.tr.t[k] = t;
+      re->ref.tr.filled = k + 1;
+    }
+    if (st != FB_OK)
+      snprintf(re->message, sizeof re->message, "closed form failed");
+  } else if (re->kind == FB_REF_EVENT) {
+    st = fb_case_init(&rc, sc->type->name, "switching", "event", &err);
+    if (st == FB_OK) {
+      memcpy(rc.sc.params, sc->params, sc->type->params->size);
+      rc.opts.atol = rc.opts.rtol = 1e-12;
+      rc.opts.event_tol = 1e-12;
+      rc.opts.hmax = (pl->T - pl->t0) / (double)(ns - 1);
+      rc.opts.max_steps = 50 * S->o->max_steps;
+      rc.opts.max_rhs = 50 * S->o->max_rhs;
+      rc.samples = ns;
+      st = fb_case_prepare(&rc, &err);
+      if (st == FB_OK)
+        st = fb_trace_alloc(&re->ref.tr, ns, pl->n, pl->nc, rc.md.type->nz);
+      if (st == FB_OK) {
+        fb_run_result res;
+        st = fb_case_run(&rc, &re->ref.tr, NULL, &res);
+        if (st != FB_OK)
+          snprintf(err.msg, sizeof err.msg, "%s", res.message);
+      }
+      fb_case_free(&rc);
+    }
+    if (st != FB_OK)
+      snprintf(re->message, sizeof re->message, "event-driven reference: %.400s", err.msg);
+  } else {
+    st = FB_EUNSUP;
+    snprintf(re->message, sizeof re->message, "scenario has no reference");
+  }
+  if (st == FB_OK) {
+    fb_problem pb;
+    fb_problem_init(&pb, pl, &jb->cs.md);
+    for (size_t i = 0; i < pl->nc && st == FB_OK; i++)
+      st = fb_spans_from_trace(&re->ref.stick[i], &pb, &re->ref.tr, i, 1e-12 * pl->v_scale);
+  }
+  re->status = st;
+  if (st != FB_OK)
+    re->kind = FB_REF_NONE;
+}
+
+static void progress(suite *S, int force)
+{
+  if (!S->o->progress)
+    return;
+  const double t = now_s();
+  if (!force && t - S->last_print < 0.2)
+    return;
+  S->last_print = t;
+  const double el = t - S->t_start;
+  const double eta = S->done > 0 ? el * (double)(S->total - S->done) / (double)S->done : 0;
+  fprintf(stderr, "\r[suite] %s %zu/%zu, %.1f s elapsed, ~%.0f s left   ", S->phase, S->done,
+          S->total, el, eta);
+  if (force)
+    fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static void traj_name(const job *jb, char *buf, size_t len, const char *dir)
+{
+  const fb_experiment *e = jb->exp;
+  char step[48];
+  if (!isnan(jb->cs.opts.h))
+    snprintf(step, sizeof step, "h%g", jb->cs.opts.h);
+  else
+    snprintf(step, sizeof step, "tol%g", jb->cs.opts.atol);
+  snprintf(buf, len, "%s/traj/%s/%s__%s__%s%s%s.csv", dir, e->scenario, e->model,
+           jb->cs.integ->name, step, e->tag[0] ? "__" : "", e->tag);
+}
+
+static void write_trace(const char *path, const fb_trace *tr, const char *const *z_names)
+{
+  fb_outfile of;
+  fb_err err;
+  if (fb_outfile_open(&of, path, "trajectory", &err) != FB_OK)
+    return;
+  if (fb_trace_write_csv(tr, z_names, of.fp) != FB_OK || fb_outfile_commit(&of, &err) != FB_OK)
+    fb_outfile_abort(&of);
+}
+
+static void job_run(suite *S, job *jb)
+{
+  if (!jb->ready)
+    return;
+  const ref_entry *re = &S->refs[jb->ref];
+  fb_trace tr;
+  fb_stream stream;
+  fb_problem *pb = &jb->cs.pb;
+  const fb_plant *pl = pb->plant;
+  fb_metrics_nan(&jb->m);
+  if (fb_trace_alloc(&tr, S->o->samples, pl->n, pl->nc, jb->cs.md.type->nz) != FB_OK) {
+    jb->status = FB_ENOMEM;
+    snprintf(jb->message, sizeof jb->message, "out of memory");
+    return;
+  }
+  const int have_ref = re->kind != FB_REF_NONE;
+  int st_ok = have_ref ? fb_stream_init(&stream, pb, &re->ref) == FB_OK : 0;
+  fb_observer obs = {fb_stream_step, &stream};
+  jb->status = fb_case_run(&jb->cs, &tr, st_ok ? &obs : NULL, &jb->res);
+  snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
+  if (jb->status == FB_OK && have_ref)
+    fb_metrics_compute(pb, &tr, &re->ref, st_ok ? &stream : NULL, &jb->m);
+  if (jb->exp->flags & FB_EXP_TRAJ) {
+    char path[1024];
+    traj_name(jb, path, sizeof path, S->o->out_dir);
+    write_trace(path, &tr, jb->cs.md.type->z_names);
+  }
+  if (st_ok)
+    fb_stream_free(&stream);
+  fb_trace_free(&tr);
+}
+
+typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
+typedef struct worker_arg {
+  suite *S;
+  phase_kind phase;
+} worker_arg;
+
+static void *worker(void *argp)
+{
+  worker_arg *a = argp;
+  suite *S = a->S;
+  for (;;) {
+    pthread_mutex_lock(&S->lock);
+    const size_t k = S->next++;
+    pthread_mutex_unlock(&S->lock);
+    if (k >= S->total)
+      break;
+    if (a->phase == PHASE_REFS)
+      ref_compute(S, &S->refs[k]);
+    else
+      job_run(S, &S->jobs[k]);
+    pthread_mutex_lock(&S->lock);
+    S->done++;
+    progress(S, 0);
+    pthread_mutex_unlock(&S->lock);
+  }
+  return NULL;
+}
+
+static void run_parallel(suite *S, phase_kind phase, size_t total, const char *name)
+{
+  S->next = S->done = 0;
+  S->total = total;
+  S->phase = name;
+  S->t_start = now_s();
+  S->last_print = 0;
+  const int nt = S->o->jobs < 1 ? 1 : S->o->jobs;
+  pthread_t th[256];
+  worker_arg arg = {S, phase};
+  int started = 0;
+  for (int i = 1; i < nt && i < 256; i++)
+    if (pthread_create(&th[started], NULL, worker, &arg) == 0)
+      started++;
+  worker(&arg);
+  for (int i = 0; i < started; i++)
+    pthread_join(th[i], NULL);
+  progress(S, 1);
+}
+
+/* CSV field, quoted when it holds a separator, quote or newline (RFC 4180). */
+static void csv_str(FILE *fp, const char *s)
+{
+  if (strpbrk(s, ",\"\n") == NULL) {
+    fputs(s, fp);
+    return;
+  }
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', fp);
+    fputc(*s == '\n' ? ' ' : *s, fp);
+  }
+  fputc('"', fp);
+}
+
+static void csv_num(FILE *fp, double v)
+{
+  if (isnan(v))
+    fputs(",nan", fp);
+  else
+    fprintf(fp, ",%.10g", v);
+}
+
+const char *const fb_runs_columns[] = {
+    "run_id", "group", "tag", "scenario", "model", "integrator", "mode", "h", "atol", "rtol",
+    "sweep", "sweep_value", "scenario_params", "model_params", "ref", "status", "message",
+    "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", NULL};
+
+static const char *status_text(const job *jb)
+{
+  if (jb->status == FB_OK)
+    return "ok";
+  if (jb->status == FB_BUDGET)
+    return "budget";
+  return "failed";
+}
+
+static int write_runs(const suite *S, const char *path, fb_err *err)
+{
+  fb_outfile of;
+  int st = fb_outfile_open(&of, path, "runs.csv", err);
+  if (st != FB_OK)
+    return st;
+  FILE *fp = of.fp;
+  for (size_t c = 0; fb_runs_columns[c] != NULL; c++)
+    fprintf(fp, "%s%s", c ? "," : "", fb_runs_columns[c]);
+  for (size_t c = 0; fb_metric_names[c] != NULL; c++)
+    fprintf(fp, ",%s", fb_metric_names[c]);
+  fputs(",wall_s,cpu_s\n", fp);
+  for (size_t k = 0; k < S->njobs; k++) {
+    const job *jb = &S->jobs[k];
+    const fb_experiment *e = jb->exp;
+    const fb_int_opts *io = &jb->cs.opts;
+    const int ready = jb->ready;
+    fprintf(fp, "%zu,", k + 1);
+    csv_str(fp, e->group);
+    fputc(',', fp);
+    csv_str(fp, e->tag);
+    fprintf(fp, ",%s,%s,%s,%s", e->scenario, e->model,
+            ready ? jb->cs.integ->name : (e->integrator ? e->integrator : ""),
+            !ready ? "" : isnan(io->h) ? "adaptive" : "fixed");
+    csv_num(fp, ready ? io->h : (double)NAN);
+    csv_num(fp, ready && isnan(io->h) ? io->atol : (double)NAN);
+    csv_num(fp, ready && isnan(io->h) ? io->rtol : (double)NAN);
+    fprintf(fp, ",%s", e->sweep == FB_SWEEP_H ? "h" : e->sweep == FB_SWEEP_TOL ? "tol"
+                       : e->sweep == FB_SWEEP_PARAM ? e->sweep_param : "");
+    csv_num(fp, jb->value);
+    fputc(',', fp);
+    csv_str(fp, jb->sparams);
+    fputc(',', fp);
+    csv_str(fp, jb->mparams);
+    const ref_entry *re = ready ? &S->refs[jb->ref] : NULL;
+    fprintf(fp, ",%s,%s,", !re ? "none" : re->kind == FB_REF_EXACT ? "exact"
+                           : re->kind == FB_REF_EVENT ? "event" : "none",
+            status_text(jb));
+    char msg[FB_ERR_LEN + 16];
+    if (jb->status == FB_OK)
+      msg[0] = '\0';
+    else
+      snprintf(msg, sizeof msg, "%s", jb->message);
+    csv_str(fp, msg);
+    const fb_counters *c = &jb->res.cnt;
+    csv_num(fp, ready ? jb->res.t_reached : (double)NAN);
+    fprintf(fp, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu", c->nsteps, c->nrejected, c->nfe, c->njac,
+            c->nevents, c->ninner, c->nswitch);
+    double mv[FB_NMETRICS];
+    fb_metrics_to_array(&jb->m, mv);
+    for (size_t i = 0; i < FB_NMETRICS; i++)
+      csv_num(fp, ready ? mv[i] : (double)NAN);
+    csv_num(fp, ready ? jb->res.wall_s : (double)NAN);
+    csv_num(fp, ready ? jb->res.cpu_s : (double)NAN);
+    fputc('\n', fp);
+  }
+  return fb_outfile_commit(&of, err);
+}
+
+/* Observed orders of every convergence experiment (fit over its ok rows). */
+static int write_orders(const suite *S, const char *path, fb_err *err)
+{
+  fb_outfile of;
+  int st = fb_outfile_open(&of, path, "orders.csv", err);
+  if (st != FB_OK)
+    return st;
+  fputs("scenario,model,integrator,tag,points,order_x,order_v,order_F,err_x_finest,h_finest\n",
+        of.fp);
+  for (size_t k = 0; k < S->njobs;) {
+    const fb_experiment *e = S->jobs[k].exp;
+    double h[FB_EXP_MAX_VALUES], ex[FB_EXP_MAX_VALUES], ev[FB_EXP_MAX_VALUES],
+        eF[FB_EXP_MAX_VALUES];
+    size_t n = 0, k2 = k;
+    for (; k2 < S->njobs && S->jobs[k2].exp == e; k2++) {
+      const job *jb = &S->jobs[k2];
+      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES) {
+        h[n] = jb->value;
+        ex[n] = jb->m.err_x_l2;
+        ev[n] = jb->m.err_v_l2;
+        eF[n] = jb->m.err_F_l2;
+        n++;
+      }
+    }
+    if (e->sweep == FB_SWEEP_H && strcmp(e->group, "convergence") == 0) {
+      fprintf(of.fp, "%s,%s,%s,%s,%zu", e->scenario, e->model, e->integrator, e->tag, n);
+      csv_num(of.fp, fb_observed_order(h, ex, n));
+      csv_num(of.fp, fb_observed_order(h, ev, n));
+      csv_num(of.fp, fb_observed_order(h, eF, n));
+      csv_num(of.fp, n ? ex[n - 1] : (double)NAN);
+      csv_num(of.fp, n ? h[n - 1] : (double)NAN);
+      fputc('\n', of.fp);
+    }
+    k = k2;
+  }
+  return fb_outfile_commit(&of, err);
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', fp);
+    if ((unsigned char)*s >= 0x20)
+      fputc(*s, fp);
+  }
+  fputc('"', fp);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+  snprintf(buf, len, "unknown");
+  FILE *fp = fopen("/proc/cpuinfo", "r");
+  if (fp == NULL)
+    return;
+  char line[512];
+  while (fgets(line, sizeof line, fp))
+    if (strncmp(line, "model name", 10) == 0) {
+      char *c = strchr(line, ':');
+      if (c != NULL) {
+        c += 2;
+        c[strcspn(c, "\n")] = '\0';
+        snprintf(buf, len, "%s", c);
+      }
+      break;
+    }
+  fclose(fp);
+}
+
+static int write_meta(const suite *S, const char *path, double wall, const char *date,
+                      fb_err *err)
+{
+  fb_outfile of;
+  int st = fb_outfile_open(&of, path, "meta.json", err);
+  if (st != FB_OK)
+    return st;
+  struct utsname u;
+  char cpu[256];
+  uname(&u);
+  cpu_model(cpu, sizeof cpu);
+  size_t nok = 0, nbudget = 0, nfail = 0;
+  for (size_t k = 0; k < S->njobs; k++) {
+    nok += S->jobs[k].status == FB_OK;
+    nbudget += S->jobs[k].status == FB_BUDGET;
+  }
+  nfail = S->njobs - nok - nbudget;
+  FILE *fp = of.fp;
+  fputs("{\n  \"fricbench_version\": ", fp);
+  json_str(fp, FB_VERSION);
+  fputs(",\n  \"git_revision\": ", fp);
+  json_str(fp, FB_GIT_REV);
+  fputs(",\n  \"compiler\": ", fp);
+#ifdef __VERSION__
+  json_str(fp, __VERSION__);
+#else
+  json_str(fp, "unknown");
+#endif
+  fputs(",\n  \"build\": ", fp);
+  json_str(fp, FB_BUILD_INFO);
+  fputs(",\n  \"gsl_version\": ", fp);
+  json_str(fp, gsl_version);
+  fprintf(fp, ",\n  \"machine\": {\"system\": ");
+  json_str(fp, u.sysname);
+  fputs(", \"release\": ", fp);
+  json_str(fp, u.release);
+  fputs(", \"arch\": ", fp);
+  json_str(fp, u.machine);
+  fputs(", \"cpu\": ", fp);
+  json_str(fp, cpu);
+  fprintf(fp, ", \"cores\": %ld},\n", sysconf(_SC_NPROCESSORS_ONLN));
+  fputs("  \"date\": ", fp);
+  json_str(fp, date);
+  fprintf(fp,
+          ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %d,\n  \"quick\": %s,\n  \"samples\": %zu,\n"
+          "  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
+          "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %zu\n}\n",
+          wall, S->o->jobs, S->o->quick ? "true" : "false", S->o->samples, S->o->max_steps,
+          S->o->max_rhs, S->njobs, nok, nbudget, nfail, S->nrefs);
+  return fb_outfile_commit(&of, err);
+}
+
+static void suite_free(suite *S)
+{
+  for (size_t k = 0; k < S->njobs; k++)
+    fb_case_free(&S->jobs[k].cs);
+  for (size_t r = 0; r < S->nrefs; r++) {
+    fb_trace_free(&S->refs[r].ref.tr);
+    fb_reference_free_spans(&S->refs[r].ref);
+    free(S->refs[r].key);
+  }
+  free(S->jobs);
+  free(S->refs);
+  pthread_mutex_destroy(&S->lock);
+}
+
+int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
+{
+  (void)argv0;
+  suite S;
+  memset(&S, 0, sizeof S);
+  S.o = o;
+  pthread_mutex_init(&S.lock, NULL);
+  const double t0 = now_s();
+  char date[64];
+  time_t now = time(NULL);
+  struct tm tmv;
+  gmtime_r(&now, &tmv);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  if (mkdir_p(o->out_dir) != 0)
+    return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
+                      strerror(errno));
+  /* expand the table */
+  size_t cap = 0;
+  for (size_t e = 0; e < fb_default_nexperiments; e++)
+    cap += fb_default_experiments[e].nvalues ? fb_default_experiments[e].nvalues : 1;
+  S.jobs = calloc(cap, sizeof *S.jobs);
+  S.refs = calloc(cap, sizeof *S.refs);
+  if (S.jobs == NULL || S.refs == NULL) {
+    suite_free(&S);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  for (size_t e = 0; e < fb_default_nexperiments; e++) {
+    const fb_experiment *x = &fb_default_experiments[e];
+    if (o->quick && !(x->flags & FB_EXP_QUICK))
+      continue;
+    size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
+    if (o->quick && nv > FB_QUICK_LADDER)
+      nv = FB_QUICK_LADDER;
+    for (size_t v = 0; v < nv; v++) {
+      job *jb = &S.jobs[S.njobs++];
+      jb->exp = x;
+      jb->value = x->sweep == FB_SWEEP_NONE ? (double)NAN : x->values[v];
+      job_setup(jb, o);
+      if (!jb->ready)
+        continue;
+      /* the scenario variant's reference */
+      char key[1200];
+      snprintf(key, sizeof key, "%s|%s", x->scenario, jb->sparams);
+      size_t r = 0;
+      while (r < S.nrefs && strcmp(S.refs[r].key, key) != 0)
+        r++;
+      if (r == S.nrefs) {
+        S.refs[r].key = strdup(key);
+        S.refs[r].job = (size_t)(jb - S.jobs);
+        S.refs[r].tag = x->tag;
+        S.nrefs++;
+      }
+      if (x->flags & FB_EXP_TRAJ)
+        S.refs[r].want_traj = 1;
+      jb->ref = r;
+    }
+  }
+  /* trajectory folders */
+  char path[1024];
+  for (size_t k = 0; k < S.njobs; k++)
+    if (S.jobs[k].exp->flags & FB_EXP_TRAJ) {
+      snprintf(path, sizeof path, "%s/traj/%s", o->out_dir, S.jobs[k].exp->scenario);
+      mkdir_p(path);
+    }
+  run_parallel(&S, PHASE_REFS, S.nrefs, "references");
+  for (size_t r = 0; r < S.nrefs; r++) {
+    ref_entry *re = &S.refs[r];
+    if (re->want_traj && re->kind != FB_REF_NONE) {
+      const job *jb = &S.jobs[re->job];
+      snprintf(path, sizeof path, "%s/traj/%s/reference%s%s.csv", o->out_dir, jb->exp->scenario,
+               re->tag[0] ? "__" : "", re->tag);
+      write_trace(path, &re->ref.tr, re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names
+                                                              : NULL);
+    }
+  }
+  run_parallel(&S, PHASE_RUNS, S.njobs, "runs");
+  int st = FB_OK;
+  snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
+  st = write_runs(&S, path, err);
+  if (st == FB_OK) {
+    snprintf(path, sizeof path, "%s/orders.csv", o->out_dir);
+    st = write_orders(&S, path, err);
+  }
+  if (st == FB_OK && o->plots)
+    st = fb_report_make(o->out_dir, err);
+  if (st == FB_OK) {
+    snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
+    st = write_meta(&S, path, now_s() - t0, date, err);
+  }
+  size_t nok = 0, nb = 0;
+  for (size_t k = 0; k < S.njobs; k++) {
+    nok += S.jobs[k].status == FB_OK;
+    nb += S.jobs[k].status == FB_BUDGET;
+  }
+  fprintf(stderr, "fricbench suite: %zu runs (%zu ok, %zu budget, %zu failed), %zu references, "
+                  "%.1f s on %d threads; results in %s/\n",
+          S.njobs, nok, nb, S.njobs - nok - nb, S.nrefs, now_s() - t0, o->jobs, o->out_dir);
+  suite_free(&S);
+  return st;
+}

@@ -1,0 +1,853 @@
+/* switching.c — switching model with a Lagrange multiplier for stick (seed 001 §3;
+ * SPEC §3 M6), with its two model-owned integrators: `event` (the suite's reference
+ * solver) and `paper` (what seed 001 did).
+ *
+ * Equations.  The plant (SPEC §2) with contact i on DOF j_i, v_r,i = xdot_j - u_i(t):
+ *
+ *     M xddot = f_s(t, x, xdot) + sum_i e_{j_i} F_i,   f_s = f - D xdot - K x
+ *
+ * Each contact is in one of three hybrid modes, held fixed between events:
+ *   slip+ / slip- (mode s = +1 / -1):  F_i = -s S(s v_r,i)        (SPEC §1, S = N mu)
+ *   stick (mode 0):  the constraint xddot_j = udot_i holds and F_i is its multiplier.
+ * In slip the characteristic is evaluated at s v_r rather than |v_r|: identical while
+ * the mode is valid, and a smooth extension past v_r = 0, so that within a step the
+ * right-hand side is smooth and the switching function can be located on it.
+ * Seed 001 writes the stick force as the convex pencil f = (1 - lambda) f_I + lambda f_II
+ * of the two slip branches (eq. 5) with lambda = a_I / (a_I - a_II) (eqs. 6-7) chosen so
+ * that the velocity stays on g = v_r = 0: that is exactly the multiplier F that makes
+ * xddot_j = udot.  With the stuck set S (all contacts in stick) the multipliers solve
+ *
+ *     (M^-1)_SS F_S = udot_S - (M^-1 (f_s + sum_{i slip} e_{j_i} F_i))_S
+ *
+ * (M^-1)_SS is the stuck rows and columns of M^-1, SPD when the stuck contacts act on
+ * distinct DOFs (two stuck contacts on one DOF are refused, FB_EUNSUP).  It only
+ * changes at events, so it is Cholesky-factored there and each right-hand side costs
+ * one triangular solve.  The stuck DOFs' accelerations are then set to udot exactly, so
+ * with a constant surface velocity v_r stays exactly 0 through any Runge-Kutta step.
+ *
+ * Switching functions (positive while the mode is valid):
+ *   slip:  g = s v_r                          crossing: g <= 0  (velocity reaches 0)
+ *   stick: g = Fs (1 + slack) - |F|           crossing: g < 0   (multiplier beyond Fs)
+ * Transitions at an event (or break): slip contacts with g <= 0 are set to stick (v_r
+ * projected to 0), then the multipliers of the whole stuck set are solved; while some
+ * |F| > Fs the worst violator (largest |F| - Fs) is released into slip in the direction
+ * of the net applied force, s = -sgn(F), and the rest re-solved.  A contact that
+ * crossed v_r = 0 but cannot hold therefore reverses; a contact that just stuck releases
+ * in the same instant only if its force requires it.  At t0, contacts with v_r = 0 start
+ * in stick when they can, else slip the way the required force pushes them.
+ * `slack` is a few ulps (SW_SLACK): |F| = Fs is still stick.
+ *
+ * State layout (per contact, nz = 2): z = [mode (-1, 0, +1 stored as a double), F (the
+ * friction force last applied, N: the multiplier in stick)], so output() reports F and
+ * the stick flag from z alone.  Parameters: none (the integrators' options carry the
+ * stepper, tolerances and event tolerance).  Kind: model-owned (FB_MODEL_OWNED).
+ *
+ * Integrators (both integrate only [x, v] with GSL; z is kept by the scheme):
+ *   event  — any one-step GSL stepper (opts.stepper, default rk8pd; fixed --h or
+ *            adaptive --tol) with the modes frozen; after each accepted step the
+ *            switching functions are checked, a sign change is located to opts.event_tol
+ *            in time by gsl_root_fsolver_brent on g(tau), where the state at tau comes
+ *            from re-integrating the saved step start with one fixed step of length tau
+ *            (gsl_odeiv2_step_apply; STYLE.md §4); the run moves to the event, applies
+ *            the transition and resets the stepper.
+ *   paper  — fixed step, Heun's third-order RK (seed 001; opts.stepper overrides),
+ *            switching detected and applied at step ends, never located.
+ * At an event the observer sees the event time twice: first the left limit (old modes,
+ * old force), then the state after the transition, so recorders interpolate each side
+ * with its own values.  Plant breaks are stepped to exactly (forcing evaluated from the
+ * left on the step that lands there) and the modes are re-resolved there.
+ */
+#include <float.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_roots.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_gsl_ode.h"
+#include "fb_integrator.h"
+#include "fb_model.h"
+#include "fb_util.h"
+
+/* |F| <= Fs (1 + SW_SLACK) counts as holding: round-off in F must not release a contact
+ * that sits exactly at its limit (inclined block at mu = tan(theta)). */
+#define SW_SLACK (16.0 * DBL_EPSILON)
+/* Events closer than 2 event_tol to the previous one, in a row, before the scheme stops
+ * locating and handles the next switches at step ends (guaranteed progress). */
+#define SW_ZENO_MAX 64
+/* Root iterations per located event before giving up (FB_ESOLVE). */
+#define SW_ROOT_MAX 200
+
+/* ---------------------------------------------------------------------------------- */
+/* The model: no parameters; z = [mode, F].                                           */
+
+typedef struct switching_params {
+  double unused_; /* no parameters; keeps the struct non-empty (C11) */
+} switching_params;
+
+static const fb_param_set switching_set = {sizeof(switching_params), 0, NULL};
+static const char *const switching_z[] = {"mode", "force"};
+
+/* Initial mode from the initial velocity alone; a contact at rest is tentatively stuck
+ * with an unknown multiplier (0): the integrator resolves it at t0, where it sees the
+ * whole system. */
+static void switching_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
+{
+  (void)p;
+  const double s = fb_sgn(vr0);
+  z0[0] = s;
+  z0[1] = s != 0.0 ? -s * fb_contact_S(c, fabs(vr0), NULL) : 0.0;
+}
+
+static int switching_output(const void *p, const fb_contact_in *c, double vr, const double *z,
+                            double *F)
+{
+  (void)p, (void)c, (void)vr;
+  if (!(z[0] == -1.0 || z[0] == 0.0 || z[0] == 1.0))
+    return FB_EINVAL;
+  *F = z[1];
+  return z[0] == 0.0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The integrators' workspace.                                                         */
+
+typedef struct sw_cfg {
+  int locate;                  /* 1: locate switches (event); 0: at step ends (paper) */
+  const char *default_stepper; /* when opts.stepper is NULL */
+} sw_cfg;
+
+typedef struct sw_ws {
+  const fb_problem *pb;
+  const fb_plant *pl;
+  const sw_cfg *cfg;
+  const char *name;       /* integrator name, for messages */
+  size_t n, nc, nsys;     /* DOFs, contacts, 2n (what GSL integrates) */
+  fb_int_opts o;
+  int fixed;              /* 1: fixed step o.h */
+  double h;               /* adaptive: the step GSL proposes next */
+  double t_cap;           /* forcing time is capped here (left limit at a break) */
+  gsl_odeiv2_system sys;  /* dimension 2n, params = this */
+  gsl_odeiv2_driver *d;   /* wires step, control, evolve (implicit steppers need it) */
+  gsl_root_fsolver *rs;   /* brent */
+  fb_counters *cnt;       /* the run's counters (set by evolve) */
+  int stop;               /* why the RHS refused: FB_BUDGET or a failure */
+  double stop_t;
+  fb_err *err;            /* evolve's error sink, for messages from deep inside */
+  int *mode, *old;        /* nc: current modes, modes before a transition */
+  size_t *S, ns;          /* stuck set (contact indices) and its size */
+  double *L;              /* ns x ns Cholesky factor of (M^-1)_SS (nc x nc storage) */
+  double *rS, *FS;        /* nc: right-hand side and solution of the multiplier system */
+  double *f, *acc;        /* n: force, acceleration of the last evaluation */
+  double *F, *Fs, *u, *ud; /* nc: friction force, static bound, surface velocity and
+                             acceleration at the last evaluation */
+  double *zsave;          /* 2 nc: z before a restart, to tell whether it changed */
+  double *g0, *g1, *gt;   /* nc: switching functions at step start, end, trial */
+  double *ys, *yt, *yerr; /* nsys: saved step start, trial state, error estimate */
+  double *yev, *ycand;    /* nsys: state at the earliest event, at a candidate */
+  double *jf0, *jf1, *jy; /* nsys: Jacobian differences */
+  int zeno;               /* consecutive events within 2 event_tol of each other */
+  double t_last_event;
+} sw_ws;
+
+static void sw_free(void *wsv)
+{
+  sw_ws *w = wsv;
+  if (w == NULL)
+    return;
+  if (w->d != NULL)
+    gsl_odeiv2_driver_free(w->d);
+  if (w->rs != NULL)
+    gsl_root_fsolver_free(w->rs);
+  free(w->mode);
+  free(w->S);
+  free(w->L);
+  free(w);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Forces with the modes frozen.                                                       */
+
+/* Slip force of mode s at relative velocity vr: -s S(s vr), the smooth extension of
+ * the mode's own branch (see the header).  Leine's 1/(1 + w/vs) has a pole at w = -vs,
+ * far beyond any overshoot a located step produces; the clamp only keeps it finite. */
+static double sw_slip_force(const fb_contact *ct, double N, int s, double vr)
+{
+  double w = (double)s * vr;
+  if (w < 0.0 && ct->law.shape == FB_SHAPE_LEINE)
+    w = fmax(w, -0.5 * ct->law.vs);
+  return -(double)s * N * fb_friction_mu(&ct->law, w, NULL);
+}
+
+/* Factor (M^-1)_SS for the contacts now in stick. */
+static int sw_factor(sw_ws *w)
+{
+  const fb_plant *pl = w->pl;
+  const size_t n = w->n;
+  w->ns = 0;
+  for (size_t i = 0; i < w->nc; i++)
+    if (w->mode[i] == 0)
+      w->S[w->ns++] = i;
+  const size_t ns = w->ns;
+  if (ns == 0)
+    return FB_OK;
+  for (size_t a = 0; a < ns; a++)
+    for (size_t b = 0; b < ns; b++)
+      w->L[a * ns + b] = pl->Minv[pl->contact[w->S[a]].dof * n + pl->contact[w->S[b]].dof];
+  gsl_matrix_view Lv = gsl_matrix_view_array(w->L, ns, ns);
+  if (gsl_linalg_cholesky_decomp1(&Lv.matrix) != GSL_SUCCESS)
+    return fb_err_set(w->err, FB_EUNSUP,
+                      "%s: the stuck contacts' constraint matrix (M^-1)_SS is singular (two "
+                      "stuck contacts on one DOF?)",
+                      w->name);
+  return FB_OK;
+}
+
+/* Forces and accelerations at (t, y) with the current modes: w->F, w->Fs, w->u (per
+ * contact) and acc (n).  Not counted: callers count. */
+static int sw_eval(sw_ws *w, double t, const double *y, double *acc)
+{
+  const fb_plant *pl = w->pl;
+  const size_t n = w->n, nc = w->nc;
+  const double *x = y, *v = y + n;
+  const double te = fmin(t, w->t_cap);
+  double *f = w->f;
+  fb_plant_smooth_force(pl, te, x, v, f);
+  for (size_t i = 0; i < nc; i++) {
+    const fb_contact *ct = &pl->contact[i];
+    fb_contact_state cs;
+    fb_plant_contact_at(pl, i, te, &cs);
+    w->u[i] = cs.u;
+    w->Fs[i] = cs.N * ct->law.mu_s;
+    w->ud[i] = cs.udot;
+    if (w->mode[i] != 0) {
+      w->F[i] = sw_slip_force(ct, cs.N, w->mode[i], v[ct->dof] - cs.u);
+      f[ct->dof] += w->F[i];
+    }
+  }
+  fb_plant_solve_mass(pl, f, acc);
+  const size_t ns = w->ns;
+  if (ns > 0) {
+    for (size_t a = 0; a < ns; a++) {
+      const size_t i = w->S[a];
+      w->rS[a] = w->ud[i] - acc[pl->contact[i].dof];
+    }
+    gsl_matrix_view Lv = gsl_matrix_view_array(w->L, ns, ns);
+    gsl_vector_view rv = gsl_vector_view_array(w->rS, ns);
+    gsl_vector_view Fv = gsl_vector_view_array(w->FS, ns);
+    if (gsl_linalg_cholesky_solve(&Lv.matrix, &rv.vector, &Fv.vector) != GSL_SUCCESS)
+      return FB_ESOLVE;
+    for (size_t a = 0; a < ns; a++) {
+      const size_t i = w->S[a], j = pl->contact[i].dof;
+      w->F[i] = w->FS[a];
+      for (size_t k = 0; k < n; k++)
+        acc[k] += pl->Minv[k * n + j] * w->FS[a];
+    }
+    /* The constraint itself, exactly rather than up to the solve's round-off. */
+    for (size_t a = 0; a < ns; a++)
+      acc[pl->contact[w->S[a]].dof] = w->ud[w->S[a]];
+  }
+  for (size_t i = 0; i < nc; i++)
+    if (!isfinite(w->F[i]))
+      return FB_ENONFINITE;
+  return fb_all_finite(acc, n) ? FB_OK : FB_ENONFINITE;
+}
+
+/* One counted evaluation (RHS-equivalent), refused when the budget is spent. */
+static int sw_eval_counted(sw_ws *w, double t, const double *y)
+{
+  if (w->cnt->nfe >= w->o.max_rhs) {
+    w->stop = FB_BUDGET;
+    w->stop_t = t;
+    return FB_BUDGET;
+  }
+  w->cnt->nfe++;
+  int st = sw_eval(w, t, y, w->acc);
+  if (st != FB_OK) {
+    w->stop = st;
+    w->stop_t = t;
+  }
+  return st;
+}
+
+/* The smooth-phase ODE for GSL: y = [x, v], dimension 2n. */
+static int sw_rhs(double t, const double y[], double dydt[], void *params)
+{
+  sw_ws *w = params;
+  if (w->cnt->nfe >= w->o.max_rhs) {
+    w->stop = FB_BUDGET;
+    w->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  w->cnt->nfe++;
+  memcpy(dydt, y + w->n, w->n * sizeof(double));
+  int st = sw_eval(w, t, y, dydt + w->n);
+  if (st != FB_OK) {
+    w->stop = st;
+    w->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  return GSL_SUCCESS;
+}
+
+/* Finite-difference Jacobian of the smooth phase, for GSL's implicit steppers. */
+static int sw_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
+{
+  sw_ws *w = params;
+  const size_t n = w->n, m = w->nsys;
+  const double sqrt_eps = 1.4901161193847656e-08;
+  w->cnt->njac++;
+  memcpy(w->jf0, y + n, n * sizeof(double));
+  int st = sw_eval(w, t, y, w->jf0 + n);
+  memcpy(w->jy, y, m * sizeof(double));
+  for (size_t c = 0; c < m && st == FB_OK; c++) {
+    const double keep = w->jy[c];
+    const double d = sqrt_eps * fmax(fabs(keep), c < n ? 1.0 : w->pl->v_scale);
+    w->jy[c] = keep + d;
+    memcpy(w->jf1, w->jy + n, n * sizeof(double));
+    st = sw_eval(w, t, w->jy, w->jf1 + n);
+    w->jy[c] = keep;
+    for (size_t r = 0; r < m; r++)
+      dfdy[r * m + c] = (w->jf1[r] - w->jf0[r]) / d;
+  }
+  if (st == FB_OK) {
+    const double dt = sqrt_eps * fmax(fabs(t), 1.0);
+    memcpy(w->jf1, y + n, n * sizeof(double));
+    st = sw_eval(w, t + dt, y, w->jf1 + n);
+    for (size_t r = 0; r < m; r++)
+      dfdt[r] = (w->jf1[r] - w->jf0[r]) / dt;
+  }
+  if (st != FB_OK) {
+    w->stop = st;
+    w->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  return GSL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Switching functions and transitions.                                                */
+
+static inline double sw_Fs_eff(const sw_ws *w, size_t i)
+{
+  return w->Fs[i] * (1.0 + SW_SLACK);
+}
+
+/* g of every contact from the last evaluation at state y. */
+static void sw_switching(const sw_ws *w, const double *y, double *g)
+{
+  for (size_t i = 0; i < w->nc; i++) {
+    const size_t j = w->pl->contact[i].dof;
+    g[i] = w->mode[i] != 0 ? (double)w->mode[i] * (y[w->n + j] - w->u[i])
+                           : sw_Fs_eff(w, i) - fabs(w->F[i]);
+  }
+}
+
+/* Has the mode of contact i become invalid at switching value g? */
+static inline int sw_crossed(int mode, double g)
+{
+  return mode != 0 ? g <= 0.0 : g < 0.0;
+}
+
+/* Write [mode, F] into the z part of the full state. */
+static void sw_write_z(const sw_ws *w, double *y)
+{
+  double *z = y + w->nsys;
+  for (size_t i = 0; i < w->nc; i++) {
+    z[2 * i] = (double)w->mode[i];
+    z[2 * i + 1] = w->F[i];
+  }
+}
+
+/* A message for a refused evaluation (w->stop says why). */
+static int sw_fail(sw_ws *w, double t)
+{
+  if (w->stop == FB_BUDGET)
+    return fb_err_set(w->err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
+                      w->o.max_rhs, t);
+  return fb_err_set(w->err, w->stop != FB_OK ? w->stop : FB_ESOLVE,
+                    "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
+                    fb_status_message(w->stop != FB_OK ? w->stop : FB_ESOLVE));
+}
+
+/* Consistent modes at (t, y): project the stuck contacts onto v_r = 0, solve their
+ * multipliers together, release the worst violator into slip (s = -sgn F) and repeat
+ * (at most nc releases).  Ends with an evaluation at the final modes: w->F, w->g0 and
+ * z are current. */
+static int sw_resolve(sw_ws *w, double t, double *y)
+{
+  const fb_plant *pl = w->pl;
+  for (;;) { /* each pass releases one contact or ends: at most nc + 1 passes */
+    for (size_t i = 0; i < w->nc; i++)
+      if (w->mode[i] == 0) {
+        fb_contact_state cs;
+        fb_plant_contact_at(pl, i, fmin(t, w->t_cap), &cs);
+        y[w->n + pl->contact[i].dof] = cs.u;
+      }
+    int st = sw_factor(w);
+    if (st != FB_OK)
+      return st;
+    if (sw_eval_counted(w, t, y) != FB_OK)
+      return sw_fail(w, t);
+    size_t worst = w->nc;
+    double excess = 0.0;
+    for (size_t a = 0; a < w->ns; a++) {
+      const size_t i = w->S[a];
+      const double e = fabs(w->F[i]) - sw_Fs_eff(w, i);
+      if (e > excess) {
+        excess = e;
+        worst = i;
+      }
+    }
+    if (worst == w->nc)
+      break;
+    w->mode[worst] = w->F[worst] > 0.0 ? -1 : 1;
+  }
+  sw_switching(w, y, w->g0);
+  sw_write_z(w, y);
+  return FB_OK;
+}
+
+/* Apply the transitions at an event (t, y), given g there under the old modes:
+ * slip contacts that reached v_r = 0 become stuck candidates, then resolve. */
+static int sw_transition(sw_ws *w, double t, double *y, const double *g)
+{
+  memcpy(w->old, w->mode, w->nc * sizeof(int));
+  for (size_t i = 0; i < w->nc; i++)
+    if (w->mode[i] != 0 && g[i] <= 0.0)
+      w->mode[i] = 0;
+  int st = sw_resolve(w, t, y);
+  for (size_t i = 0; i < w->nc; i++)
+    w->cnt->nswitch += w->mode[i] != w->old[i];
+  return st;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Event location.                                                                     */
+
+typedef struct sw_root {
+  sw_ws *w;
+  size_t i;          /* the contact whose switch is located */
+  double tprev, tn;  /* the accepted step */
+  double lo, hi;     /* latest time seen valid, earliest time seen crossed */
+  int failed;        /* a GSL step or evaluation failed (w->stop or this code says why) */
+} sw_root;
+
+/* g_i(tau): one fixed step of length tau - tprev from the saved step start. */
+static double sw_root_g(double tau, void *params)
+{
+  sw_root *r = params;
+  sw_ws *w = r->w;
+  if (tau <= r->tprev)
+    return w->g0[r->i];
+  if (tau >= r->tn)
+    return w->g1[r->i];
+  memcpy(w->yt, w->ys, w->nsys * sizeof(double));
+  int st = gsl_odeiv2_step_apply(w->d->s, r->tprev, tau - r->tprev, w->yt, w->yerr, NULL, NULL,
+                                 &w->sys);
+  if (st != GSL_SUCCESS) {
+    r->failed = st;
+    return NAN;
+  }
+  if (sw_eval_counted(w, tau, w->yt) != FB_OK) {
+    r->failed = GSL_EBADFUNC;
+    return NAN;
+  }
+  sw_switching(w, w->yt, w->gt);
+  const double g = w->gt[r->i];
+  if (sw_crossed(w->mode[r->i], g)) {
+    if (tau < r->hi) {
+      r->hi = tau;
+      memcpy(w->ycand, w->yt, w->nsys * sizeof(double));
+    }
+  } else if (tau > r->lo) {
+    r->lo = tau;
+  }
+  return g;
+}
+
+/* Locate contact i's switch inside (tprev, tn] to event_tol: Brent on g_i, with
+ * bisection of the tracked bracket as a fallback when Brent's own bracket collapses onto
+ * an exact zero.  On success r->hi is the earliest time seen past the switch and
+ * w->ycand the state there (or y at tn when r->hi == tn). */
+static int sw_locate(sw_ws *w, sw_root *r, const double *y_tn)
+{
+  memcpy(w->ycand, y_tn, w->nsys * sizeof(double));
+  r->lo = r->tprev;
+  r->hi = r->tn;
+  r->failed = 0;
+  gsl_function fn = {sw_root_g, r};
+  int st = gsl_root_fsolver_set(w->rs, &fn, r->tprev, r->tn);
+  int brent = st == GSL_SUCCESS;
+  for (unsigned it = 0; r->hi - r->lo > w->o.event_tol; it++) {
+    if (it >= SW_ROOT_MAX)
+      return fb_err_set(w->err, FB_ESOLVE,
+                        "%s: event of contact %zu not located to %g s in %d iterations near "
+                        "t=%.17g",
+                        w->name, r->i + 1, w->o.event_tol, SW_ROOT_MAX, r->hi);
+    w->cnt->ninner++;
+    if (brent) {
+      st = gsl_root_fsolver_iterate(w->rs);
+      if (r->failed)
+        break;
+      if (st != GSL_SUCCESS || gsl_root_fsolver_x_upper(w->rs) - gsl_root_fsolver_x_lower(w->rs) <
+                                   0.5 * w->o.event_tol)
+        brent = 0;
+    } else {
+      sw_root_g(0.5 * (r->lo + r->hi), r);
+      if (r->failed)
+        break;
+    }
+  }
+  if (r->failed) {
+    if (w->stop != FB_OK)
+      return sw_fail(w, w->stop_t);
+    return fb_err_set(w->err, FB_EGSL, "%s: gsl error %d (%s) while locating an event near t=%.17g",
+                      w->name, r->failed, gsl_strerror(r->failed), r->hi);
+  }
+  return FB_OK;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Allocation.                                                                         */
+
+static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem *pb,
+                    const fb_int_opts *o, fb_err *err)
+{
+  const sw_cfg *cfg = type->data;
+  const fb_plant *pl = pb->plant;
+  const char *sname = o->stepper != NULL ? o->stepper : cfg->default_stepper;
+  const fb_integrator_type *it = fb_integrator_find_any(sname);
+  const gsl_odeiv2_step_type *T = NULL;
+  if (it != NULL && it->alloc == fb_gsl_ode_alloc)
+    T = *(const gsl_odeiv2_step_type *const *)it->data;
+  if (T == NULL || T == gsl_odeiv2_step_msadams || T == gsl_odeiv2_step_msbdf)
+    return fb_err_set(err, FB_EINVAL,
+                      "%s: stepper '%s' is not allowed: use a one-step GSL stepper (rk2, rk4, "
+                      "rkf45, rkck, rk8pd, rk1imp, rk2imp, rk4imp, bsimp, heun3); multistep "
+                      "methods cannot restart from a saved step",
+                      type->name, sname);
+  const int fixed = isfinite(o->h);
+  if (fixed ? !(o->h > 0) : !(o->atol > 0 && o->rtol > 0))
+    return fb_err_set(err, FB_EINVAL, "%s: need a step h > 0 or tolerances > 0", type->name);
+  if (fixed ? !type->fixed_ok : !type->adaptive_ok)
+    return fb_err_set(err, FB_EINVAL, "%s has no %s mode", type->name,
+                      fixed ? "fixed-step" : "adaptive");
+  if (cfg->locate && !(isfinite(o->event_tol) && o->event_tol > 0))
+    return fb_err_set(err, FB_EINVAL,
+                      "%s: event tolerance %g is out of range: allowed is a finite number > 0",
+                      type->name, o->event_tol);
+  if (pb->model->type->nz != 2 || pb->dim != 2 * pl->n + 2 * pl->nc)
+    return fb_err_set(err, FB_EINVAL, "%s runs only the switching model", type->name);
+
+  sw_ws *w = calloc(1, sizeof *w);
+  if (w == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  w->pb = pb;
+  w->pl = pl;
+  w->cfg = cfg;
+  w->name = type->name;
+  w->n = pl->n;
+  w->nc = pl->nc;
+  w->nsys = 2 * pl->n;
+  w->o = *o;
+  w->fixed = fixed;
+  w->t_cap = INFINITY;
+  const size_t nc1 = w->nc ? w->nc : 1, m = w->nsys;
+  w->mode = calloc(2 * nc1, sizeof(int));
+  w->S = calloc(nc1, sizeof(size_t));
+  /* One block of doubles: L (nc^2), rS, FS, F, Fs, u, ud, g0, g1, gt, zsave[2] (11 nc),
+   * f, acc (2 n), ys, yt, yerr, yev, ycand, jf0, jf1, jy (8 nsys). */
+  w->L = calloc(nc1 * nc1 + 11 * nc1 + 2 * w->n + 8 * m, sizeof(double));
+  if (w->mode == NULL || w->S == NULL || w->L == NULL) {
+    sw_free(w);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  w->old = w->mode + nc1;
+  double *b = w->L + nc1 * nc1;
+  double **nc_arrays[] = {&w->rS, &w->FS, &w->F, &w->Fs, &w->u, &w->ud, &w->g0, &w->g1, &w->gt};
+  for (size_t k = 0; k < sizeof nc_arrays / sizeof nc_arrays[0]; k++, b += nc1)
+    *nc_arrays[k] = b;
+  w->zsave = b;
+  b += 2 * nc1;
+  w->f = b;
+  w->acc = b + w->n;
+  b += 2 * w->n;
+  double **m_arrays[] = {&w->ys, &w->yt, &w->yerr, &w->yev, &w->ycand, &w->jf0, &w->jf1, &w->jy};
+  for (size_t k = 0; k < sizeof m_arrays / sizeof m_arrays[0]; k++, b += m)
+    *m_arrays[k] = b;
+
+  w->sys.function = sw_rhs;
+  w->sys.jacobian = sw_jac;
+  w->sys.dimension = m;
+  w->sys.params = w;
+  const double span = pl->T - pl->t0;
+  w->h = fixed ? o->h : fmin(1e-6 * span, 1e-3);
+  const double atol = isfinite(o->atol) && o->atol > 0 ? o->atol : 1e-10;
+  const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
+  w->d = gsl_odeiv2_driver_alloc_y_new(&w->sys, T, w->h, atol, rtol);
+  w->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (w->d == NULL || w->rs == NULL) {
+    sw_free(w);
+    return fb_err_set(err, FB_EGSL, "%s: cannot allocate GSL stepper %s or root solver",
+                      type->name, sname);
+  }
+  *out = w;
+  return FB_OK;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The run.                                                                            */
+
+static int sw_step_failure(sw_ws *w, int gsl_status, double t, fb_err *err)
+{
+  if (w->stop == FB_BUDGET)
+    return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
+                      w->o.max_rhs, t);
+  if (w->stop != FB_OK)
+    return fb_err_set(err, w->stop, "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
+                      fb_status_message(w->stop));
+  return fb_err_set(err, FB_EGSL, "%s: gsl error %d (%s) at t=%.17g", w->name, gsl_status,
+                    gsl_strerror(gsl_status), t);
+}
+
+static int sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
+{
+  if (obs == NULL || obs->on_step == NULL)
+    return FB_OK;
+  int st = obs->on_step(obs->ctx, t, y);
+  return st != 0 ? fb_err_set(err, st, "stopped by the observer at t=%.17g", t) : FB_OK;
+}
+
+/* Modes at a restart (t0 or a break): v_r decides where it is non-zero; contacts at
+ * rest are stuck candidates.  Reports the state again when anything changed. */
+static int sw_restart(sw_ws *w, double t, double *y, int initial, const fb_observer *obs,
+                      fb_err *err)
+{
+  const fb_plant *pl = w->pl;
+  const size_t nz_off = w->nsys;
+  memcpy(w->old, w->mode, w->nc * sizeof(int));
+  if (initial)
+    for (size_t i = 0; i < w->nc; i++) {
+      fb_contact_state cs;
+      fb_plant_contact_at(pl, i, t, &cs);
+      w->mode[i] = (int)fb_sgn(y[w->n + pl->contact[i].dof] - cs.u);
+    }
+  memcpy(w->zsave, y + nz_off, 2 * w->nc * sizeof(double));
+  int st = sw_resolve(w, t, y);
+  if (st != FB_OK)
+    return st;
+  int switched = 0;
+  for (size_t i = 0; i < w->nc; i++)
+    switched += w->mode[i] != w->old[i];
+  if (!initial && switched) {
+    w->cnt->nswitch += (unsigned long)switched;
+    w->cnt->nevents++;
+  }
+  /* Report again when the modes or forces changed (a break's jump in the force). */
+  if (switched || memcmp(w->zsave, y + nz_off, 2 * w->nc * sizeof(double)) != 0)
+    return sw_observe(obs, t, y, err);
+  return FB_OK;
+}
+
+static int sw_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
+                     fb_err *err)
+{
+  sw_ws *w = wsv;
+  const fb_plant *pl = w->pl;
+  const size_t m = w->nsys, nc = w->nc;
+  const double T = pl->T;
+  gsl_odeiv2_driver *d = w->d;
+  w->cnt = cnt;
+  w->err = err;
+  w->stop = FB_OK;
+  w->zeno = 0;
+  w->t_last_event = -INFINITY;
+  w->t_cap = INFINITY;
+  gsl_odeiv2_driver_reset(d);
+  int st = sw_restart(w, *t, y, 1, obs, err);
+  if (st != FB_OK)
+    return st;
+  while (*t < T) {
+    const double t1 = fb_problem_next_stop(w->pb, *t);
+    /* The step landing on a break sees the forcing from the left. */
+    w->t_cap = t1 < T ? nextafter(t1, -INFINITY) : (double)INFINITY;
+    double tseg = *t; /* fixed steps: t = tseg + k h, restarted at every event */
+    unsigned long kseg = 0;
+    while (*t < t1) {
+      if (cnt->nsteps + cnt->nrejected >= w->o.max_steps)
+        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
+                          w->o.max_steps, *t);
+      memcpy(w->ys, y, m * sizeof(double));
+      const double tprev = *t;
+      int gst;
+      if (w->fixed) {
+        double h = w->o.h;
+        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
+        if (last)
+          h = t1 - *t;
+        gst = gsl_odeiv2_step_apply(d->s, *t, h, y, w->yerr, NULL, NULL, &w->sys);
+        if (gst == GSL_SUCCESS)
+          *t = last ? t1 : tseg + (double)(++kseg) * w->o.h;
+      } else {
+        const unsigned long failed0 = d->e->failed_steps;
+        if (w->h > w->o.hmax)
+          w->h = w->o.hmax;
+        gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &w->sys, t, t1, &w->h, y);
+        cnt->nrejected += d->e->failed_steps - failed0;
+      }
+      if (gst != GSL_SUCCESS) {
+        memcpy(y, w->ys, m * sizeof(double));
+        *t = tprev;
+        return sw_step_failure(w, gst, tprev, err);
+      }
+      const double tn = *t;
+      if (!fb_all_finite(y, m) || sw_eval_counted(w, tn, y) != FB_OK) {
+        memcpy(y, w->ys, m * sizeof(double));
+        *t = tprev;
+        if (w->stop == FB_BUDGET)
+          return sw_step_failure(w, GSL_EBADFUNC, tprev, err);
+        return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", w->name, tn);
+      }
+      sw_switching(w, y, w->g1);
+
+      /* Which switches happened in (tprev, tn]?  A mode valid at the step start
+       * (g0 > 0) is located; one sitting on its surface (g0 <= 0: a contact released
+       * at v_r = 0 that did not get going) is switched at the step end. */
+      int any = 0, proper = 0;
+      for (size_t i = 0; i < nc; i++)
+        if (sw_crossed(w->mode[i], w->g1[i])) {
+          any = 1;
+          proper |= w->g0[i] > 0.0;
+        }
+      if (!any) {
+        for (size_t i = 0; i < nc; i++) /* constant u keeps v_r = 0 exactly; varying u: */
+          if (w->mode[i] == 0)          /* hold the constraint against drift */
+            y[w->n + pl->contact[i].dof] = w->u[i];
+        sw_write_z(w, y);
+        double *tmp = w->g0;
+        w->g0 = w->g1;
+        w->g1 = tmp;
+        cnt->nsteps++;
+        st = sw_observe(obs, tn, y, err);
+        if (st != FB_OK)
+          return st;
+        continue;
+      }
+
+      double te = tn;
+      memcpy(w->yev, y, m * sizeof(double));
+      if (proper && w->cfg->locate && w->zeno < SW_ZENO_MAX) {
+        for (size_t i = 0; i < nc; i++) {
+          if (!(sw_crossed(w->mode[i], w->g1[i]) && w->g0[i] > 0.0))
+            continue;
+          sw_root r = {w, i, tprev, tn, tprev, tn, 0};
+          st = sw_locate(w, &r, y);
+          if (st != FB_OK) {
+            memcpy(y, w->ys, m * sizeof(double));
+            *t = tprev;
+            return st;
+          }
+          if (r.hi < te) {
+            te = r.hi;
+            double *tmp = w->yev;
+            w->yev = w->ycand;
+            w->ycand = tmp;
+          }
+        }
+      }
+      /* Move to the event; report its left limit (old modes, their force). */
+      memcpy(y, w->yev, m * sizeof(double));
+      *t = te;
+      if (sw_eval_counted(w, te, y) != FB_OK)
+        return sw_fail(w, te);
+      sw_switching(w, y, w->gt);
+      sw_write_z(w, y);
+      cnt->nsteps++;
+      st = sw_observe(obs, te, y, err);
+      if (st != FB_OK)
+        return st;
+      /* The transition, then the state right after it. */
+      st = sw_transition(w, te, y, w->gt);
+      if (st != FB_OK)
+        return st;
+      cnt->nevents++;
+      w->zeno = te - w->t_last_event <= 2.0 * w->o.event_tol ? w->zeno + 1 : 0;
+      w->t_last_event = te;
+      st = sw_observe(obs, te, y, err);
+      if (st != FB_OK)
+        return st;
+      gsl_odeiv2_driver_reset(d); /* the right-hand side changed */
+      tseg = te;
+      kseg = 0;
+    }
+    if (*t < T) { /* a break: the forcing jumps, stuck contacts may have to let go */
+      w->t_cap = INFINITY;
+      st = sw_restart(w, *t, y, 0, obs, err);
+      if (st != FB_OK)
+        return st;
+      gsl_odeiv2_driver_reset(d);
+    }
+  }
+  return FB_OK;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Types.                                                                              */
+
+static const sw_cfg sw_cfg_event = {1, "rk8pd"};
+static const sw_cfg sw_cfg_paper = {0, "heun3"};
+
+static const fb_integrator_type sw_event = {
+    .name = "event",
+    .title = "event-driven switching: GSL stepper (default rk8pd) in smooth phases, switches "
+             "located by Brent to event_tol, restart at each",
+    .needs = 0,
+    .fixed_ok = 1,
+    .adaptive_ok = 1,
+    .implicit = 0,
+    .order = 0,
+    .data = &sw_cfg_event,
+    .alloc = sw_alloc,
+    .evolve = sw_evolve,
+    .free = sw_free,
+};
+
+static const fb_integrator_type sw_paper = {
+    .name = "paper",
+    .title = "seed 001's scheme: fixed-step Heun RK3, switches applied at step ends (not "
+             "located)",
+    .needs = 0,
+    .fixed_ok = 1,
+    .adaptive_ok = 0,
+    .implicit = 0,
+    .order = 3,
+    .data = &sw_cfg_paper,
+    .alloc = sw_alloc,
+    .evolve = sw_evolve,
+    .free = sw_free,
+};
+
+static const fb_integrator_type *const switching_schemes[] = {&sw_event, &sw_paper, NULL};
+
+const fb_model_type fb_model_switching = {
+    .name = "switching",
+    .title = "hybrid slip+/slip-/stick modes, stick force as a Lagrange multiplier",
+    .reference = "Shourbagy & Matuttis, seed 001 §3, eqs. 4-7; SPEC §3 M6",
+    .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
+    .default_integrator = "event",
+    .default_tol = 1e-10,
+    .params = &switching_set,
+    .nz = 2,
+    .z_names = switching_z,
+    .resolve = NULL,
+    .init = switching_init,
+    .force = NULL,
+    .jac = NULL,
+    .output = switching_output,
+    .stick = NULL,
+    .schemes = switching_schemes,
+};
