@@ -36,7 +36,7 @@
   {"convergence", "", s, "naive-sign", "heun3", sets, H, NAN, NAN, quick},                  \
       {"convergence", "", s, "smooth-sign", "rk4", sets, H, NAN, NAN, 0},                   \
       {"convergence", "", s, "kikuuwe", "rk4", sets, H, NAN, NAN, quick},                   \
-      {"convergence", "", s, "lugre", "rk2imp", sets, H, NAN, NAN, 0},                      \
+      {"convergence", "", s, "lugre", "bsimp", sets, H, NAN, NAN, 0},                      \
       {"convergence", "", s, "elastoplastic", "rk4", sets, H, NAN, NAN, 0},                 \
       {"convergence", "", s, "elastoplastic", "newmark", sets, H, NAN, NAN, quick},         \
       {"convergence", "", s, "glowinski", "glowinski-lie", sets, H, NAN, NAN, quick},       \
