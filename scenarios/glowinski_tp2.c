@@ -13,7 +13,10 @@
  * (seed 000 eq. 4, left implicit by the paper): lambda = 0 on (0, 1] (f = k x = 0 at
  * rest), +1 on the first quarter of each period (v > 0), -1 on the second (v < 0), and
  * -1/2 on the stuck second half (f = -c/2 = c lambda).  The pattern repeats with period 1
- * past t = 3 when T is raised.
+ * past t = 3 when T is raised.  At a break f takes its left value (half-open pieces
+ * (a, b]), the value of the step or sub-step ending there; order 1 either way, but the
+ * L2 error constant depends on it: glowinski-lie gives 4.53e-4 in x at h = 1e-4 with the
+ * left value and 4.08e-4 with the right one (SPEC §7's prototype: 4.1e-4).
  * Plant: n = 1, M = m, K = k, one contact, glowinski-linear shape mu_s = 1, mu_k = 1 -
  * beta, vs = eps, N = c.  Breaks: every forcing discontinuity (t = 1, and j + 1/4,
  * j + 1/2, j + 1 for j >= 1).  f_c = max(2 Hz (the motion's sin 4 pi t), natural
