@@ -14,9 +14,14 @@
  *     F = clamp(H - dT v_r, -R0, R0)   (force on the body; dT: optional damper parallel
  *         to the penalty spring, "Vielsack (1996)" in seed 004 §2; 0 by default)
  * Both integrators report F through the same force() below, so the output is the same
- * function of the state for both.  A stuck contact slips elastically by at most Fs/cT
- * and its force oscillates at the penalty frequency sqrt(cT/m) (seed 004 fig. 4); small
- * eps with a large step gives structural errors (seed 004 figs. 3-4).
+ * function of the state for both.  The rate form is a Filippov system: when the bound
+ * grows during slip (a falling S, |v_r| decreasing) H must slide along |H| = R0(v_r(t)),
+ * which fixed-step steppers cross step by step but error-controlled ones resolve by
+ * ever smaller steps (belt-oscillator with rk8pd --tol 1e-11 exhausts the RHS budget);
+ * the return mapping clamps onto the new bound exactly and has no such sliding mode.
+ * A stuck contact slips elastically by at most Fs/cT and its force oscillates at the
+ * penalty frequency sqrt(cT/m) (seed 004 fig. 4); small eps with a large step gives
+ * structural errors (seed 004 figs. 3-4).
  *
  * Parameters (per contact, SPEC §3 M3 for the auto default):
  *   cT           penalty stiffness (N/m); auto: k/eps when eps is set, else
@@ -29,7 +34,8 @@
  *                max_i |r_i| <= tol * max_i (sum of |terms| of equation i), default 1e-12
  *                (never below 16 DBL_EPSILON, the round-off floor of the residual)
  *   newmark_max  Newton iterations per step before FB_ESOLVE, default 50
- * State layout: y = [x(n), v(n), H(nc)], nz = 1, H in N, starts at 0.
+ * State layout: y = [x(n), v(n), H(nc)], nz = 1, H in N; H starts at 0 for a contact
+ * at rest and on the bound, -S(|v_r0|) sgn(v_r0) (steady slip), for a sliding one.
  *
  * The Newmark scheme ("newmark", average acceleration gamma = 1/2, beta = 1/4, no
  * numerical damping — what seed 004 used).  Unknown: the new acceleration a = a_{n+1}:
@@ -45,16 +51,25 @@
  * df/dx, df/dv by forward differences once per step when the scenario's force depends
  * on the state.  Newton with a backtracking line search on |r|_2 (Armijo, halving): the
  * undamped semi-smooth iteration can cycle between the elastic and plastic branches
- * when the step jumps over the elastic band (|2 R0/cT| narrow, h large).  J is factorized
- * with GSL's LU when n > 1.  Predictor a = a_n; a_0 and the acceleration after each
- * plant break (right limit) from the equation of motion.  Fixed step h (landing exactly
- * on breaks and T), or adaptive (--tol) by step doubling: one step h against two of h/2,
- * error max_i |y_half - y_full|_i / 3 / (atol + rtol |y_i|) over x and v (H follows x),
- * the two half steps kept, h scaled by 0.9 err^(-1/3) within [0.2, 5]; a Newton failure
- * rejects the attempt and quarters h.  Counters: nfe = residual evaluations (each one
- * force-law evaluation per contact and one scenario force), ninner = Newton iterations,
- * njac = difference Jacobians of a state-dependent scenario force.  No allocation after
- * alloc.  Kind: ODE (rate form, default integrator rk4) and model-owned (newmark).
+ * when the step jumps over the elastic band (2 R0/cT narrow, h large).  J is factorized
+ * with GSL's LU when n > 1.  When Newton fails (max iterations, or a stall: no halving
+ * decreases |r|), and the plant has one contact and a state-independent force, the step
+ * is solved by bracketing instead: the linear plant gives a = ab + g F for a contact
+ * force F, and F solves the scalar, continuous F - Phi(a_j(F)) = 0 on [-N mu_s, N mu_s]
+ * (Brent, GSL), run until the bracket reaches round-off.
+ * This is needed with a falling characteristic (Stribeck) when h |S'| > 2 m: then r(a)
+ * is not monotone, Newton can stall, and the discrete step may have several solutions
+ * (the bracket's is taken).  Otherwise Newton's failure is FB_ESOLVE.
+ * Predictor a = a_n; a_0 and the acceleration after each plant break (right limit) from
+ * the equation of motion.  Fixed step h (landing exactly on breaks and T, a remainder
+ * below 1e-9 h merged), or adaptive (--tol) by step doubling: one step h against two of
+ * h/2, error max_i |y_half - y_full|_i / 3 / (atol + rtol |y_i|) over x and v (H follows
+ * x), the two half steps kept, h scaled by 0.9 err^(-1/3) within [0.2, 5] and capped by
+ * opts.hmax; a failed solve rejects the attempt and quarters h.  Counters: nfe =
+ * residual evaluations (each one force-law evaluation per contact, plus one scenario
+ * force), ninner = Newton (and Brent) iterations, njac = difference Jacobians of a
+ * state-dependent scenario force.  No allocation after alloc.
+ * Kind: ODE (rate form, default integrator rk4) and model-owned (newmark).
  */
 #include <float.h>
 #include <gsl/gsl_errno.h>
@@ -121,6 +136,13 @@ static int ep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
     p->cT = sc->m * w * w;
   }
   return FB_OK;
+}
+
+/* A contact that starts sliding starts on the bound: H = -R0 sgn(v). */
+static void ep_init(const void *pv, const fb_contact_in *c, double vr0, double *z0)
+{
+  (void)pv;
+  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
 }
 
 /* Seed 004 §2 in rate form (SPEC §3 M5).  Also the output of both integrators. */
@@ -211,6 +233,7 @@ typedef struct nm_ws {
   double h_fixed;                   /* fixed step */
   double h_next;                    /* adaptive: the controller's proposal */
   double atol, rtol;                /* adaptive tolerances */
+  double hmax;                      /* adaptive: largest step */
   unsigned long max_steps, max_rhs; /* run budget */
   double tol;                       /* Newton tolerance (relative, >= 16 DBL_EPSILON) */
   unsigned long max_it;             /* Newton iterations per step */
@@ -271,11 +294,27 @@ static int nm_alloc(void **out, const fb_integrator_type *type, const fb_problem
   w->h_fixed = o->h;
   w->atol = o->atol;
   w->rtol = o->rtol;
+  w->hmax = o->hmax > 0 ? o->hmax : HUGE_VAL;
   w->max_steps = o->max_steps;
   w->max_rhs = o->max_rhs;
   w->tol = fmax(p->newmark_tol, 16.0 * DBL_EPSILON);
   w->max_it = (unsigned long)p->newmark_max;
-  const size_t nd = 14 * n + 2 * n * n + 7 * nc + 4 * dim + 1;
+  /* The scratch arrays carved from one block; sizes and pointers from one table. */
+  struct {
+    double **p;
+    size_t len;
+  } const parts[] = {
+      {&w->a, n},     {&w->a1, n},    {&w->atry, n},  {&w->da, n},     {&w->r, n},
+      {&w->rtry, n},  {&w->x1, n},    {&w->v1, n},    {&w->f, n},      {&w->f1, n},
+      {&w->xv, 2 * n}, {&w->ab, n},   {&w->am, n},    {&w->ac, n},     {&w->J, n * n},
+      {&w->Jf, n * n}, {&w->Hc, nc},  {&w->Ht, nc},   {&w->Fc, nc},    {&w->Ft, nc},
+      {&w->Gc, nc},   {&w->Gt, nc},   {&w->u0, nc},   {&w->ynew, dim}, {&w->yb, dim},
+      {&w->ym, dim},  {&w->yc, dim},
+  };
+  const size_t nparts = sizeof parts / sizeof parts[0];
+  size_t nd = 1;
+  for (size_t k = 0; k < nparts; k++)
+    nd += parts[k].len;
   w->block = calloc(nd, sizeof(double));
   if (w->block == NULL || (n > 1 && (w->perm = gsl_permutation_alloc(n)) == NULL) ||
       (nc == 1 && (w->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent)) == NULL)) {
@@ -283,33 +322,10 @@ static int nm_alloc(void **out, const fb_integrator_type *type, const fb_problem
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   double *b = w->block;
-  w->a = b, b += n;
-  w->a1 = b, b += n;
-  w->atry = b, b += n;
-  w->da = b, b += n;
-  w->r = b, b += n;
-  w->rtry = b, b += n;
-  w->x1 = b, b += n;
-  w->v1 = b, b += n;
-  w->f = b, b += n;
-  w->f1 = b, b += n;
-  w->xv = b, b += 2 * n;
-  w->ab = b, b += n;
-  w->am = b, b += n;
-  w->ac = b, b += n; /* 14 n so far */
-  w->J = b, b += n * n;
-  w->Jf = b, b += n * n;
-  w->Hc = b, b += nc;
-  w->Ht = b, b += nc;
-  w->Fc = b, b += nc;
-  w->Ft = b, b += nc;
-  w->Gc = b, b += nc;
-  w->Gt = b, b += nc;
-  w->u0 = b, b += nc;
-  w->ynew = b, b += dim;
-  w->yb = b, b += dim;
-  w->ym = b, b += dim;
-  w->yc = b;
+  for (size_t k = 0; k < nparts; k++) {
+    *parts[k].p = b;
+    b += parts[k].len;
+  }
   const double span = pl->T - pl->t0;
   w->h_next = fmin(1e-6 * span, 1e-3);
   *out = w;
@@ -563,8 +579,8 @@ static double nm_phi(double F, void *params)
  * bracket [-N mu_s, N mu_s] (|Phi| <= S <= N mu_s for every shape).  Brent (GSL)
  * converges whatever the slope of S; with a falling S and h |S'| > 2 m the discrete
  * equation may have several roots and the one found is the bracket's (documented in
- * the file header).  Stops when |phi| <= tol x force scale or the bracket reaches
- * round-off. */
+ * the file header).  Runs until the bracket reaches round-off; the result must then
+ * pass the Newton test, or be the best double precision allows (bracket at round-off). */
 static int nm_bracket(nm_ws *w, double t, double h, const double *y, const double *a,
                       fb_err *err)
 {
@@ -640,13 +656,14 @@ static int nm_bracket(nm_ws *w, double t, double h, const double *y, const doubl
       F = gsl_root_fsolver_root(w->rs);
       lo = gsl_root_fsolver_x_lower(w->rs);
       hi = gsl_root_fsolver_x_upper(w->rs);
+      /* Brent converges superlinearly: run the bracket down to round-off (rare path). */
       if (hi - lo <= 4.0 * DBL_EPSILON * Fmax) {
         roundoff = 1;
         break;
       }
-      /* |r|_inf = |phi(F)| here; the force scale is at least Fmax's order. */
-      if (fabs(nm_phi(F, &c)) <= w->tol * Fmax)
-        break;
+      if (w->cnt->nfe >= w->max_rhs)
+        return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
+                          w->max_rhs, t);
     }
     if (st != GSL_SUCCESS)
       return fb_err_set(err, FB_ESOLVE, "newmark: bracketing failed at t=%.17g (%s)", t,
@@ -753,7 +770,7 @@ static int nm_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb
         *t = last ? t1 : tseg + (double)(++kseg) * w->h_fixed;
       } else {
         const double hmin = 1e-12 * fmax(fabs(*t), T - w->pl->t0);
-        double h = w->h_next, e = 0.0;
+        double h = fmin(w->h_next, w->hmax), e = 0.0;
         const int last = (t1 - *t) <= h * (1.0 + 1e-9);
         if (last)
           h = t1 - *t;
@@ -799,7 +816,7 @@ static const fb_integrator_type ep_newmark = {
     .needs = 0,
     .fixed_ok = 1,
     .adaptive_ok = 1,
-    .implicit = 1,
+    .implicit = 0, /* implicit, but with its own tangent, not the GSL system's Jacobian */
     .order = 2,
     .data = NULL,
     .alloc = nm_alloc,
@@ -821,6 +838,7 @@ const fb_model_type fb_model_elastoplastic = {
     .nz = 1,
     .z_names = ep_z,
     .resolve = ep_resolve,
+    .init = ep_init,
     .force = ep_force,
     .jac = ep_jac,
     .stick = ep_stick,

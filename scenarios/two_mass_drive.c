@@ -39,9 +39,10 @@
  *    form and Newmark, eps = 0.001): after a transient of ~4 periods with several stick
  *    phases per period, one stick phase per drive period (~13 of its 31.4 time units);
  *    the period-to-period (Poincare) map contracts by about 0.8 per period, so the state
- *    at t = k 2 pi/Omega is within 1e-2 of the periodic orbit from k ~ 17 and 1e-3 from
- *    k ~ 28.  T = 20 periods shows the stationary stick-slip over its last periods at a
- *    few 1e-3; for tighter stationarity set T larger (the orbit converges, no chaos).
+ *    at t = k 2 pi/Omega is within 0.03 of the periodic orbit from k = 12, 1e-2 at
+ *    k = 20 and 1e-3 from k ~ 28 (Newmark, h = 0.002, checked to k = 160).  T = 20
+ *    periods shows the stationary stick-slip over its second half to about 1e-2; set T
+ *    larger for tighter stationarity (the orbit converges: period one, no chaos).
  * f_c: the highest natural frequency of the free (sliding) plant, sqrt of the largest
  * eigenvalue of K v = lambda M v (GSL gensymm), over 2 pi (0.162 Hz with the defaults).
  * Velocity scale: the drive speed v.  Reference: the event-driven solver.

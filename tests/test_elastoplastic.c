@@ -121,7 +121,7 @@ static int rec_step(void *ctx, double t, const double *y)
   const double v = y[2 * n - 1], H = y[2 * n];
   const fb_contact_in c = {r->law, 1.0, r->law->mu_s};
   const double R0 = fb_contact_S(&c, fabs(v), NULL);
-  r->max_H_over_R0 = fmax(r->max_H_over_R0, R0 > 0 ? fabs(H) / R0 : (H != 0) * INFINITY);
+  r->max_H_over_R0 = fmax(r->max_H_over_R0, R0 > 0 ? fabs(H) / R0 : (H != 0 ? HUGE_VAL : 0.0));
   if (r->len < r->cap) {
     r->t[r->len] = t;
     r->x[r->len] = y[n - 1];
@@ -182,8 +182,11 @@ Test(ep_bound, both_integrators)
     fb_run_result res;
     rec_init(&r, cases[k].n, 1, cases[k].law ? cases[k].law : &law_ss);
     const fb_observer obs = {rec_step, &r};
+    /* The output grid on the steps, so that the recorded F is the reported one, not an
+     * interpolation between steps (T: 200, 10, 10). */
+    const double T = strcmp(cases[k].sc, "two-mass-drive") == 0 ? 200.0 : 10.0;
     int st = fbt_run(cases[k].sc, "elastoplastic", cases[k].integ, cases[k].h, 0, cases[k].sets,
-                     2001, &tr, &obs, &res);
+                     (size_t)floor(T / cases[k].h + 0.5) + 1, &tr, &obs, &res);
     cr_assert_eq(st, FB_OK, "%s/elastoplastic/%s: %s", cases[k].sc, cases[k].integ, res.message);
     double maxF = 0.0; /* |F|/R0 on the output grid: F = clamp(H - dT v, S(|v|)) */
     for (size_t s = 0; s < tr.filled; s++) {
@@ -193,7 +196,8 @@ Test(ep_bound, both_integrators)
     }
     cr_log_info("bound %s/%s h=%g: max |F|/R0 = %.15g, max |H|/R0 over steps = %.15g\n",
                 cases[k].sc, cases[k].integ, cases[k].h, maxF, r.max_H_over_R0);
-    cr_assert(maxF <= 1.0, "%s/%s: |F| exceeds R0 (%.17g)", cases[k].sc, cases[k].integ, maxF);
+    cr_assert(maxF <= 1.0 + 1e-12, "%s/%s: |F| exceeds R0 (%.17g)", cases[k].sc, cases[k].integ,
+              maxF);
     if (strcmp(cases[k].integ, "newmark") == 0)
       cr_assert(r.max_H_over_R0 <= 1.0, "%s/newmark: |H| exceeds R0 (%.17g)", cases[k].sc,
                 r.max_H_over_R0);
@@ -203,8 +207,12 @@ Test(ep_bound, both_integrators)
 }
 
 /* ------------------------------------------------------------------------------------
- * Stick on drift (m = 1, Stribeck Fs = 1.5, Fc = 1, loads b + a sin below Fc): the mass
- * creeps elastically by at most Fs/cT and does not accumulate.
+ * Stick on drift (m = 1, Stribeck Fs = 1.5, Fc = 1, vs = 1e-3, loads b + a sin below Fc):
+ * the mass creeps elastically by at most Fs/cT and does not accumulate (asserted for a
+ * stiff penalty, cT >= 4e5, resolved by h).  Logged only: a soft penalty (cT = 1e3) or an
+ * unresolved one (cT = 4e5, h = 1e-2, omega_p h = 6.3) lets the stick velocity oscillate
+ * beyond vs, the Stribeck bound S(|v|) drops towards Fc, and the contact micro-slips:
+ * real drift of the regularized model, by up to ~1700 Fs/cT.
  */
 
 Test(ep_drift, micro_slip_bounded_by_Fs_over_cT)
@@ -323,6 +331,38 @@ Test(ep_newmark, adaptive_step_doubling_converges)
   cr_assert(e[1] < e[0] && e[2] < e[1] && e[2] < 1e-5, "adaptive newmark must converge");
 }
 
+/* When Newton gives up (here forced by newmark_max = 1), one contact and a
+ * state-independent force: the bracketed fallback solves the same step equation (unique
+ * for Coulomb), so the run matches the default one; with two contacts there is no
+ * fallback and the run stops with FB_ESOLVE at the last good state. */
+Test(ep_newmark, bracketed_fallback_and_solve_failure)
+{
+  static const char *const def[] = {"eps=0.001", "T=200", NULL};
+  static const char *const one[] = {"eps=0.001", "T=200", "newmark_max=1", NULL};
+  fb_trace a, b;
+  fb_run_result ra, rb;
+  cr_assert_eq(fbt_run("two-mass-drive", "elastoplastic", "newmark", 0.1, 0, def, 201, &a, NULL,
+                       &ra),
+               FB_OK, "%s", ra.message);
+  cr_assert_eq(fbt_run("two-mass-drive", "elastoplastic", "newmark", 0.1, 0, one, 201, &b, NULL,
+                       &rb),
+               FB_OK, "%s", rb.message);
+  const double e = max_x_err(&a, &b);
+  cr_log_info("newmark_max=1 (bracketed fallback) vs default on two-mass-drive: max|dx| = %.3g; "
+              "Newton+Brent iterations %lu vs %lu\n",
+              e, rb.cnt.ninner, ra.cnt.ninner);
+  cr_assert(e < 1e-8, "fallback and Newton disagree by %g", e);
+  cr_assert(rb.cnt.ninner > ra.cnt.ninner, "the fallback must have been used");
+  fb_trace_free(&a);
+  fb_trace_free(&b);
+  static const char *const two[] = {"newmark_max=1", NULL};
+  const int st = fbt_run("coupled-sledges", "elastoplastic", "newmark", 0.1, 0, two, 11, NULL,
+                         NULL, &rb);
+  cr_assert_eq(st, FB_ESOLVE, "expected FB_ESOLVE, got %d (%s)", st, rb.message);
+  cr_assert(strstr(rb.message, "Newton") != NULL, "%s", rb.message);
+  cr_assert(isfinite(rb.t_reached) && rb.t_reached < 10.0);
+}
+
 /* ------------------------------------------------------------------------------------
  * Seed 004 figs. 3-4 on two-mass-drive: eps in {0.1, 0.001} x h in {0.1, 0.001}.
  *
@@ -335,6 +375,9 @@ Test(ep_newmark, adaptive_step_doubling_converges)
  *   creep  sum over intervals of |x_m(end) - x_m(start)| (slip during stick),
  *   ferr   mean |F_h(t_k) - F_{h=0.001}(t_k)| / R0 over the coarse run's steps t_k
  *          inside the fine run's stick intervals (same eps): the force's step error.
+ * Asserted: the extrema rate grows with cT like sqrt(cT) (resolved runs); h = 0.1
+ * keeps the resolved extrema rate at eps = 0.1 but not at eps = 0.001; at eps = 0.001
+ * h = 0.1 multiplies the creep in stick, at eps = 0.1 it does not.
  */
 
 typedef struct stick_stats {
@@ -353,7 +396,8 @@ static void stick_measure(const step_rec *r, double T, stick_stats *s)
   size_t a = 0, b = 0;
   int open = 0;
   for (size_t i = 0; i <= r->len; i++) {
-    const int in = i < r->len && r->t[i] >= 0.5 * T && fabs(fb_clamp(r->H[i], R0)) < R0 * (1 - 1e-9);
+    const int in =
+        i < r->len && r->t[i] >= 0.5 * T && fabs(fb_clamp(r->H[i], R0)) < R0 * (1 - 1e-9);
     if (in && !open) {
       a = b = i;
       open = 1;
@@ -408,6 +452,64 @@ static double force_step_error(const step_rec *c, const step_rec *f, const stick
   return sum / (double)cnt;
 }
 
+/* x_m of a step record at time t (cubic Hermite with v_m); *k is a monotone cursor. */
+static double rec_x_at(const step_rec *r, double t, size_t *k)
+{
+  while (*k + 2 < r->len && r->t[*k + 1] < t)
+    (*k)++;
+  const size_t i = *k;
+  const double h = r->t[i + 1] - r->t[i], th = (t - r->t[i]) / h;
+  const double th2 = th * th, th3 = th2 * th;
+  return (2 * th3 - 3 * th2 + 1) * r->x[i] + (th3 - 2 * th2 + th) * h * r->v[i] +
+         (-2 * th3 + 3 * th2) * r->x[i + 1] + (th3 - th2) * h * r->v[i + 1];
+}
+
+/* Seed 004 against the event-driven reference (switching/event), when it exists: only
+ * small eps with a small step gives a good phase curve.  Max |x_m - x_m,ref| on [T/2, T]. */
+static void phase_vs_reference(step_rec r[2][2], double T)
+{
+  const fb_model_type *sw = fb_model_find("switching");
+  if (sw == NULL || fb_integrator_find(sw, "event") == NULL) {
+    cr_log_warn("switching/event not available: phase-curve check against it skipped\n");
+    return;
+  }
+  fb_trace ref;
+  fb_run_result res;
+  const size_t ns = 6284;
+  if (fbt_run("two-mass-drive", "switching", "event", 0, 1e-10, NULL, ns, &ref, NULL, &res) !=
+      FB_OK) {
+    cr_log_warn("switching/event reference failed (%s): phase-curve check skipped\n",
+                res.message);
+    fb_trace_free(&ref);
+    return;
+  }
+  double e[2][2];
+  for (int ie = 0; ie < 2; ie++)
+    for (int ih = 0; ih < 2; ih++) {
+      size_t k = 0;
+      e[ie][ih] = 0.0;
+      for (size_t g = 0; g < ref.filled; g++)
+        if (ref.t[g] >= 0.5 * T)
+          e[ie][ih] = fmax(e[ie][ih],
+                           fabs(rec_x_at(&r[ie][ih], ref.t[g], &k) - ref.y[g * ref.dim + 1]));
+    }
+  double tv = 0.0, dur = 0.0; /* the exact stick force's own variation, for scale */
+  for (size_t g = 1; g < ref.filled; g++)
+    if (ref.t[g - 1] >= 0.5 * T && ref.stick[g] == 1 && ref.stick[g - 1] == 1) {
+      tv += fabs(ref.F[g] - ref.F[g - 1]);
+      dur += ref.t[g] - ref.t[g - 1];
+    }
+  cr_log_info("reference switching/event: stick %.1f time units in [T/2, T], F total "
+              "variation/(R0 time) = %.3f\n",
+              dur, dur > 0 ? tv / dur : 0.0);
+  fb_trace_free(&ref);
+  cr_log_info("seed 004 check: max |x_m - x_m,ref| on [T/2, T] vs switching/event: eps=0.1: "
+              "%.3g (h=0.1) %.3g (h=0.001); eps=0.001: %.3g (h=0.1) %.3g (h=0.001)\n",
+              e[0][0], e[0][1], e[1][0], e[1][1]);
+  cr_assert(e[1][1] < e[1][0] && e[1][1] < e[0][0] && e[1][1] < e[0][1],
+            "small eps with small h must give the best phase curve");
+}
+
 Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
 {
   const double T = 40.0 * M_PI / 0.2; /* the scenario's default: 20 drive periods */
@@ -448,16 +550,30 @@ Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
               "stiffness ratio: %.2f)\n",
               fr, sqrt((1.0 / 0.001 + 1.0) / (1.0 / 0.1 + 1.0)));
   cr_assert(fr > 5.0, "force oscillation frequency must grow with cT (ratio %g)", fr);
-  /* Seed 004: small eps with a large step gives structural errors in the contact force:
-   * the h = 0.1 force departs from the resolved one far more at eps = 0.001. */
+  /* Seed 004: small eps with a large step gives structural errors in the contact force.
+   * At eps = 0.1 (omega_p h = 0.33) the step h = 0.1 still resolves the stick force's
+   * oscillation: the same extrema rate as h = 0.001.  At eps = 0.001 (omega_p h = 3.2)
+   * it cannot: the oscillation is aliased to another rate.  (The pointwise force error
+   * ferr is logged only: at eps = 0.1 the h = 0.1 run settles on a slightly different
+   * stationary orbit, x_m up to 0.12 off, which ferr mixes with the stick force.) */
+  double fid[2];
+  for (int ie = 0; ie < 2; ie++) {
+    fid[ie] = fabs(s[ie][0].ext / s[ie][1].ext - 1.0);
+    cr_log_info("seed 004 check: eps=%g, force extrema rate h=0.1 / h=0.001 - 1 = %+.3f\n",
+                eps[ie], s[ie][0].ext / s[ie][1].ext - 1.0);
+  }
+  cr_assert(fid[0] < 0.1, "eps=0.1: h=0.1 must resolve the stick force (deviation %g)", fid[0]);
+  cr_assert(fid[1] > 0.2, "eps=0.001: h=0.1 must misrepresent the stick force (deviation %g)",
+            fid[1]);
   cr_log_info("seed 004 check: force step error eps=0.001 / eps=0.1 = %.2f\n", ferr[1] / ferr[0]);
-  cr_assert(ferr[1] > 3.0 * ferr[0], "force error ratio %g, expected > 3", ferr[1] / ferr[0]);
   /* ... and in the phase curve: at eps = 0.001 the large step multiplies the slip
-   * accumulated during stick. */
-  cr_log_info("seed 004 check: creep in stick at eps=0.001, h=0.1 / h=0.001 = %.2f\n",
-              s[1][0].creep / s[1][1].creep);
-  cr_assert(s[1][0].creep > 2.0 * s[1][1].creep, "creep ratio %g, expected > 2",
-            s[1][0].creep / s[1][1].creep);
+   * accumulated during stick; at eps = 0.1 it hardly changes it. */
+  const double cr1 = s[1][0].creep / s[1][1].creep, cr0 = s[0][0].creep / s[0][1].creep;
+  cr_log_info("seed 004 check: creep in stick h=0.1 / h=0.001: eps=0.001 %.2f, eps=0.1 %.2f\n",
+              cr1, cr0);
+  cr_assert(cr1 > 4.0, "creep ratio %g at eps=0.001, expected > 4", cr1);
+  cr_assert(cr0 < 1.5, "creep ratio %g at eps=0.1, expected about 1", cr0);
+  phase_vs_reference(r, T);
   /* Reported, not asserted (see the report): the force's total variation per unit time at
    * eps = 0.001 is not larger with h = 0.1, the envelope of the oscillation is the same
    * and the coarse step aliases it (omega_p h = 3.2). */
