@@ -28,7 +28,9 @@ static const char reference_help[] =
     "--model switching` (t,x,v,F,mode,force,stick; suffixed for several DOFs/contacts;\n"
     "mode -1 slip-, 0 stick, +1 slip+) and, with --intervals, the stick/slip intervals\n"
     "taken from the located switches: header contact,start,end,mode (contact from 1,\n"
-    "mode stick, slip+ or slip-).  A one-line summary goes to stderr.\n"
+    "mode stick, slip+ or slip-).  Event-driven steps are capped at a quarter of the\n"
+    "grid spacing so that the recorded samples keep the solver's accuracy.  A one-line\n"
+    "summary goes to stderr.\n"
     "\n"
     "  -s, --scenario S     scenario (fricbench list scenarios)\n"
     "      --set NAME=VALUE a scenario parameter (repeatable)\n"
@@ -201,9 +203,10 @@ int fb_cmd_reference(int argc, char **argv)
     else
       fprintf(stderr,
               "fricbench: ok: scenario=%s reference=switching/event stepper=%s tol=%g "
-              "event_tol=%g t=%.10g steps=%lu rejected=%lu rhs=%lu events=%lu inner=%lu "
-              "intervals=%zu\n",
-              st->name, FB_REF_STEPPER, FB_REF_TOL, FB_REF_EVENT_TOL, info.run.t_reached,
+              "event_tol=%g hmax=%g t=%.10g steps=%lu rejected=%lu rhs=%lu events=%lu "
+              "inner=%lu intervals=%zu\n",
+              st->name, FB_REF_STEPPER, FB_REF_TOL, FB_REF_EVENT_TOL, info.hmax,
+              info.run.t_reached,
               info.run.cnt.nsteps, info.run.cnt.nrejected, info.run.cnt.nfe,
               info.run.cnt.nevents, info.run.cnt.ninner, iv.n);
     fb_trace_free(&tr);

@@ -10,7 +10,12 @@
  *                 atol = rtol = 1e-12, events located to 1e-12 s by default), recorded on
  *                 the grid like any run, and the stick/slip intervals come from the
  *                 scheme's mode switches themselves (their located times), not from the
- *                 samples;
+ *                 samples.  The recorder interpolates between steps (quintic Hermite in
+ *                 x, cubic in v), so by default steps are capped at a quarter of the grid
+ *                 spacing: the cubic's error in v, h^4 |v''''| / 384, would otherwise
+ *                 dominate (1e-5 on glowinski-3dof with uncapped rk8pd steps).  The first
+ *                 sample holds the state after the modes were resolved at t0 (the
+ *                 multiplier of a contact starting at rest);
  *   FB_REF_NONE   there is none: FB_EUNSUP.
  * The trace always has the switching model's layout, nz = 2 with z = [mode, force]
  * (fb_reference_z_names), so reference files look like `fricbench run --model switching`
@@ -18,7 +23,8 @@
  *
  * Intervals: per contact, consecutive and covering [t0, T]: (contact, start, end, mode),
  * mode FB_MODE_STICK, FB_MODE_SLIP_POS (v_r > 0) or FB_MODE_SLIP_NEG; zero-length
- * intervals (a transition immediately undone, e.g. a reversal through v_r = 0) are not
+ * intervals (a transition immediately undone, e.g. a reversal through v_r = 0; for
+ * closed forms, anything within a few ulps, a single instant with v_r = 0) are not
  * listed.  Sorted by contact, then start.  Memory is bounded: the list grows
  * geometrically up to max_intervals, beyond which the run fails with FB_BUDGET.
  */
@@ -66,8 +72,11 @@ int fb_interval_list_write_csv(const fb_interval_list *l, FILE *fp);
 typedef struct fb_reference_opts {
   double tol;             /* atol = rtol of the inner stepper */
   double event_tol;       /* event location tolerance (s) */
-  double hmax;            /* largest step (s), INFINITY = none */
+  double hmax;            /* largest step (s); 0 (default): a quarter of the grid spacing;
+                             INFINITY: none */
   const char *stepper;    /* inner GSL one-step stepper by name */
+  int use_event;          /* 1: the event-driven solver even where a closed form exists
+                             (to measure the solver against it); default 0 */
   unsigned long max_steps, max_rhs;
   size_t max_intervals;   /* 0: FB_REF_MAX_INTERVALS */
 } fb_reference_opts;
@@ -77,6 +86,7 @@ void fb_reference_opts_default(fb_reference_opts *o);
 
 typedef struct fb_reference_info {
   fb_ref_kind kind;   /* how it was computed (FB_REF_EXACT or FB_REF_EVENT) */
+  double hmax;        /* the step cap the event-driven solver used (s) */
   fb_run_result run;  /* status and counters of the event-driven run (zero for exact) */
 } fb_reference_info;
 

@@ -58,8 +58,9 @@ void fb_reference_opts_default(fb_reference_opts *o)
 {
   o->tol = FB_REF_TOL;
   o->event_tol = FB_REF_EVENT_TOL;
-  o->hmax = INFINITY;
+  o->hmax = 0.0;
   o->stepper = FB_REF_STEPPER;
+  o->use_event = 0;
   o->max_steps = FB_DEFAULT_MAX_STEPS;
   o->max_rhs = FB_DEFAULT_MAX_RHS;
   o->max_intervals = 0;
@@ -74,12 +75,20 @@ void fb_reference_opts_default(fb_reference_opts *o)
 typedef struct iv_builder {
   fb_interval_list *l;
   size_t n, nc;   /* DOFs, contacts: z of contact i is y[2n + 2i] */
+  double t0;      /* start time */
+  double min_len; /* intervals this short or shorter are absorbed by their neighbours */
+  double *y0;     /* dim: the last state reported at t0 (after the modes were resolved) */
+  size_t dim;
   int *mode;      /* nc: current mode (IVB_REMOVED before the first sample) */
   double *start;  /* nc: start of the current interval */
   size_t *last;   /* nc: this contact's last emitted interval, or IVB_NONE */
   int status;     /* FB_OK, FB_BUDGET (max_intervals) or FB_ENOMEM */
 } iv_builder;
 
+/* Append [s, e] in `mode` for contact i, or extend the contact's last interval when it
+ * has the same mode and ends at s.  Growth is geometric up to l->max, so a run with many
+ * events reallocates O(log n) times and a runaway (Zeno-like) one cannot take memory
+ * without bound: it ends with FB_BUDGET instead. */
 static int ivb_append(iv_builder *b, size_t i, double s, double e, int mode)
 {
   fb_interval_list *l = b->l;
@@ -115,7 +124,7 @@ static int ivb_set(iv_builder *b, size_t i, double t, int mode)
     b->start[i] = t;
     return FB_OK;
   }
-  if (t > b->start[i]) {
+  if (t - b->start[i] > b->min_len) {
     int st = ivb_append(b, i, b->start[i], t, b->mode[i]);
     if (st != FB_OK)
       return st;
@@ -123,11 +132,12 @@ static int ivb_set(iv_builder *b, size_t i, double t, int mode)
     b->start[i] = t;
     return FB_OK;
   }
-  /* Zero-length interval: forget it; if the previous one had this mode and ended here,
-   * it simply continues. */
+  /* A zero-length interval (or one of a few ulps, a point where a closed form has
+   * v_r = 0 between two slips): forget it, the next one starts where it started; if the
+   * previous one had the new mode, it simply continues. */
   b->mode[i] = mode;
   const size_t k = b->last[i];
-  if (k != IVB_NONE && b->l->iv[k].mode == mode && b->l->iv[k].end == t) {
+  if (k != IVB_NONE && b->l->iv[k].mode == mode && b->l->iv[k].end == b->start[i]) {
     b->start[i] = b->l->iv[k].start;
     b->l->iv[k].mode = IVB_REMOVED;
     b->last[i] = IVB_NONE;
@@ -135,10 +145,15 @@ static int ivb_set(iv_builder *b, size_t i, double t, int mode)
   return FB_OK;
 }
 
+/* The observer: the switching scheme reports each switch at its located time (left
+ * limit, then right limit), so a change of z's mode between two reports happens exactly
+ * at the second report's t. */
 static int ivb_on_step(void *ctx, double t, const double *y)
 {
   iv_builder *b = ctx;
   const double *z = y + 2 * b->n;
+  if (t == b->t0 && b->y0 != NULL)
+    memcpy(b->y0, y, b->dim * sizeof(double));
   for (size_t i = 0; i < b->nc; i++)
     if (ivb_set(b, i, t, (int)z[2 * i]) != FB_OK)
       return b->status;
@@ -153,13 +168,19 @@ static int ivb_cmp(const void *pa, const void *pb)
   return (a->start > b->start) - (a->start < b->start);
 }
 
-/* Close every contact's open interval at T, drop the removed ones, sort. */
+/* Close every contact's open interval at T (a last sliver joins the interval before),
+ * drop the removed ones, sort. */
 static int ivb_finish(iv_builder *b, double T)
 {
-  for (size_t i = 0; i < b->nc; i++)
-    if (b->mode[i] != IVB_REMOVED && T > b->start[i] &&
-        ivb_append(b, i, b->start[i], T, b->mode[i]) != FB_OK)
+  for (size_t i = 0; i < b->nc; i++) {
+    const size_t k = b->last[i];
+    if (b->mode[i] == IVB_REMOVED || !(T > b->start[i]))
+      continue;
+    if (T - b->start[i] <= b->min_len && k != IVB_NONE && b->l->iv[k].end == b->start[i])
+      b->l->iv[k].end = T;
+    else if (ivb_append(b, i, b->start[i], T, b->mode[i]) != FB_OK)
       return b->status;
+  }
   fb_interval_list *l = b->l;
   size_t m = 0;
   for (size_t k = 0; k < l->n; k++)
@@ -198,6 +219,10 @@ static int exact_at(const exact_ctx *e, double t, int *mode, fb_err *err)
   return FB_OK;
 }
 
+/* Sample the closed form on the grid (trace layout as the switching model's: z = [mode,
+ * F]) and feed the builder each contact's mode changes, refined between grid points by
+ * bisection on exact() itself (to a few ulps: the closed form is cheap and exact, the
+ * grid is not the resolution of the intervals). */
 static int reference_exact(const fb_scenario *sc, size_t samples, fb_trace *out, iv_builder *b,
                            fb_err *err)
 {
@@ -284,7 +309,7 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
   fb_interval_list local;
   fb_interval_list *l = intervals != NULL ? intervals : &local;
   fb_interval_list_init(l, o.max_intervals);
-  iv_builder b = {l, 0, 0, NULL, NULL, NULL, FB_OK};
+  iv_builder b = {l, 0, 0, 0.0, 0.0, NULL, 0, NULL, NULL, NULL, FB_OK};
   fb_case c;
   int have_case = 0, status;
   memset(&c, 0, sizeof c);
@@ -294,9 +319,10 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
     goto done;
   }
   if (!(isfinite(o.tol) && o.tol > 0 && isfinite(o.event_tol) && o.event_tol > 0 &&
-        o.hmax > 0)) {
+        o.hmax >= 0)) {
     status = fb_err_set(err, FB_EINVAL,
-                        "reference: tolerances (tol %g, event_tol %g) and hmax %g must be > 0",
+                        "reference: tolerances (tol %g, event_tol %g) must be > 0 and hmax %g "
+                        ">= 0",
                         o.tol, o.event_tol, o.hmax);
     goto done;
   }
@@ -304,12 +330,16 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
   if (status != FB_OK)
     goto done;
   inf.kind = stype->ref_kind != NULL ? stype->ref_kind(sp) : FB_REF_NONE;
+  if (inf.kind == FB_REF_EXACT && o.use_event)
+    inf.kind = FB_REF_EVENT;
   if (inf.kind == FB_REF_NONE || (inf.kind == FB_REF_EXACT && stype->exact == NULL)) {
     status = fb_err_set(err, FB_EUNSUP, "scenario %s has no reference for these parameters",
                         stype->name);
     goto done;
   }
-  /* One case for both kinds: it builds the plant; the event kind also runs it. */
+  /* One case for both kinds: it checks and builds the plant (same errors as `run`); the
+   * event kind also runs it, through the same recorder as any run, so the reference
+   * trace and a model's trace are sampled the same way. */
   status = fb_case_init(&c, stype->name, "switching", "event", err);
   if (status != FB_OK)
     goto done;
@@ -318,7 +348,6 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
   c.opts.h = NAN;
   c.opts.atol = c.opts.rtol = o.tol;
   c.opts.event_tol = o.event_tol;
-  c.opts.hmax = o.hmax;
   c.opts.stepper = o.stepper;
   c.opts.max_steps = o.max_steps;
   c.opts.max_rhs = o.max_rhs;
@@ -327,13 +356,18 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
   if (status != FB_OK)
     goto done;
   const fb_plant *pl = &c.sc.plant;
+  inf.hmax = o.hmax > 0 ? o.hmax : 0.25 * (pl->T - pl->t0) / (double)(samples - 1);
+  c.opts.hmax = inf.hmax;
   b.n = pl->n;
   b.nc = pl->nc;
   const size_t nc1 = pl->nc ? pl->nc : 1;
+  b.t0 = pl->t0;
+  b.dim = c.pb.dim;
   b.mode = calloc(nc1, sizeof(int));
   b.start = calloc(nc1, sizeof(double));
   b.last = calloc(nc1, sizeof(size_t));
-  if (b.mode == NULL || b.start == NULL || b.last == NULL ||
+  b.y0 = calloc(b.dim, sizeof(double));
+  if (b.mode == NULL || b.start == NULL || b.last == NULL || b.y0 == NULL ||
       (out != NULL && fb_trace_alloc(out, samples, pl->n, pl->nc, 2) != FB_OK)) {
     status = fb_err_set(err, FB_ENOMEM, "out of memory");
     goto done;
@@ -344,11 +378,23 @@ int fb_reference_run_opts(const fb_scenario_type *stype, const void *sp, size_t 
   }
   double t_end = pl->T;
   if (inf.kind == FB_REF_EXACT) {
+    /* The bisection resolves a switch to a few ulps of t: anything that short is a
+     * point, not an interval. */
+    b.min_len = 64.0 * DBL_EPSILON * fmax(fmax(fabs(pl->t0), fabs(pl->T)), 1.0);
     status = reference_exact(&c.sc, samples, out, &b, err);
   } else {
     const fb_observer watch = {ivb_on_step, &b};
     status = fb_case_run(&c, out, &watch, &inf.run);
     t_end = inf.run.t_reached;
+    if (status == FB_OK && out != NULL && out->filled > 0) {
+      /* Sample 0 was recorded before the scheme resolved the modes at t0. */
+      memcpy(out->y, b.y0, b.dim * sizeof(double));
+      for (size_t i = 0; i < pl->nc; i++) {
+        const double *z = b.y0 + 2 * pl->n + 2 * i;
+        out->F[i] = z[1];
+        out->stick[i] = z[0] == 0.0;
+      }
+    }
     if (status != FB_OK) {
       if (b.status != FB_OK)
         fb_err_set(err, status, "reference: more than %zu stick/slip intervals", l->max);
@@ -365,6 +411,7 @@ done:
   free(b.mode);
   free(b.start);
   free(b.last);
+  free(b.y0);
   if (have_case)
     fb_case_free(&c);
   if (status != FB_OK) {

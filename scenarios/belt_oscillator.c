@@ -11,13 +11,14 @@
  * grows until it reaches v = u, where the mass sticks to the belt, is carried to the
  * breakaway point x = Fs/k, slips back and sticks again — a stick-slip limit cycle.
  * The defaults are Leine et al.'s: m = 1, k = 1, u = 0.2, Fs = 1 (N = 1, mu_s = 1),
- * delta = 3; T = 50 (about 6 cycles).  delta = 0 gives plain Coulomb friction.
+ * delta = 3; T = 50 (about 4 cycles of 12.0 s, 7.7 s of each stuck).  delta = 0 gives
+ * plain Coulomb friction.
  *
  * Initial condition (our choice, the paper's is not restated in SPEC): x0 = 0, v0 = 0,
  * the spring relaxed and the mass at rest while the belt runs, so it starts in slip-
- * (v_r = -u) and reaches v = u within the first half swing.  Every stick phase ends at
- * the same point (x = Fs/k, v = u), so the trajectory is on the limit cycle from the
- * first stick on (t ~ 1.6 s with the defaults).
+ * (v_r = -u) and reaches v = u within the first half swing (t = 0.262 s).  Every stick
+ * phase ends at the same point (x = Fs/k, v = u), so the trajectory is on the limit
+ * cycle from the first release on (t = 5.14 s with the defaults).
  *
  * f_c = sqrt(k/m)/(2 pi) (the natural frequency; there is no forcing).  Velocity scale
  * max(|u| + Fs/sqrt(k m), |v0|): the belt speed plus the velocity swing of a release
