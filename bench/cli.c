@@ -346,5 +346,5 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_suite(argc - 1, argv + 1);
   if (strcmp(cmd, "reference") == 0)
     return fb_cmd_reference(argc - 1, argv + 1);
-  return usage_error("unknown command '%s': use list or run (see 'fricbench --help')%s", cmd, "");
+  return usage_error("unknown command '%s': use list, run, reference or suite (see 'fricbench --help')%s", cmd, "");
 }

@@ -233,6 +233,10 @@ static int recorder_step(void *ctx, double t, const double *y)
     fb_trace *tr = r->tr;
     const size_t dim = tr->dim, nc = tr->nc;
     size_t k = tr->filled;
+    /* A state reported again at the same instant (after an event is resolved) replaces
+     * the sample taken there. */
+    if (k > 0 && r->have_prev && tr->t[k - 1] == t)
+      k--;
     if (k < tr->ns && grid_time(r, k) <= t) {
       int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
       if (st == FB_OK)

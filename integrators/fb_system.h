@@ -28,6 +28,8 @@ typedef struct fb_system {
   fb_counters *cnt; /* the run's counters (set before stepping) */
   unsigned long max_rhs;
   int stop;        /* FB_OK, FB_BUDGET or the model's failure status */
+  double seg_t0;   /* the current segment's opening break (-INFINITY at t0) */
+  double seg_t1;   /* its closing break (INFINITY at T) */
   double stop_t;   /* time of the refused evaluation */
   gsl_odeiv2_system gsys; /* function, jacobian, dimension, params = this */
 } fb_system;

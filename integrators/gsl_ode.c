@@ -90,6 +90,8 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
   while (*t < T) {
     const double t1 = fb_problem_next_stop(ws->pb, *t);
     const double tseg = *t; /* fixed steps: t = tseg + k h, no accumulated round-off */
+    ws->sys.seg_t0 = tseg > ws->pb->plant->t0 ? tseg : -(double)INFINITY;
+    ws->sys.seg_t1 = t1 < T ? t1 : (double)INFINITY;
     unsigned long kseg = 0;
     while (*t < t1) {
       if (cnt->nsteps + cnt->nrejected >= ws->o.max_steps)
