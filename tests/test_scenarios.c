@@ -252,3 +252,22 @@ Test(scenarios, registry_consistency)
     fb_scenario_free(&sc);
   }
 }
+
+/* Every model runs on every scenario (multi-DOF and moving belts included) with its
+ * default integrator and step, to T, with status ok. */
+Test(scenarios, every_model_on_every_scenario, .timeout = 300)
+{
+  for (size_t s = 0; fb_scenario_registry[s] != NULL; s++)
+    for (size_t m = 0; fb_model_registry[m] != NULL; m++) {
+      const char *sn = fb_scenario_registry[s]->name, *mn = fb_model_registry[m]->name;
+      fb_case c;
+      fb_err err;
+      fb_run_result res;
+      cr_assert_eq(fb_case_init(&c, sn, mn, NULL, &err), FB_OK, "%s", err.msg);
+      cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s/%s: %s", sn, mn, err.msg);
+      fb_case_run(&c, NULL, NULL, &res);
+      cr_expect_eq(res.status, FB_OK, "%s/%s/%s: %s", sn, mn, c.integ->name, res.message);
+      cr_expect_eq(res.t_reached, c.sc.plant.T, "%s/%s reaches T", sn, mn);
+      fb_case_free(&c);
+    }
+}
