@@ -23,16 +23,6 @@ void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m)
   pb->dim = 2 * pl->n + pl->nc * m->type->nz;
 }
 
-static void contact_in(const fb_plant *pl, size_t i, double t, fb_contact_in *ci, double *u)
-{
-  fb_contact_state cs;
-  fb_plant_contact_at(pl, i, t, &cs);
-  ci->law = &pl->contact[i].law;
-  ci->N = cs.N;
-  ci->Fs = cs.N * pl->contact[i].law.mu_s;
-  *u = cs.u;
-}
-
 int fb_problem_initial_state(const fb_problem *pb, double *y)
 {
   const fb_plant *pl = pb->plant;
@@ -45,7 +35,7 @@ int fb_problem_initial_state(const fb_problem *pb, double *y)
     for (size_t i = 0; i < pl->nc; i++) {
       fb_contact_in ci;
       double u;
-      contact_in(pl, i, pl->t0, &ci, &u);
+      fb_contact_in_at(pl, i, pl->t0, &ci, &u);
       t->init(fb_model_cparams(pb->model, i), &ci, pl->v0[pl->contact[i].dof] - u,
               y + 2 * n + i * nz);
     }
@@ -59,7 +49,7 @@ int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F
   for (size_t i = 0; i < pl->nc; i++) {
     fb_contact_in ci;
     double u;
-    contact_in(pl, i, t, &ci, &u);
+    fb_contact_in_at(pl, i, t, &ci, &u);
     int st = fb_model_output(pb->model, i, &ci, y[n + pl->contact[i].dof] - u, y + 2 * n + i * nz,
                              &F[i], &stick[i]);
     if (st != FB_OK)
@@ -84,7 +74,7 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
     if (mt->force != NULL) {
       fb_contact_in ci;
       double u, Fi;
-      contact_in(pl, i, t, &ci, &u);
+      fb_contact_in_at(pl, i, t, &ci, &u);
       int st = mt->force(fb_model_cparams(pb->model, i), &ci, y[n + pl->contact[i].dof] - u,
                          y + 2 * n + i * nz, &Fi, dz);
       if (st != FB_OK)

@@ -39,16 +39,6 @@ void fb_system_free(fb_system *s)
   }
 }
 
-static inline void contact_in(const fb_plant *pl, size_t i, double t, fb_contact_in *ci, double *u)
-{
-  fb_contact_state cs;
-  fb_plant_contact_at(pl, i, t, &cs);
-  ci->law = &pl->contact[i].law;
-  ci->N = cs.N;
-  ci->Fs = cs.N * pl->contact[i].law.mu_s;
-  *u = cs.u;
-}
-
 /* The right-hand side without counting or budget: also used inside the Jacobian. */
 static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
 {
@@ -68,7 +58,7 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
     fb_contact_in ci;
     double u, F;
     const size_t j = pl->contact[i].dof;
-    contact_in(pl, i, t, &ci, &u);
+    fb_contact_in_at(pl, i, t, &ci, &u);
     int st = mt->force(fb_model_cparams(s->md, i), &ci, v[j] - u, z + i * nz, &F,
                        dydt + 2 * n + i * nz);
     if (st != FB_OK)
@@ -172,7 +162,7 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
     fb_contact_jac J;
     double u;
     const size_t j = pl->contact[i].dof, zi = 2 * n + i * nz;
-    contact_in(pl, i, t, &ci, &u);
+    fb_contact_in_at(pl, i, t, &ci, &u);
     int st = contact_partials(s, i, &ci, v[j] - u, z + i * nz, &J);
     if (st != FB_OK) {
       s->stop = st;

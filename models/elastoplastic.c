@@ -332,16 +332,6 @@ static int nm_alloc(void **out, const fb_integrator_type *type, const fb_problem
   return FB_OK;
 }
 
-static void nm_contact_in(const fb_plant *pl, size_t i, double t, fb_contact_in *ci, double *u)
-{
-  fb_contact_state cs;
-  fb_plant_contact_at(pl, i, t, &cs);
-  ci->law = &pl->contact[i].law;
-  ci->N = cs.N;
-  ci->Fs = cs.N * pl->contact[i].law.mu_s;
-  *u = cs.u;
-}
-
 /* Acceleration from the equation of motion at (t, y): M a = f - D v - K x + sum e_j F,
  * F reported by force() from H.  Used at t0 and after each plant break. */
 static int nm_equilibrium(nm_ws *w, double t, const double *y, double *a, fb_err *err)
@@ -357,7 +347,7 @@ static int nm_equilibrium(nm_ws *w, double t, const double *y, double *a, fb_err
     fb_contact_in ci;
     double u, F, dz;
     const size_t j = pl->contact[i].dof;
-    nm_contact_in(pl, i, t, &ci, &u);
+    fb_contact_in_at(pl, i, t, &ci, &u);
     ep_force(fb_model_cparams(w->md, i), &ci, y[n + j] - u, y + 2 * n + i, &F, &dz);
     w->f[j] += F;
   }
@@ -415,7 +405,7 @@ static int nm_residual(nm_ws *w, double t, double h, const double *y, const doub
     fb_contact_in ci;
     fb_ep_map rm;
     double u1;
-    nm_contact_in(pl, i, t1, &ci, &u1);
+    fb_contact_in_at(pl, i, t1, &ci, &u1);
     const double dx = h * y[n + j] + 0.25 * h * h * (a[j] + a1[j]);
     const double ds = dx - 0.5 * h * (w->u0[i] + u1);
     const int st = fb_ep_return_map(p->cT, p->dT, &ci, y[2 * n + i], ds, w->v1[j] - u1, &rm);
@@ -593,7 +583,7 @@ static int nm_bracket(nm_ws *w, double t, double h, const double *y, const doubl
   c.p = fb_model_cparams(w->md, 0);
   c.h = h;
   c.u0 = w->u0[0];
-  nm_contact_in(pl, 0, t1, &c.ci, &c.u1);
+  fb_contact_in_at(pl, 0, t1, &c.ci, &c.u1);
   c.Hn = y[2 * n];
   c.vj = y[n + j];
   c.aj = a[j];
@@ -692,7 +682,7 @@ static int nm_step(nm_ws *w, double t, double h, const double *y, const double *
   const size_t n = w->n, nc = w->nc;
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
-    nm_contact_in(pl, i, t, &ci, &w->u0[i]);
+    fb_contact_in_at(pl, i, t, &ci, &w->u0[i]);
   }
   memset(w->Jf, 0, n * n * sizeof(double));
   const int state_force = pl->force != NULL && pl->force_uses_state;

@@ -53,6 +53,18 @@ static inline double fb_contact_S(const fb_contact_in *c, double w, double *dS_d
   return c->N * mu;
 }
 
+/* Contact i of a plant as a model sees it at time t; *u receives the surface velocity. */
+static inline void fb_contact_in_at(const fb_plant *pl, size_t i, double t, fb_contact_in *ci,
+                                    double *u)
+{
+  fb_contact_state cs;
+  fb_plant_contact_at(pl, i, t, &cs);
+  ci->law = &pl->contact[i].law;
+  ci->N = cs.N;
+  ci->Fs = cs.N * pl->contact[i].law.mu_s;
+  *u = cs.u;
+}
+
 /* Scales handed to resolve(): where "auto" defaults come from (SPEC §3 M3). */
 typedef struct fb_contact_scale {
   double m;       /* effective mass at the contact, 1/(M^-1)_jj (kg) */

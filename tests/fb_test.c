@@ -3,6 +3,7 @@
 #include "fb_test.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -85,6 +86,39 @@ int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, siz
   unlink(tmpl_o);
   unlink(tmpl_e);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void fbt_tmpdir(char *dir, size_t len)
+{
+  snprintf(dir, len, "/tmp/fbt_XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+}
+
+size_t fbt_dir_entries(const char *dir)
+{
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d, "cannot open %s", dir);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(d);
+  return n;
+}
+
+void fbt_rmdir(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char p[1024];
+  while (d && (e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+      unlink(p);
+    }
+  if (d)
+    closedir(d);
+  rmdir(dir);
 }
 
 size_t fbt_lines(const char *s)

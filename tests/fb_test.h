@@ -18,6 +18,13 @@ int fbt_run(const char *scenario, const char *model, const char *integrator, dou
  * exit status; stdout/stderr captured into the buffers (truncated, NUL-terminated). */
 int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, size_t errlen);
 
+/* A fresh empty directory under /tmp (dir: at least 32 bytes). */
+void fbt_tmpdir(char *dir, size_t len);
+/* Entries in a directory, "." and ".." excluded. */
+size_t fbt_dir_entries(const char *dir);
+/* Remove a directory and the files directly in it. */
+void fbt_rmdir(const char *dir);
+
 /* Number of '\n' in s. */
 size_t fbt_lines(const char *s);
 

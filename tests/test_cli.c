@@ -13,40 +13,6 @@
 
 static char out[1 << 16], err[1 << 12];
 
-/* A fresh empty directory for output files. */
-static void fresh_dir(char *dir, size_t len)
-{
-  snprintf(dir, len, "/tmp/fbt_cliXXXXXX");
-  cr_assert_not_null(mkdtemp(dir));
-}
-
-static size_t dir_entries(const char *dir)
-{
-  DIR *d = opendir(dir);
-  cr_assert_not_null(d);
-  size_t n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-  closedir(d);
-  return n;
-}
-
-static void remove_dir(const char *dir)
-{
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  char p[512];
-  while (d && (e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-      unlink(p);
-    }
-  if (d)
-    closedir(d);
-  rmdir(dir);
-}
-
 Test(cli, help_version_list)
 {
   const char *a1[] = {"--help", NULL}, *a2[] = {"--version", NULL}, *a3[] = {"list", NULL};
@@ -67,7 +33,7 @@ Test(cli, help_version_list)
 Test(cli, run_writes_csv)
 {
   char dir[64], path[128];
-  fresh_dir(dir, sizeof dir);
+  fbt_tmpdir(dir, sizeof dir);
   snprintf(path, sizeof path, "%s/k.csv", dir);
   const char *a[] = {"run", "--scenario", "inclined-block", "--model", "kikuuwe", "--h", "1e-3",
                      "--set", "mu_ratio=3", "--samples", "21", "--out", path, NULL};
@@ -84,8 +50,8 @@ Test(cli, run_writes_csv)
     rows++;
   fclose(fp);
   cr_assert_eq(rows, 21);
-  cr_assert_eq(dir_entries(dir), 1, "no temporary file left behind");
-  remove_dir(dir);
+  cr_assert_eq(fbt_dir_entries(dir), 1, "no temporary file left behind");
+  fbt_rmdir(dir);
   /* stdout when no --out */
   const char *b[] = {"run", "-s", "drift", "-m", "lugre", "--samples", "3", NULL};
   cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
@@ -154,7 +120,7 @@ static const bad bad_inputs[] = {
 Test(cli, bad_input_exit_2_one_line_no_file)
 {
   char dir[64];
-  fresh_dir(dir, sizeof dir);
+  fbt_tmpdir(dir, sizeof dir);
   char path[128];
   snprintf(path, sizeof path, "%s/out.csv", dir);
   for (size_t k = 0; k < sizeof bad_inputs / sizeof bad_inputs[0]; k++) {
@@ -179,10 +145,10 @@ Test(cli, bad_input_exit_2_one_line_no_file)
               err);
     cr_expect(strncmp(err, "fricbench: ", 11) == 0, "case %zu: %s", k, err);
     cr_expect_eq(out[0], '\0', "case %zu: nothing on stdout", k);
-    cr_expect_eq(dir_entries(dir), 0, "case %zu: an output file was left behind", k);
+    cr_expect_eq(fbt_dir_entries(dir), 0, "case %zu: an output file was left behind", k);
   }
   struct stat sb;
   cr_assert_eq(stat("/dev/full", &sb), 0);
   cr_assert(S_ISCHR(sb.st_mode), "/dev/full must still be the device");
-  remove_dir(dir);
+  fbt_rmdir(dir);
 }

@@ -647,39 +647,6 @@ Test(reference, closed_form_and_bad_arguments)
 
 static char out[1 << 16], errbuf[1 << 12];
 
-static void fresh_dir(char *dir, size_t len)
-{
-  snprintf(dir, len, "/tmp/fbt_refXXXXXX");
-  cr_assert_not_null(mkdtemp(dir));
-}
-
-static size_t dir_entries(const char *dir)
-{
-  DIR *d = opendir(dir);
-  cr_assert_not_null(d);
-  size_t n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-  closedir(d);
-  return n;
-}
-
-static void remove_dir(const char *dir)
-{
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  char p[512];
-  while (d && (e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-      unlink(p);
-    }
-  if (d)
-    closedir(d);
-  rmdir(dir);
-}
-
 static size_t file_lines(const char *path, char *first, size_t len)
 {
   FILE *fp = fopen(path, "r");
@@ -702,7 +669,7 @@ static size_t file_lines(const char *path, char *first, size_t len)
 Test(reference, cli_writes_trajectory_and_intervals)
 {
   char dir[64], p1[128], p2[128], head[256];
-  fresh_dir(dir, sizeof dir);
+  fbt_tmpdir(dir, sizeof dir);
   snprintf(p1, sizeof p1, "%s/ref.csv", dir);
   snprintf(p2, sizeof p2, "%s/iv.csv", dir);
   const char *a[] = {"reference", "--scenario", "stick-slip", "--samples", "201", "--out", p1,
@@ -719,7 +686,7 @@ Test(reference, cli_writes_trajectory_and_intervals)
   cr_assert(fgets(line, sizeof line, fp) && fgets(line, sizeof line, fp));
   cr_assert(strncmp(line, "1,0,0.5628053252", 16) == 0 && strstr(line, ",slip+"), "%s", line);
   fclose(fp);
-  cr_assert_eq(dir_entries(dir), 2, "no temporaries left");
+  cr_assert_eq(fbt_dir_entries(dir), 2, "no temporaries left");
 
   /* Several contacts: suffixed columns, contacts numbered from 1; --set; stdout. */
   const char *b[] = {"reference", "--scenario", "coupled-sledges", "--set", "mu=0.15",
@@ -742,14 +709,14 @@ Test(reference, cli_writes_trajectory_and_intervals)
   cr_assert_eq(fbt_cli(c, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   cr_assert(strstr(errbuf, "reference=exact"), "%s", errbuf);
   cr_assert_eq(file_lines(p1, head, sizeof head), 1002);
-  remove_dir(dir);
+  fbt_rmdir(dir);
 }
 
 /* SPEC §9: exit 2, one line naming the value and what is allowed, no file. */
 Test(reference, cli_bad_input)
 {
   char dir[64], p1[128], p2[128];
-  fresh_dir(dir, sizeof dir);
+  fbt_tmpdir(dir, sizeof dir);
   snprintf(p1, sizeof p1, "%s/ref.csv", dir);
   snprintf(p2, sizeof p2, "%s/iv.csv", dir);
   static const struct {
@@ -794,7 +761,7 @@ Test(reference, cli_bad_input)
     cr_assert_eq(fbt_lines(errbuf), 1, "case %zu: one line: %s", k, errbuf);
     cr_assert(strstr(errbuf, cases[k].says), "case %zu: names '%s': %s", k, cases[k].says,
               errbuf);
-    cr_assert_eq(dir_entries(dir), 0, "case %zu: no file left", k);
+    cr_assert_eq(fbt_dir_entries(dir), 0, "case %zu: no file left", k);
   }
-  remove_dir(dir);
+  fbt_rmdir(dir);
 }
