@@ -1,0 +1,458 @@
+/* test_suite.c — `fricbench suite --quick` end to end (SPEC §8): runs.csv covers every
+ * (scenario, model) pair of the quick table, every plot exists as a non-empty PNG and SVG,
+ * report.html has every section, two quick runs give the same runs.csv apart from the
+ * timing columns, and the verdicts agree with the physics (SPEC §3):
+ *   naive-sign chatters and never sticks; lugre and smooth-sign drift; glowinski,
+ *   switching and kikuuwe hold stick (and do not drift); glowinski is first order.
+ * Also: the report survives odd rows (nan, failed, budget, short rows, quoted commas,
+ * missing trajectories) and fails cleanly without runs.csv.
+ *
+ * The quick suite is run once per test executable (about 6 s with plots) into a
+ * directory keyed by the Criterion runner's pid, which every test process shares; a
+ * POST_ALL report hook removes it. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fb_report.h"
+#include "fb_suite.h"
+#include "fb_test.h"
+
+static char out[1 << 14], errbuf[1 << 14];
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static void rm_rf(const char *path)
+{
+  struct stat sb;
+  if (lstat(path, &sb) != 0)
+    return;
+  if (S_ISDIR(sb.st_mode)) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char p[2048];
+    while (d != NULL && (e = readdir(d)) != NULL)
+      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        rm_rf(p);
+      }
+    if (d != NULL)
+      closedir(d);
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
+}
+
+static void base_dir(char *buf, size_t len, pid_t owner)
+{
+  snprintf(buf, len, "/tmp/fbt_suite_%ld", (long)owner);
+}
+
+static int exists_nonempty(const char *path)
+{
+  struct stat sb;
+  return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0;
+}
+
+/* The quick suite's output directory (run on first use by any test process).  `which`
+ * 1: --jobs 2 with plots; 2: --jobs 1 without plots. */
+static const char *quick_dir(int which)
+{
+  static char dir[256];
+  char base[200];
+  base_dir(base, sizeof base, getppid());
+  mkdir(base, 0700);
+  snprintf(dir, sizeof dir, "%s/q%d", base, which);
+  char runs[300];
+  snprintf(runs, sizeof runs, "%s/runs.csv", dir);
+  if (!exists_nonempty(runs)) {
+    const char *a1[] = {"suite", "--quick", "--out", dir, "--jobs", "2", NULL};
+    const char *a2[] = {"suite", "--quick", "--out", dir, "--jobs", "1", "--no-plots", NULL};
+    const int rc = fbt_cli(which == 1 ? a1 : a2, out, sizeof out, errbuf, sizeof errbuf);
+    cr_assert_eq(rc, 0, "fricbench suite --quick (%d) failed with %d: %s", which, rc, errbuf);
+  }
+  return dir;
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+  (void)stats;
+  char base[200];
+  base_dir(base, sizeof base, getpid());
+  rm_rf(base);
+}
+
+/* A CSV file as lines of fields (RFC 4180 quotes), for comparisons. */
+typedef struct table {
+  size_t nrows, ncols;
+  char ***rows; /* rows[r][c]; row 0 is the header */
+} table;
+
+static table read_table(const char *path)
+{
+  table t = {0, 0, NULL};
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp, "cannot open %s", path);
+  size_t cap = 0;
+  char *line = NULL;
+  size_t lcap = 0;
+  while (getline(&line, &lcap, fp) > 0) {
+    if (line[0] == '\n')
+      continue;
+    char **f = calloc(256, sizeof *f);
+    cr_assert_not_null(f);
+    size_t nf = 0;
+    char *w = line, *start = line;
+    int inq = 0;
+    for (char *c = line;; c++) {
+      if (inq) {
+        if (*c == '"' && c[1] == '"') {
+          *w++ = '"';
+          c++;
+        } else if (*c == '"') {
+          inq = 0;
+        } else {
+          *w++ = *c;
+        }
+        continue;
+      }
+      if (*c == '"') {
+        inq = 1;
+        continue;
+      }
+      if (*c == ',' || *c == '\n' || *c == '\0') {
+        const char end = *c;
+        *w = '\0';
+        cr_assert_lt(nf, 256);
+        f[nf++] = strdup(start);
+        w = start = c + 1;
+        if (end != ',')
+          break;
+        continue;
+      }
+      *w++ = *c;
+    }
+    if (t.nrows == cap) {
+      cap = cap ? 2 * cap : 256;
+      t.rows = realloc(t.rows, cap * sizeof *t.rows);
+      cr_assert_not_null(t.rows);
+    }
+    if (t.nrows == 0)
+      t.ncols = nf;
+    cr_assert_eq(nf, t.ncols, "%s: row %zu has %zu fields, the header %zu", path, t.nrows, nf,
+                 t.ncols);
+    t.rows[t.nrows++] = f;
+  }
+  free(line);
+  fclose(fp);
+  cr_assert_gt(t.nrows, 1, "%s has no data row", path);
+  return t;
+}
+
+static long table_col(const table *t, const char *name)
+{
+  for (size_t c = 0; c < t->ncols; c++)
+    if (strcmp(t->rows[0][c], name) == 0)
+      return (long)c;
+  return -1;
+}
+
+static void free_table(table *t)
+{
+  for (size_t r = 0; r < t->nrows; r++) {
+    for (size_t c = 0; c < t->ncols; c++)
+      free(t->rows[r][c]);
+    free(t->rows[r]);
+  }
+  free(t->rows);
+}
+
+static char *slurp(const char *path)
+{
+  FILE *fp = fopen(path, "rb");
+  cr_assert_not_null(fp, "cannot open %s", path);
+  fseek(fp, 0, SEEK_END);
+  const long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  cr_assert_not_null(s);
+  cr_assert_eq(fread(s, 1, (size_t)n, fp), (size_t)n);
+  s[n] = '\0';
+  fclose(fp);
+  return s;
+}
+
+/* ---- the quick suite ------------------------------------------------------------------ */
+
+Test(suite, quick_runs_cover_the_table, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  char path[512];
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  table t = read_table(path);
+  const long cs = table_col(&t, "scenario"), cm = table_col(&t, "model");
+  cr_assert(cs >= 0 && cm >= 0, "runs.csv has scenario and model columns");
+  cr_assert(table_col(&t, "wall_s") >= 0 && table_col(&t, "cpu_s") >= 0 &&
+                table_col(&t, "err_x_l2") >= 0 && table_col(&t, "status") >= 0,
+            "runs.csv documents its metrics, status and timing columns");
+  size_t expected_rows = 0;
+  for (size_t e = 0; e < fb_default_nexperiments; e++) {
+    const fb_experiment *x = &fb_default_experiments[e];
+    if (!(x->flags & FB_EXP_QUICK))
+      continue;
+    const size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
+    expected_rows += nv > FB_QUICK_LADDER ? FB_QUICK_LADDER : nv;
+    int found = 0;
+    for (size_t r = 1; r < t.nrows && !found; r++)
+      found = strcmp(t.rows[r][cs], x->scenario) == 0 && strcmp(t.rows[r][cm], x->model) == 0;
+    cr_expect(found, "runs.csv has no row for quick pair (%s, %s)", x->scenario, x->model);
+  }
+  cr_expect_eq(t.nrows - 1, expected_rows, "one row per quick job: %zu rows, %zu jobs",
+               t.nrows - 1, expected_rows);
+  free_table(&t);
+  snprintf(path, sizeof path, "%s/orders.csv", dir);
+  cr_expect(exists_nonempty(path), "orders.csv written");
+  snprintf(path, sizeof path, "%s/meta.json", dir);
+  cr_expect(exists_nonempty(path), "meta.json written");
+}
+
+/* The plots the quick table calls for (named as in results/README.md). */
+static size_t expected_plots(char names[][96], size_t max)
+{
+  size_t n = 0;
+  int drift = 0, chatter = 0, grid = 0;
+  for (size_t e = 0; e < fb_default_nexperiments; e++) {
+    const fb_experiment *x = &fb_default_experiments[e];
+    if (!(x->flags & FB_EXP_QUICK))
+      continue;
+    char name[96] = "";
+    if (strcmp(x->group, "baseline") == 0 && (x->flags & FB_EXP_TRAJ))
+      snprintf(name, sizeof name, "traj_%s", x->scenario);
+    else if (strcmp(x->group, "convergence") == 0)
+      snprintf(name, sizeof name, "conv_%s", x->scenario);
+    else if (strcmp(x->group, "work-precision") == 0)
+      snprintf(name, sizeof name, "wp_%s", x->scenario);
+    else if (strcmp(x->group, "cost-mu") == 0)
+      snprintf(name, sizeof name, "cost_%s", x->scenario);
+    else if (strcmp(x->group, "regularization") == 0)
+      snprintf(name, sizeof name, "regularization_%s", x->scenario);
+    drift |= strcmp(x->group, "drift") == 0;
+    grid |= strcmp(x->group, "grid") == 0;
+    chatter |= strcmp(x->group, "convergence") == 0 && strcmp(x->scenario, "stick-slip") == 0;
+    int dup = name[0] == '\0';
+    for (size_t i = 0; i < n && !dup; i++)
+      dup = strcmp(names[i], name) == 0;
+    if (!dup && n < max)
+      snprintf(names[n++], 96, "%s", name);
+  }
+  if (drift && n < max)
+    snprintf(names[n++], 96, "drift");
+  if (chatter && n < max)
+    snprintf(names[n++], 96, "chatter");
+  if (grid && n + 1 < max) {
+    snprintf(names[n++], 96, "grid_phase");
+    snprintf(names[n++], 96, "grid_force");
+  }
+  return n;
+}
+
+Test(suite, quick_plots_exist, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  char names[64][96];
+  const size_t n = expected_plots(names, 64);
+  cr_assert_gt(n, 10, "the quick table calls for plots");
+  for (size_t i = 0; i < n; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/plots/%.90s.png", dir, names[i]);
+    cr_expect(exists_nonempty(path), "plot %s missing or empty", path);
+    if (exists_nonempty(path)) {
+      FILE *fp = fopen(path, "rb");
+      unsigned char sig[8] = {0};
+      cr_expect_eq(fread(sig, 1, 8, fp), 8);
+      fclose(fp);
+      cr_expect(sig[0] == 0x89 && sig[1] == 'P' && sig[2] == 'N' && sig[3] == 'G', "%s is a PNG", path);
+    }
+    snprintf(path, sizeof path, "%s/plots/%.90s.svg", dir, names[i]);
+    cr_expect(exists_nonempty(path), "plot %s missing or empty", path);
+    if (exists_nonempty(path)) {
+      char *s = slurp(path);
+      cr_expect(strstr(s, "<svg") != NULL && strstr(s, "</svg>") != NULL, "%s is a complete SVG", path);
+      free(s);
+    }
+  }
+  /* no temporary file left in plots/ */
+  char pdir[512];
+  snprintf(pdir, sizeof pdir, "%s/plots", dir);
+  DIR *d = opendir(pdir);
+  cr_assert_not_null(d);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    cr_expect(strstr(e->d_name, ".tmp.") == NULL, "temporary file left: %s", e->d_name);
+  closedir(d);
+}
+
+Test(suite, quick_report_has_every_section, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  char path[512];
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  cr_assert(exists_nonempty(path), "report.html written");
+  char *s = slurp(path);
+  static const char *const ids[] = {"id=\"run\"", "id=\"verdicts\"", "id=\"plots\"",
+                                    "id=\"omissions\"", "id=\"numbers\""};
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+    cr_expect(strstr(s, ids[i]) != NULL, "report.html lacks the section %s", ids[i]);
+  /* self-contained: every expected plot embedded, no external script or style */
+  char names[64][96];
+  const size_t n = expected_plots(names, 64);
+  for (size_t i = 0; i < n; i++) {
+    char anchor[128];
+    snprintf(anchor, sizeof anchor, "id=\"plot-%.90s\"", names[i]);
+    cr_expect(strstr(s, anchor) != NULL, "report.html lacks the plot %s", names[i]);
+  }
+  size_t nimg = 0;
+  for (const char *p = s; (p = strstr(p, "src=\"data:image/png;base64,")) != NULL; p++)
+    nimg++;
+  cr_expect_geq(nimg, n, "every plot embedded as a data URI (%zu of %zu)", nimg, n);
+  cr_expect(strstr(s, "<script") == NULL && strstr(s, "<link") == NULL, "no external resources");
+  cr_expect(strstr(s, "</html>") != NULL, "complete document");
+  free(s);
+}
+
+Test(suite, quick_is_deterministic, .timeout = 300)
+{
+  char p1[512], p2[512];
+  snprintf(p1, sizeof p1, "%s/runs.csv", quick_dir(1));
+  snprintf(p2, sizeof p2, "%s/runs.csv", quick_dir(2));
+  table a = read_table(p1), b = read_table(p2);
+  cr_assert_eq(a.ncols, b.ncols, "same columns");
+  cr_assert_eq(a.nrows, b.nrows, "same number of rows: %zu and %zu", a.nrows, b.nrows);
+  const long w = table_col(&a, "wall_s"), c = table_col(&a, "cpu_s");
+  cr_assert(w >= 0 && c >= 0);
+  size_t diffs = 0;
+  for (size_t r = 0; r < a.nrows; r++)
+    for (size_t k = 0; k < a.ncols; k++) {
+      if ((long)k == w || (long)k == c)
+        continue;
+      if (strcmp(a.rows[r][k], b.rows[r][k]) != 0 && diffs++ < 10)
+        cr_expect_fail("runs.csv differs between --jobs 2 and --jobs 1 at row %zu (%s %s %s), column %s: "
+                       "'%s' vs '%s'", r, a.rows[r][3], a.rows[r][4], a.rows[r][5], a.rows[0][k],
+                       a.rows[r][k], b.rows[r][k]);
+    }
+  cr_expect_eq(diffs, 0, "%zu differing fields", diffs);
+  free_table(&a);
+  free_table(&b);
+}
+
+Test(suite, quick_verdicts_agree_with_physics, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  fb_verdict v[64];
+  size_t n = 0;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_report_verdicts(dir, v, 64, &n, &err), FB_OK, "%s", err.msg);
+  const fb_verdict *ns = fb_report_verdict_find(v, n, "naive-sign");
+  const fb_verdict *ss = fb_report_verdict_find(v, n, "smooth-sign");
+  const fb_verdict *lg = fb_report_verdict_find(v, n, "lugre");
+  const fb_verdict *gl = fb_report_verdict_find(v, n, "glowinski");
+  const fb_verdict *sw = fb_report_verdict_find(v, n, "switching");
+  const fb_verdict *kk = fb_report_verdict_find(v, n, "kikuuwe");
+  cr_assert(ns && ss && lg && gl && sw && kk, "a verdict for every model");
+  cr_expect_eq(ns->chatters, 1, "naive-sign chatters (chatter_rate %g /s)", ns->chatter_rate);
+  cr_expect_eq(ns->sticks, 0, "naive-sign never sticks (stick ratio %g)", ns->stick_ratio_min);
+  cr_expect_eq(lg->drifts, 1, "lugre drifts (%g m/cycle)", lg->drift_max);
+  cr_expect_eq(ss->drifts, 1, "smooth-sign drifts (%g m/cycle)", ss->drift_max);
+  const fb_verdict *holders[] = {gl, sw, kk};
+  for (size_t i = 0; i < 3; i++) {
+    cr_expect_eq(holders[i]->sticks, 1, "%s holds stick (min stick ratio %g on %s, %g unmatched)",
+                 holders[i]->model, holders[i]->stick_ratio_min, holders[i]->stick_worst,
+                 holders[i]->stick_unmatched);
+    cr_expect_eq(holders[i]->drifts, 0, "%s does not drift (%g m/cycle, %s)", holders[i]->model,
+                 holders[i]->drift_max, holders[i]->drift_variant);
+    cr_expect_eq(holders[i]->chatters, 0, "%s does not chatter (%g /s)", holders[i]->model,
+                 holders[i]->chatter_rate);
+  }
+  cr_expect(gl->order_fits >= 1 && fabs(gl->order - 1.0) < 0.2,
+            "glowinski is first order: %g (%zu fits)", gl->order, gl->order_fits);
+}
+
+/* ---- odd inputs ------------------------------------------------------------------------ */
+
+Test(suite, report_without_runs_csv_fails_cleanly)
+{
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  fb_err err = {{0}};
+  cr_expect_eq(fb_report_make(dir, &err), FB_EIO);
+  cr_expect(strstr(err.msg, "runs.csv") != NULL, "the message names runs.csv: %s", err.msg);
+  fb_verdict v[4];
+  size_t n = 9;
+  cr_expect_eq(fb_report_verdicts(dir, v, 4, &n, &err), FB_EIO);
+  cr_expect_eq(n, 0);
+  char path[128];
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  cr_expect(!exists_nonempty(path), "no report.html without runs.csv");
+  rm_rf(dir);
+}
+
+Test(suite, report_survives_odd_rows, .timeout = 120)
+{
+  char dir[64], path[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *fp = fopen(path, "w");
+  cr_assert_not_null(fp);
+  fputs("run_id,group,tag,scenario,model,integrator,mode,h,atol,rtol,sweep,sweep_value,"
+        "scenario_params,model_params,ref,status,message,t_reached,nsteps,nrejected,nfe,njac,"
+        "nevents,ninner,nswitch,err_x_l2,err_v_l2,err_F_l2,err_x_max,err_v_max,err_x_T,err_v_T,"
+        "stick_time,stick_time_ref,onset_err,offset_err,missed,spurious,drift,drift_per_cycle,"
+        "chatter_rate,chatter_v_rms,chatter_F_tv,power_pos_count,power_pos_max,wall_s,cpu_s\n", fp);
+  /* ok baseline row whose trajectory file does not exist */
+  fputs("1,baseline,,drift,lugre,msbdf,adaptive,nan,1e-08,1e-08,,nan,\"b=0.5;a=0.4\",sigma0=1e5,exact,ok,,"
+        "10,100,0,1000,10,0,0,0,1e-4,1e-4,1e-3,1e-4,1e-4,1e-4,1e-4,3.8,10,nan,nan,0,0,7e-5,7e-6,2.2,"
+        "1e-3,1.4,0,0,0.01,0.01\n", fp);
+  /* failed row with a quoted message holding commas and quotes, metrics nan */
+  fputs("2,convergence,,stick-slip,lugre,rk2imp,fixed,0.01,nan,nan,h,0.01,,,event,failed,"
+        "\"gsl error -1 (failure), \"\"odd\"\" at t=0.5\",0.5,10,0,20,0,0,0,0,nan,nan,nan,nan,nan,"
+        "nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,0.001,0.001\n", fp);
+  /* budget rows in a cost ladder */
+  fputs("3,cost-mu,,coupled-sledges,naive-sign,rkf45,adaptive,nan,1e-06,1e-06,mu,0.1,,,event,ok,,10,"
+        "1000,0,6000,0,0,0,0,1e-3,nan,nan,nan,nan,nan,nan,1,1,0,0,0,0,0,0,100,0,0,0,0,0.1,0.1\n", fp);
+  fputs("4,cost-mu,,coupled-sledges,naive-sign,rkf45,adaptive,nan,1e-06,1e-06,mu,0.6,,,event,budget,"
+        "step budget of 2000000 steps exhausted at t=9.19,9.19,2000000,0,12000001,0,0,0,0,nan,nan,nan,"
+        "nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,3.1,3.0\n", fp);
+  /* a short row, a blank line, a row without a reference, infinities and garbage numbers */
+  fputs("5,drift,default,drift,kikuuwe\n\n", fp);
+  fputs("6,grid,eps=0.1,two-mass-drive,elastoplastic,newmark,fixed,0.1,nan,nan,h,0.1,v=0.5;Omega=0.2;T=628,,"
+        "none,ok,,628,6283,0,12566,0,0,0,0,inf,-inf,x,,,,,,,,,,,,,,,,,,0.004,0.004\n", fp);
+  fclose(fp);
+  fb_err err = {{0}};
+  const int st = fb_report_make(dir, &err);
+  cr_expect_eq(st, FB_OK, "odd rows do not stop the report: %s", err.msg);
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  cr_assert(exists_nonempty(path), "report.html written");
+  char *s = slurp(path);
+  cr_expect(strstr(s, "id=\"omissions\"") && strstr(s, "&quot;odd&quot;"),
+            "the failed run and its message are listed under omissions");
+  cr_expect(strstr(s, "budget") != NULL, "the budget run is listed");
+  free(s);
+  snprintf(path, sizeof path, "%s/plots/cost_coupled-sledges.png", dir);
+  cr_expect(exists_nonempty(path), "the cost plot is drawn with a budget point");
+  fb_verdict v[8];
+  size_t n = 0;
+  cr_expect_eq(fb_report_verdicts(dir, v, 8, &n, &err), FB_OK, "%s", err.msg);
+  const fb_verdict *lg = fb_report_verdict_find(v, n, "lugre");
+  cr_assert_not_null(lg);
+  cr_expect_eq(lg->drifts, -1, "no drift-group run of lugre: unknown");
+  cr_expect_eq(lg->sticks, 0, "lugre on drift sticks 38%% of the time");
+  rm_rf(dir);
+}
