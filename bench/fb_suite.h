@@ -47,6 +47,7 @@ typedef struct fb_experiment {
   double h;   /* fixed step when not swept (NaN: tol or the model's default) */
   double tol; /* tolerance when not swept (NaN: h or the model's default) */
   unsigned flags;
+  size_t samples; /* output grid size, 0 = the suite's (--samples) */
 } fb_experiment;
 
 /* The default table (matrix.c). */

@@ -26,68 +26,72 @@
 #define MU_SLEDGES FB_SWEEP_PARAM, "mu", {0.01, 0.03, 0.1, 0.2, 0.3, 0.45, 0.6}, 7
 #define MU_STICKSLIP FB_SWEEP_PARAM, "mu", {1, 2, 3, 4}, 4
 
-#define BASE(s, m) {"baseline", "", s, m, NULL, {NULL}, NONE_, NAN, NAN, TR | Q}
+#define BASE(s, m) {"baseline", "", s, m, NULL, {NULL}, NONE_, NAN, NAN, TR | Q, 0}
 #define BASELINE_ROW(s)                                                                    \
   BASE(s, "naive-sign"), BASE(s, "smooth-sign"), BASE(s, "kikuuwe"), BASE(s, "lugre"),    \
       BASE(s, "dahl"), BASE(s, "elastoplastic"), BASE(s, "glowinski"), BASE(s, "switching")
 
 /* Fixed-step convergence: one experiment per (scenario, model, integrator). */
 #define CONV(s, sets, H, quick)                                                             \
-  {"convergence", "", s, "naive-sign", "heun3", sets, H, NAN, NAN, quick},                  \
-      {"convergence", "", s, "smooth-sign", "rk4", sets, H, NAN, NAN, 0},                   \
-      {"convergence", "", s, "kikuuwe", "rk4", sets, H, NAN, NAN, quick},                   \
-      {"convergence", "", s, "lugre", "bsimp", sets, H, NAN, NAN, 0},                      \
-      {"convergence", "", s, "elastoplastic", "rk4", sets, H, NAN, NAN, 0},                 \
-      {"convergence", "", s, "elastoplastic", "newmark", sets, H, NAN, NAN, quick},         \
-      {"convergence", "", s, "glowinski", "glowinski-lie", sets, H, NAN, NAN, quick},       \
-      {"convergence", "", s, "glowinski", "glowinski-strang", sets, H, NAN, NAN, 0},        \
-      {"convergence", "", s, "switching", "paper", sets, H, NAN, NAN, quick}
+  {"convergence", "", s, "naive-sign", "heun3", sets, H, NAN, NAN, quick, 0},                  \
+      {"convergence", "", s, "smooth-sign", "rk4", sets, H, NAN, NAN, 0, 0},                   \
+      {"convergence", "", s, "kikuuwe", "rk4", sets, H, NAN, NAN, quick, 0},                   \
+      {"convergence", "", s, "lugre", "bsimp", sets, H, NAN, NAN, 0, 0},                      \
+      {"convergence", "", s, "elastoplastic", "rk4", sets, H, NAN, NAN, 0, 0},                 \
+      {"convergence", "", s, "elastoplastic", "newmark", sets, H, NAN, NAN, quick, 0},         \
+      {"convergence", "", s, "glowinski", "glowinski-lie", sets, H, NAN, NAN, quick, 0},       \
+      {"convergence", "", s, "glowinski", "glowinski-strang", sets, H, NAN, NAN, 0, 0},        \
+      {"convergence", "", s, "switching", "paper", sets, H, NAN, NAN, quick, 0}
 
 /* Work-precision: tolerance ladders of the adaptive steppers. */
 #define WP(s, quick)                                                                        \
-  {"work-precision", "", s, "naive-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0},              \
-      {"work-precision", "", s, "smooth-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0},         \
-      {"work-precision", "", s, "smooth-sign", "rk8pd", {NULL}, TOLS, NAN, NAN, 0},         \
-      {"work-precision", "", s, "kikuuwe", "rkf45", {NULL}, TOLS, NAN, NAN, quick},         \
-      {"work-precision", "", s, "kikuuwe", "rk8pd", {NULL}, TOLS, NAN, NAN, 0},             \
-      {"work-precision", "", s, "kikuuwe", "msbdf", {NULL}, TOLS, NAN, NAN, 0},             \
-      {"work-precision", "", s, "lugre", "msbdf", {NULL}, TOLS, NAN, NAN, quick},           \
-      {"work-precision", "", s, "lugre", "rk4imp", {NULL}, TOLS, NAN, NAN, 0},              \
-      {"work-precision", "", s, "elastoplastic", "rkf45", {NULL}, TOLS, NAN, NAN, 0},       \
-      {"work-precision", "", s, "elastoplastic", "rk8pd", {NULL}, TOLS, NAN, NAN, 0},       \
-      {"work-precision", "", s, "switching", "event", {NULL}, TOLS, NAN, NAN, quick}
+  {"work-precision", "", s, "naive-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},              \
+      {"work-precision", "", s, "smooth-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},         \
+      {"work-precision", "", s, "smooth-sign", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},         \
+      {"work-precision", "", s, "kikuuwe", "rkf45", {NULL}, TOLS, NAN, NAN, quick, 0},         \
+      {"work-precision", "", s, "kikuuwe", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},             \
+      {"work-precision", "", s, "kikuuwe", "msbdf", {NULL}, TOLS, NAN, NAN, 0, 0},             \
+      {"work-precision", "", s, "lugre", "msbdf", {NULL}, TOLS, NAN, NAN, quick, 0},           \
+      {"work-precision", "", s, "lugre", "rk4imp", {NULL}, TOLS, NAN, NAN, 0, 0},              \
+      {"work-precision", "", s, "elastoplastic", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},       \
+      {"work-precision", "", s, "elastoplastic", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},       \
+      {"work-precision", "", s, "switching", "event", {NULL}, TOLS, NAN, NAN, quick, 0}
 
 /* Cost against the friction coefficient (seed 001 §3's claim). */
 #define COST(s, MU, quick)                                                                  \
-  {"cost-mu", "", s, "naive-sign", "rkf45", {NULL}, MU, NAN, 1e-6, quick},                  \
-      {"cost-mu", "", s, "smooth-sign", "rkf45", {NULL}, MU, NAN, 1e-6, 0},                 \
-      {"cost-mu", "", s, "kikuuwe", "rkf45", {NULL}, MU, NAN, 1e-6, quick},                 \
-      {"cost-mu", "", s, "lugre", "msbdf", {NULL}, MU, NAN, 1e-6, 0},                       \
-      {"cost-mu", "", s, "elastoplastic", "rkf45", {NULL}, MU, NAN, 1e-6, 0},               \
-      {"cost-mu", "", s, "glowinski", "glowinski-lie", {NULL}, MU, 1e-3, NAN, 0},           \
-      {"cost-mu", "", s, "switching", "event", {NULL}, MU, NAN, 1e-6, quick}
+  {"cost-mu", "", s, "naive-sign", "rkf45", {NULL}, MU, NAN, 1e-6, quick, 0},                  \
+      {"cost-mu", "", s, "smooth-sign", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},                 \
+      {"cost-mu", "", s, "kikuuwe", "rkf45", {NULL}, MU, NAN, 1e-6, quick, 0},                 \
+      {"cost-mu", "", s, "lugre", "msbdf", {NULL}, MU, NAN, 1e-6, 0, 0},                       \
+      {"cost-mu", "", s, "elastoplastic", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},               \
+      {"cost-mu", "", s, "glowinski", "glowinski-lie", {NULL}, MU, 1e-3, NAN, 0, 0},           \
+      {"cost-mu", "", s, "switching", "event", {NULL}, MU, NAN, 1e-6, quick, 0}
 
 /* Sensitivity to the regularization parameter, adaptive so the cost of stiffness shows. */
 #define REG(s, quick)                                                                       \
   {"regularization", "", s, "smooth-sign", "rkf45", {NULL}, FB_SWEEP_PARAM, "v_ratio",      \
-   {1e-1, 1e-2, 1e-3, 1e-4, 1e-5}, 5, NAN, 1e-8, quick},                                    \
+   {1e-1, 1e-2, 1e-3, 1e-4, 1e-5}, 5, NAN, 1e-8, quick, 0},                                    \
       {"regularization", "", s, "kikuuwe", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio",      \
-       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, quick},                                   \
+       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, quick, 0},                                   \
       {"regularization", "", s, "lugre", "msbdf", {NULL}, FB_SWEEP_PARAM, "sigma0",         \
-       {1e3, 1e4, 1e5, 1e6, 1e7}, 5, NAN, 1e-8, 0},                                         \
+       {1e3, 1e4, 1e5, 1e6, 1e7}, 5, NAN, 1e-8, 0, 0},                                         \
       {"regularization", "", s, "elastoplastic", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio", \
-       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, 0}
+       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, 0, 0}
 
 /* The drift variants (SPEC §5 `drift`) with every model's default integrator. */
 #define DRIFT_VARIANT(tag, s1, s2, s3)                                                      \
-  {"drift", tag, "drift", "naive-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q},      \
-      {"drift", tag, "drift", "smooth-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q}, \
-      {"drift", tag, "drift", "kikuuwe", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q},     \
-      {"drift", tag, "drift", "lugre", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q},       \
-      {"drift", tag, "drift", "dahl", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q},        \
-      {"drift", tag, "drift", "elastoplastic", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q}, \
-      {"drift", tag, "drift", "glowinski", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q},   \
-      {"drift", tag, "drift", "switching", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q}
+  {"drift", tag, "drift", "naive-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},      \
+      {"drift", tag, "drift", "smooth-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
+      {"drift", tag, "drift", "kikuuwe", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},     \
+      {"drift", tag, "drift", "lugre", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},       \
+      {"drift", tag, "drift", "dahl", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},        \
+      {"drift", tag, "drift", "elastoplastic", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
+      {"drift", tag, "drift", "glowinski", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},   \
+      {"drift", tag, "drift", "switching", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}
+
+/* seed 004's grid: the penalty force oscillates with period ~0.2 at eps = 0.001 over
+ * T ~ 628, so its trajectories are sampled every ~0.016 */
+#define GRID_SAMPLES 40001
 
 #define ALL_SCENARIOS(X)                                                                    \
   X("inclined-block"), X("stick-slip"), X("drift"), X("glowinski-tp1"), X("glowinski-tp2"), \
@@ -113,9 +117,9 @@ const fb_experiment fb_default_experiments[] = {
     DRIFT_VARIANT("near-Fs", "b=0.75", "a=0.6", NULL),
     DRIFT_VARIANT("slide-then-hold", "t_push=1", NULL, NULL),
     {"grid", "eps=0.1", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.1", NULL},
-     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q},
+     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
     {"grid", "eps=0.001", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.001", NULL},
-     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q},
+     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
 };
 
 const size_t fb_default_nexperiments = sizeof fb_default_experiments / sizeof fb_default_experiments[0];

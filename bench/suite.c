@@ -138,7 +138,7 @@ static void job_setup(job *jb, const fb_suite_opts *o)
     }
     io->max_steps = o->max_steps;
     io->max_rhs = o->max_rhs;
-    jb->cs.samples = o->samples;
+    jb->cs.samples = e->samples ? e->samples : o->samples;
   }
   if (jb->status == FB_OK) {
     format_params(jb->cs.md.type->params, jb->cs.md.params, jb->mparams, sizeof jb->mparams);
@@ -159,7 +159,7 @@ static void ref_compute(suite *S, ref_entry *re)
   const job *jb = &S->jobs[re->job];
   const fb_scenario *sc = &jb->cs.sc;
   const fb_plant *pl = &sc->plant;
-  const size_t ns = S->o->samples;
+  const size_t ns = jb->cs.samples;
   fb_err err = {{0}};
   re->kind = sc->type->ref_kind(sc->params);
   re->ref.nc = pl->nc;
@@ -269,7 +269,7 @@ static void job_run(suite *S, job *jb)
   fb_problem *pb = &jb->cs.pb;
   const fb_plant *pl = pb->plant;
   fb_metrics_nan(&jb->m);
-  if (fb_trace_alloc(&tr, S->o->samples, pl->n, pl->nc, jb->cs.md.type->nz) != FB_OK) {
+  if (fb_trace_alloc(&tr, jb->cs.samples, pl->n, pl->nc, jb->cs.md.type->nz) != FB_OK) {
     jb->status = FB_ENOMEM;
     snprintf(jb->message, sizeof jb->message, "out of memory");
     return;
@@ -614,7 +614,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
         continue;
       /* the scenario variant's reference */
       char key[1200];
-      snprintf(key, sizeof key, "%s|%s", x->scenario, jb->sparams);
+      snprintf(key, sizeof key, "%s|%zu|%s", x->scenario, jb->cs.samples, jb->sparams);
       size_t r = 0;
       while (r < S.nrefs && strcmp(S.refs[r].key, key) != 0)
         r++;
@@ -655,12 +655,13 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     snprintf(path, sizeof path, "%s/orders.csv", o->out_dir);
     st = write_orders(&S, path, err);
   }
-  if (st == FB_OK && o->plots)
-    st = fb_report_make(o->out_dir, err);
+  /* meta.json first: the report reads it (machine, versions, wall time of the runs) */
   if (st == FB_OK) {
     snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
     st = write_meta(&S, path, now_s() - t0, date, err);
   }
+  if (st == FB_OK && o->plots)
+    st = fb_report_make(o->out_dir, err);
   size_t nok = 0, nb = 0;
   for (size_t k = 0; k < S.njobs; k++) {
     nok += S.jobs[k].status == FB_OK;

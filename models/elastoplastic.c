@@ -822,7 +822,7 @@ const fb_model_type fb_model_elastoplastic = {
              "or Newmark with return mapping",
     .reference = "Engleder, Vielsack & Spiess, seed 004 §2; SPEC §3 M5",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK | FB_MODEL_OWNED,
-    .default_integrator = "rk4",
+    .default_integrator = "newmark", /* the paper's scheme, unconditionally stable */
     .default_tol = 0,
     .params = &ep_set,
     .nz = 1,

@@ -107,8 +107,9 @@ const fb_model_type fb_model_kikuuwe = {
     .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",
     .reference = "Kikuuwe et al., seed 002 §4.1, Theorem 1 (formulas restored in SPEC §3 M3)",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK,
-    .default_integrator = "rk4",
-    .default_tol = 0,
+    /* adaptive: a fixed default step cannot know the anchor frequency 2 pi f_ratio f_c */
+    .default_integrator = "rkf45",
+    .default_tol = 1e-8,
     .params = &kikuuwe_set,
     .nz = 1,
     .z_names = kikuuwe_z,

@@ -11,7 +11,8 @@
  * explicit steppers (sigma0/m large; in slip the z-rate is sigma0 |v|/S).  Known to
  * drift under oscillating sub-breakaway loads (seed 002 §3.1, fig. 3(b)).
  *
- * Dahl: sigma1 = sigma2 = 0 and S = Fc, the kinetic level (no Stribeck).  Kind: ODE
+ * Dahl: sigma1 = sigma2 = 0 and S = Fc, the kinetic level (no Stribeck); Fs for a
+ * characteristic without a kinetic level (leine).  Kind: ODE
  * with analytic Jacobian.  State: z (m).
  */
 #include <math.h>
@@ -60,8 +61,11 @@ static inline double lugre_level(const lugre_params *p, const fb_contact_in *c, 
                                  double *dS)
 {
   if (p->dahl != 0.0) {
+    /* Dahl's constant level is the kinetic one; a characteristic that decays to 0
+     * (leine) has none, so its static level stands in. */
+    const double mu = fb_friction_mu_inf(c->law);
     *dS = 0.0;
-    return c->N * fb_friction_mu_inf(c->law);
+    return c->N * (mu > 0.0 ? mu : c->law->mu_s);
   }
   return fb_contact_S(c, w, dS);
 }

@@ -89,8 +89,9 @@ const fb_model_type fb_model_smooth_sign = {
     .title = "sgn regularized by a slope: F = -S(|v|) phi(v/eps_v) (creeps, no true stick)",
     .reference = "SPEC §3 M1b; linear saturation as in seed 002 §5.3",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC,
-    .default_integrator = "rk4",
-    .default_tol = 0,
+    /* adaptive: the slope Fs/eps_v sets an explicit stability limit no fixed default knows */
+    .default_integrator = "rkf45",
+    .default_tol = 1e-8,
     .params = &smooth_set,
     .nz = 0,
     .z_names = NULL,
