@@ -10,6 +10,7 @@
 
 #include "fb_io.h"
 #include "fb_run.h"
+#include "fb_suite.h"
 
 #ifndef FB_VERSION
 #define FB_VERSION "unknown"
@@ -40,12 +41,15 @@ static const char main_help[] =
     "  suite [--quick] [--out DIR] [--jobs N] run the benchmark suite: CSV, plots, report\n"
     "  reference --scenario S [...]          a scenario's reference trajectory and stick/slip\n"
     "                                        intervals (closed form or switching/event)\n"
+    "  bench [--out FILE.csv]                ns per step: fricbench vs a hand-written loop\n"
+    "  merge DIR...                          reassemble the parts of suite --emit-jobs\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
     "  -V, --version   print the version\n"
     "\n"
-    "exit status: 0 success, 1 a run ended in budget/failed or output failed, 2 bad input\n";
+    "exit status: 0 success, 1 a run ended in budget/failed or output failed, 2 bad input,\n"
+    "             128 + signal (130, 143) a suite interrupted by SIGINT/SIGTERM\n";
 
 static const char run_help[] =
     "usage: fricbench run --scenario S --model M [--integrator I] [--h H | --tol TOL]\n"
@@ -173,12 +177,13 @@ static int parse_positive(const char *opt, const char *text, double *out)
   return FB_EXIT_OK;
 }
 
-static int parse_count(const char *opt, const char *text, unsigned long minv, unsigned long *out)
+static int parse_count(const char *opt, const char *text, unsigned long minv, unsigned long maxv,
+                       unsigned long *out)
 {
   unsigned long v;
-  if (fb_parse_ulong(text, &v) != FB_OK || v < minv) {
-    fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer >= %lu\n", opt, text,
-            minv);
+  if (fb_parse_ulong(text, &v) != FB_OK || v < minv || v > maxv) {
+    fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer in [%lu, %lu]\n", opt,
+            text, minv, maxv);
     return FB_EXIT_USAGE;
   }
   *out = v;
@@ -234,9 +239,11 @@ static int cmd_run(int argc, char **argv)
     case OPT_ATOL: rc = parse_positive("--atol", optarg, &atol); have_tol = 1; break;
     case OPT_RTOL: rc = parse_positive("--rtol", optarg, &rtol); have_tol = 1; break;
     case OPT_SET: sets[nsets++] = optarg; break;
-    case OPT_SAMPLES: rc = parse_count("--samples", optarg, 2, &samples); break;
-    case OPT_MAX_STEPS: rc = parse_count("--max-steps", optarg, 1, &max_steps); break;
-    case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, &max_rhs); break;
+    case OPT_SAMPLES: rc = parse_count("--samples", optarg, 2, FB_MAX_SAMPLES, &samples); break;
+    case OPT_MAX_STEPS:
+      rc = parse_count("--max-steps", optarg, 1, FB_MAX_BUDGET, &max_steps);
+      break;
+    case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, FB_MAX_BUDGET, &max_rhs); break;
     case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &event_tol); break;
     case ':':
       rc = usage_error("option %s needs a value%s", argv[optind - 1], "");
@@ -309,13 +316,16 @@ static int cmd_run(int argc, char **argv)
     snprintf(step, sizeof step, "h=%g", cs.opts.h);
   else
     snprintf(step, sizeof step, "atol=%g rtol=%g", cs.opts.atol, cs.opts.rtol);
+  /* "ok: scenario=...", "budget: <why>; scenario=...", "failed: <why>; scenario=..." (the
+   * statuses of runs.csv; the why keeps GSL's code and reason) */
   fprintf(stderr,
-          "fricbench: %s: scenario=%s model=%s integrator=%s %s t=%.10g steps=%lu rejected=%lu "
-          "rhs=%lu jac=%lu events=%lu inner=%lu wall=%.3f ms%s%s\n",
-          fb_status_name(res.status), cs.sc.type->name, cs.md.type->name, cs.integ->name, step,
-          res.t_reached, res.cnt.nsteps, res.cnt.nrejected, res.cnt.nfe, res.cnt.njac,
-          res.cnt.nevents, res.cnt.ninner, 1e3 * res.wall_s, res.status ? ": " : "",
-          res.status ? res.message : "");
+          "fricbench: %s%s%s%s scenario=%s model=%s integrator=%s %s t=%.10g steps=%lu "
+          "rejected=%lu rhs=%lu jac=%lu events=%lu inner=%lu wall=%.3f ms\n",
+          res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",
+          res.status ? ": " : "", res.status ? res.message : "", res.status ? ";" : ":",
+          cs.sc.type->name, cs.md.type->name, cs.integ->name, step, res.t_reached,
+          res.cnt.nsteps, res.cnt.nrejected, res.cnt.nfe, res.cnt.njac, res.cnt.nevents,
+          res.cnt.ninner, 1e3 * res.wall_s);
   if (rc == FB_EXIT_OK && res.status != FB_OK)
     rc = FB_EXIT_RUNTIME;
   fb_trace_free(&tr);
@@ -346,5 +356,9 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_suite(argc - 1, argv + 1);
   if (strcmp(cmd, "reference") == 0)
     return fb_cmd_reference(argc - 1, argv + 1);
-  return usage_error("unknown command '%s': use list, run, reference or suite (see 'fricbench --help')%s", cmd, "");
+  if (strcmp(cmd, "bench") == 0)
+    return fb_cmd_bench(argc - 1, argv + 1);
+  if (strcmp(cmd, "merge") == 0)
+    return fb_cmd_merge(argc - 1, argv + 1);
+  return usage_error("unknown command '%s': use list, run, reference, suite, bench or merge (see 'fricbench --help')%s", cmd, "");
 }

@@ -85,8 +85,11 @@ int fb_cmd_reference(int argc, char **argv)
       return FB_EXIT_OK;
     case OPT_SET: sets[nsets++] = optarg; break;
     case OPT_SAMPLES:
-      if (fb_parse_ulong(optarg, &samples) != FB_OK || samples < 2)
-        rc = usage("--samples '%s' is not allowed: use an integer >= 2", optarg);
+      if (fb_parse_ulong(optarg, &samples) != FB_OK || samples < 2 || samples > FB_MAX_SAMPLES) {
+        fprintf(stderr, "fricbench: --samples '%s' is not allowed: use an integer in [2, %lu]\n",
+                optarg, FB_MAX_SAMPLES);
+        rc = FB_EXIT_USAGE;
+      }
       break;
     case OPT_INTERVALS: ivpath = optarg; break;
     case ':': rc = usage("option %s needs a value", argv[optind - 1]); break;

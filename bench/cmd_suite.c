@@ -1,6 +1,7 @@
 /* cmd_suite.c — `fricbench suite [--quick] [--out DIR] [--jobs N] ...`. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 static const char suite_help[] =
     "usage: fricbench suite [--quick] [--out DIR] [--jobs N] [--samples N]\n"
     "                       [--max-steps N] [--max-rhs N] [--no-plots]\n"
+    "       fricbench suite --resume DIR [--jobs N] [--no-plots]\n"
     "\n"
     "Runs the default experiment table (every scenario x every model x the integrators that\n"
     "suit it x the sweeps: step ladders, tolerance ladders, friction coefficient, the\n"
@@ -28,7 +30,60 @@ static const char suite_help[] =
     "  --max-steps N    per-run step budget (default 2000000)\n"
     "  --max-rhs N      per-run RHS budget (default 40000000)\n"
     "  --no-plots       skip plots and report.html\n"
-    "  -h, --help       this help\n";
+    "  --resume DIR     finish an interrupted suite: run only the jobs missing from\n"
+    "                   DIR/journal, with its options; the result equals an\n"
+    "                   uninterrupted run apart from the timing columns\n"
+    "  --emit-jobs FILE write FILE, one independent command per line (--parts K of\n"
+    "                   them, default 16), each running part I of the table into\n"
+    "                   DIR/part-I; run them with GNU Parallel (parallel -a FILE, or\n"
+    "                   over ssh with --sshloginfile) or a Slurm job array\n"
+    "                   (scripts/slurm_array.sh FILE), then: fricbench merge DIR\n"
+    "  --part I/K       run only part I of K (what --emit-jobs lines do)\n"
+    "  -h, --help       this help\n"
+    "\n"
+    "SIGINT or SIGTERM stops the suite cleanly: no new job starts, running ones are\n"
+    "abandoned, runs.csv gets the finished rows, and the exit status is 130 (SIGINT) or\n"
+    "143 (SIGTERM); every finished job is in DIR/journal for --resume.\n";
+
+/* A count option of suite: an integer in its range, or exit 2 naming the option. */
+static int suite_count(int c, const char *text, unsigned long *out)
+{
+  const char *name = c == 'j' ? "--jobs" : c == 's' ? "--samples" : c == 'S' ? "--max-steps"
+                                                                              : "--max-rhs";
+  const unsigned long lo = c == 's' ? 2UL : 1UL;
+  const unsigned long hi = c == 'j' ? 256UL : c == 's' ? FB_MAX_SAMPLES : FB_MAX_BUDGET;
+  if (fb_parse_ulong(text, out) != FB_OK || *out < lo || *out > hi) {
+    fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer in [%lu, %lu]\n", name,
+            text, lo, hi);
+    return FB_EXIT_USAGE;
+  }
+  return FB_EXIT_OK;
+}
+
+/* --resume DIR takes the options that change results from DIR/journal: giving them too
+ * (or --out) is a conflict. */
+static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
+{
+  if (conflict != NULL) {
+    fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite keeps its "
+                    "directory and options (only --jobs and --no-plots may be given)\n",
+            conflict);
+    return FB_EXIT_USAGE;
+  }
+  if (dir[0] == '\0') {
+    fputs("fricbench: --resume: empty directory name: give an interrupted suite's directory\n",
+          stderr);
+    return FB_EXIT_USAGE;
+  }
+  o->out_dir = dir;
+  o->resume = 1;
+  fb_err err = {{0}};
+  if (fb_suite_resume_opts(o, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_USAGE;
+  }
+  return FB_EXIT_OK;
+}
 
 int fb_cmd_suite(int argc, char **argv)
 {
@@ -37,6 +92,9 @@ int fb_cmd_suite(int argc, char **argv)
       {"jobs", required_argument, NULL, 'j'}, {"samples", required_argument, NULL, 's'},
       {"max-steps", required_argument, NULL, 'S'}, {"max-rhs", required_argument, NULL, 'R'},
       {"no-plots", no_argument, NULL, 'P'},   {"help", no_argument, NULL, 'h'},
+      {"resume", required_argument, NULL, 'r'},
+      {"part", required_argument, NULL, 'p'}, {"parts", required_argument, NULL, 'K'},
+      {"emit-jobs", required_argument, NULL, 'E'},
       {NULL, 0, NULL, 0},
   };
   fb_suite_opts o;
@@ -44,25 +102,31 @@ int fb_cmd_suite(int argc, char **argv)
   char defdir[256];
   int c;
   unsigned long v;
+  const char *resume_dir = NULL, *conflict = NULL; /* --resume and what it excludes */
+  const char *emit = NULL; /* --emit-jobs FILE (bench/merge.c) */
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:j:h", opts, NULL)) != -1) {
     switch (c) {
-    case 'q': o.quick = 1; break;
-    case 'o': o.out_dir = optarg; break;
+    case 'q': o.quick = 1; conflict = "--quick"; break;
+    case 'o': o.out_dir = optarg; conflict = "--out"; break;
+    case 'r': resume_dir = optarg; break;
+    case 'p':
+    case 'K':
+    case 'E':
+      if (fb_suite_dist_option(c, optarg, &o, &emit) != FB_EXIT_OK)
+        return FB_EXIT_USAGE;
+      break;
     case 'P': o.plots = 0; break;
     case 'h': fputs(suite_help, stdout); return FB_EXIT_OK;
     case 'j':
     case 's':
     case 'S':
     case 'R':
-      if (fb_parse_ulong(optarg, &v) != FB_OK || v < (c == 's' ? 2UL : 1UL) ||
-          (c == 'j' && v > 256)) {
-        fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer %s\n",
-                argv[optind - 1], optarg,
-                c == 'j' ? "in [1, 256]" : c == 's' ? ">= 2" : ">= 1");
+      if (suite_count(c, optarg, &v) != FB_EXIT_OK)
         return FB_EXIT_USAGE;
-      }
+      if (c != 'j')
+        conflict = c == 's' ? "--samples" : c == 'S' ? "--max-steps" : "--max-rhs";
       if (c == 'j')
         o.jobs = (int)v;
       else if (c == 's')
@@ -99,9 +163,27 @@ int fb_cmd_suite(int argc, char **argv)
     return FB_EXIT_USAGE;
   }
   fb_err err = {{0}};
+  if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/merge.c */
+    const int drc = fb_suite_dist_check(&o, emit, resume_dir != NULL);
+    if (drc != FB_EXIT_OK || emit != NULL)
+      return drc != FB_EXIT_OK ? drc : fb_emit_jobs(&o, emit, argv[0], &err) == FB_OK
+                                           ? FB_EXIT_OK
+                                           : (fprintf(stderr, "fricbench: %s\n", err.msg),
+                                              FB_EXIT_USAGE);
+  }
+  if (resume_dir != NULL) { /* after the part check: a part's journal restores its part */
+    const int rrc = resume_setup(&o, resume_dir, conflict);
+    if (rrc != FB_EXIT_OK)
+      return rrc;
+  }
+  int sig = 0;
+  o.handle_signals = 1;
+  o.stopped_by = &sig;
   int st = fb_suite_run(&o, argv[0], &err);
   if (st != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
+    if (st == FB_EINTR) /* the shell's convention for death by a signal */
+      return 128 + (sig > 0 ? sig : SIGINT);
     return st == FB_EINVAL ? FB_EXIT_USAGE : FB_EXIT_RUNTIME;
   }
   return FB_EXIT_OK;

@@ -12,5 +12,7 @@ int fb_cli_main(int argc, char **argv);
 int fb_cmd_suite(int argc, char **argv);
 /* fricbench reference (bench/cmd_reference.c) */
 int fb_cmd_reference(int argc, char **argv);
+/* fricbench bench (bench/cmd_bench.c) */
+int fb_cmd_bench(int argc, char **argv);
 
 #endif

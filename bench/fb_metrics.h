@@ -69,6 +69,8 @@ extern const char *const fb_metric_units[];
 #define FB_NMETRICS 20
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
+/* The inverse of fb_metrics_to_array (the suite's journal stores the array). */
+void fb_metrics_from_array(fb_metrics *m, const double in[FB_NMETRICS]);
 void fb_metrics_nan(fb_metrics *m);
 
 /* The per-step observer for chatter.  Set it up with the reference spans, chain it as

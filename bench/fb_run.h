@@ -10,6 +10,7 @@
 #ifndef FB_RUN_H
 #define FB_RUN_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "fb_integrator.h"
@@ -40,6 +41,12 @@ typedef struct fb_run_result {
   double wall_s, cpu_s;      /* elapsed and CPU (thread) seconds of the integration */
 } fb_run_result;
 
+/* Limits on sizes given on the command line: a larger output grid would not fit in
+ * memory (the trace holds ns x (1 + dim + nc) doubles), a larger budget could overflow
+ * the counters' arithmetic (the suite's references get 50 x the budget). */
+#define FB_MAX_SAMPLES 10000000UL
+#define FB_MAX_BUDGET 1000000000000000UL
+
 typedef struct fb_case {
   fb_scenario sc;
   fb_model md;
@@ -47,6 +54,21 @@ typedef struct fb_case {
   fb_int_opts opts;
   size_t samples; /* output grid size (>= 2) */
   fb_problem pb;  /* valid after fb_case_prepare */
+  /* Divergence bounds, set by fb_case_prepare from the scenario's scales: a run whose
+   * |x_i| exceeds x_bound or |v_i| exceeds v_bound after an accepted step ends with
+   * FB_EDIVERGE ("diverged: |v1| = ... > ... at t=...").  The scales: V = max(v_scale,
+   * |v0|, |u(t0)|) + A (T - t0) with A = ||M^-1||_inf (|f(t0, x0, v0) - D v0 - K x0|_inf
+   * + sum_i Fs_i), an acceleration bound from the initial forces and the friction
+   * levels, and X = |x0|_inf + V (T - t0).  v_bound = V / sqrt(DBL_EPSILON) and
+   * x_bound = X / sqrt(DBL_EPSILON) (about 6.7e7 times the scales): beyond them the
+   * scenario's energy scale (1/2 m V^2, 1/2 k X^2) is below the round-off of the state's
+   * energy, so the energy balance every friction law obeys (F v_r <= 0) can no longer
+   * be resolved and the run's numbers carry no information about the scenario.  The
+   * bound depends on neither the model nor the integrator. */
+  double x_bound, v_bound;
+  /* When not NULL, checked after every accepted step: a non-zero value stops the run
+   * with FB_EINTR (the suite's interrupt: SIGINT/SIGTERM). */
+  const atomic_int *cancel;
 } fb_case;
 
 /* Set up a case from names; integrator NULL = the model's default.  Errors name what
@@ -56,11 +78,16 @@ int fb_case_init(fb_case *c, const char *scenario, const char *model, const char
 /* Assign NAME=VALUE to the scenario's or the model's parameter. */
 int fb_case_set(fb_case *c, const char *assignment, fb_err *err);
 /* Build the plant, resolve the model, check the integrator options against the
- * problem (h in (0, T - t0], tol > 0, fixed/adaptive support).  When neither h nor a
+ * problem (h in (0, T - t0], tol > 0, fixed/adaptive support, samples in [2,
+ * FB_MAX_SAMPLES], a span T - t0 whose grid spacing and default step do not underflow)
+ * and set the divergence bounds.  When neither h nor a
  * tolerance was chosen (opts.h NaN and opts.atol NaN), apply the model's default. */
 int fb_case_prepare(fb_case *c, fb_err *err);
 /* Run it.  tr (may be NULL) receives the samples; extra (may be NULL) is called after
- * every accepted step too.  Returns res->status. */
+ * every accepted step too.  Returns res->status: FB_OK, FB_BUDGET, or a failure with
+ * res->message, e.g. FB_ENONFINITE "non-finite state at t=...", FB_EDIVERGE "diverged:
+ * |x1| = ... > x_bound ... at t=...", FB_EGSL "gsl error <code> (<reason>) at t=...",
+ * FB_EINTR when *cancel became non-zero. */
 int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res);
 void fb_case_free(fb_case *c);
 

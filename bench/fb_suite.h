@@ -63,13 +63,45 @@ typedef struct fb_suite_opts {
   unsigned long max_rhs;
   int progress;            /* show progress on stderr */
   int plots;               /* make plots and the report */
+  /* Resumable suites (fb_resume.h).  Every finished job is appended to out_dir/journal.
+   * With handle_signals, SIGINT or SIGTERM stops the suite: no job starts any more,
+   * running ones stop at their next step, runs.csv gets the finished rows (in table
+   * order, run_id as in a full run), and fb_suite_run returns FB_EINTR with the signal
+   * in *stopped_by.  With resume, out_dir/journal's jobs are taken as done and only the
+   * others run; the options must be the journal's (fb_suite_resume_opts). */
+  int resume;
+  int handle_signals;
+  int *stopped_by; /* out, may be NULL: the signal that interrupted the suite, else 0 */
+  /* Parts (bench/merge.c): with nparts > 0, run only part `part` (1..nparts) of the
+   * table's experiments (fb_schedule.h) and write its rows, orders, trajectories and
+   * part.json; `fricbench merge` reassembles the parts. */
+  size_t part, nparts;
 } fb_suite_opts;
 
 void fb_suite_opts_default(fb_suite_opts *o);
 
+/* For `--resume DIR` (o->out_dir): read DIR/journal's header and set the options that
+ * change results (quick, samples, max_steps, max_rhs, part, nparts) to the interrupted
+ * suite's (a part resumes as that part, without plots).
+ * FB_EINVAL with err set when DIR holds no valid journal. */
+int fb_suite_resume_opts(fb_suite_opts *o, fb_err *err);
+
 /* Run the suite; writes everything under o->out_dir (created).  Returns FB_OK, or a
  * failure with err set (bad options, unwritable directory). */
 int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err);
+
+/* Write DIR/part.json: which part of how many, of how many runs, with which options
+ * (bench/merge.c). */
+int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb_err *err);
+/* `suite --emit-jobs FILE`: one `fricbench suite --part I/K --out DIR/part-I ...` command
+ * per line (bench/merge.c). */
+int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb_err *err);
+/* --part I/K, --parts K, --emit-jobs FILE of `suite` (c: 'p', 'K', 'E'): parse into o and
+ * *emit; and check the combination.  FB_EXIT_OK or FB_EXIT_USAGE (message printed). */
+int fb_suite_dist_option(int c, const char *arg, fb_suite_opts *o, const char **emit);
+int fb_suite_dist_check(fb_suite_opts *o, const char *emit, int resume);
+/* `fricbench merge` */
+int fb_cmd_merge(int argc, char **argv);
 
 /* `fricbench suite` */
 int fb_cmd_suite(int argc, char **argv);

@@ -3,10 +3,29 @@
 #include "fb_io.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The process's umask, read once without changing it (umask() would set it, a race with
+ * other threads creating files): Linux reports it in /proc/self/status; 022 otherwise. */
+static mode_t proc_umask = 022;
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+
+static void read_umask(void)
+{
+  FILE *fp = fopen("/proc/self/status", "r");
+  char line[128];
+  while (fp != NULL && fgets(line, sizeof line, fp) != NULL)
+    if (strncmp(line, "Umask:", 6) == 0) {
+      proc_umask = (mode_t)strtoul(line + 6, NULL, 8) & 0777;
+      break;
+    }
+  if (fp != NULL)
+    fclose(fp);
+}
 
 int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *err)
 {
@@ -37,6 +56,9 @@ int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *e
     fb_outfile_abort(o);
     return fb_err_set(err, FB_EINVAL, "%s '%s' cannot be written: %s", what, path, strerror(e));
   }
+  /* mkstemp creates 0600; the renamed file gets what open(..., 0666) would have given */
+  pthread_once(&umask_once, read_umask);
+  fchmod(fd, 0666 & ~proc_umask);
   o->fp = fdopen(fd, "w");
   if (o->fp == NULL) {
     close(fd);

@@ -28,6 +28,17 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
   memcpy(o, v, sizeof v);
 }
 
+void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
+{
+  *m = (fb_metrics){.err_x_l2 = v[0],         .err_v_l2 = v[1],        .err_F_l2 = v[2],
+                    .err_x_max = v[3],        .err_v_max = v[4],       .err_x_T = v[5],
+                    .err_v_T = v[6],          .stick_time = v[7],      .stick_time_ref = v[8],
+                    .onset_err = v[9],        .offset_err = v[10],     .missed = v[11],
+                    .spurious = v[12],        .drift = v[13],          .drift_per_cycle = v[14],
+                    .chatter_rate = v[15],    .chatter_v_rms = v[16],  .chatter_F_tv = v[17],
+                    .power_pos_count = v[18], .power_pos_max = v[19]};
+}
+
 void fb_metrics_nan(fb_metrics *m)
 {
   double *p = (double *)(void *)m;

@@ -1,5 +1,6 @@
 /* run.c — set up, prepare and run one case; record it on the output grid. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,9 @@ int fb_case_set(fb_case *c, const char *assignment, fb_err *err)
   char name[128];
   size_t len = (size_t)(eq - assignment);
   if (len >= sizeof name)
-    return fb_err_set(err, FB_EINVAL, "--set: parameter name too long");
+    return fb_err_set(err, FB_EINVAL, "--set '%.40s...': parameter name too long: allowed is "
+                      "a name of at most %zu characters (see 'fricbench list')",
+                      assignment, sizeof name - 1);
   memcpy(name, assignment, len);
   name[len] = '\0';
   const char *value = eq + 1;
@@ -111,6 +114,44 @@ int fb_case_set(fb_case *c, const char *assignment, fb_err *err)
                     name, sname, mname);
 }
 
+/* The divergence bounds of fb_case (see fb_run.h): the scenario's velocity and position
+ * scales divided by sqrt(DBL_EPSILON). */
+static int case_bounds(fb_case *c)
+{
+  const fb_plant *pl = &c->sc.plant;
+  const size_t n = pl->n;
+  const double span = pl->T - pl->t0;
+  double *f = calloc(n, sizeof *f);
+  if (f == NULL)
+    return FB_ENOMEM;
+  fb_plant_smooth_force(pl, pl->t0, pl->x0, pl->v0, f);
+  double fsum = 0, minv = 0, x0 = 0, v = fabs(pl->v_scale);
+  for (size_t i = 0; i < n; i++) {
+    double row = 0;
+    for (size_t j = 0; j < n; j++)
+      row += fabs(pl->Minv[i * n + j]);
+    minv = fmax(minv, row);
+    fsum = fmax(fsum, fabs(f[i]));
+    x0 = fmax(x0, fabs(pl->x0[i]));
+    v = fmax(v, fabs(pl->v0[i]));
+  }
+  free(f);
+  for (size_t i = 0; i < pl->nc; i++) {
+    fb_contact_state cs;
+    fb_plant_contact_at(pl, i, pl->t0, &cs);
+    v = fmax(v, fabs(cs.u));
+    fsum += fabs(fb_plant_contact_Fs(pl, i));
+  }
+  v += minv * fsum * span;
+  /* NaN or overflow in the scales (absurd but legal parameters) disables the check
+   * rather than failing good runs. */
+  const double root_eps = sqrt(DBL_EPSILON);
+  c->v_bound = isfinite(v) && v > 0 ? v / root_eps : (double)INFINITY;
+  const double x = x0 + v * span;
+  c->x_bound = isfinite(x) && x > 0 ? x / root_eps : (double)INFINITY;
+  return FB_OK;
+}
+
 int fb_case_prepare(fb_case *c, fb_err *err)
 {
   int st = fb_scenario_build(&c->sc, err);
@@ -123,6 +164,17 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   const fb_model_type *mt = c->md.type;
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
+  if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)
+    return fb_err_set(err, FB_EINVAL, "samples = %zu is out of range: allowed is 2 to %lu",
+                      c->samples, FB_MAX_SAMPLES);
+  /* A span so short that the output grid spacing or the default step (T - t0)/1e4
+   * underflows cannot be stepped: every step would be 0. */
+  const double span_min = DBL_MIN * fmax(1e4, (double)(c->samples - 1));
+  if (!(span >= span_min))
+    return fb_err_set(err, FB_EINVAL,
+                      "T - t0 = %g is too short: the output grid or the default step "
+                      "underflows; allowed is T - t0 >= %g",
+                      span, span_min);
   if (isnan(o->h) && isnan(o->atol)) {
     if (mt->default_tol > 0 && c->integ->adaptive_ok)
       o->atol = o->rtol = mt->default_tol;
@@ -150,8 +202,8 @@ int fb_case_prepare(fb_case *c, fb_err *err)
       return fb_err_set(err, FB_EINVAL, "tolerance %g is out of range: allowed is a finite number > 0",
                         !(o->atol > 0) ? o->atol : o->rtol);
   }
-  if (c->samples < 2)
-    return fb_err_set(err, FB_EINVAL, "samples = %zu is out of range: allowed is >= 2", c->samples);
+  if (case_bounds(c) != FB_OK)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
   fb_problem_init(&c->pb, pl, &c->md);
   return FB_OK;
 }
@@ -180,6 +232,11 @@ typedef struct recorder {
   double *Fp, *F, *work;   /* nc, nc, n */
   int *sp, *sk;            /* nc, nc */
   int status;
+  /* guards checked after every accepted step (fb_case: x_bound, v_bound, cancel) */
+  size_t n;
+  double x_bound, v_bound;
+  const atomic_int *cancel;
+  char why[160]; /* message when a guard stopped the run */
 } recorder;
 
 /* Quintic Hermite in x (x, v, a at both ends), cubic in v (v, a) and in z (z, z'),
@@ -226,9 +283,40 @@ static double grid_time(const recorder *r, size_t k)
   return k + 1 == r->tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
 }
 
+/* The guards: a state that is non-finite or beyond the divergence bounds, or a cancel
+ * request, stops the run with a status and a message naming the component and t. */
+static int recorder_guard(recorder *r, double t, const double *y)
+{
+  for (size_t k = 0; k < 2 * r->n; k++) {
+    const int is_x = k < r->n;
+    const double bound = is_x ? r->x_bound : r->v_bound;
+    if (fabs(y[k]) <= bound)
+      continue;
+    const char *name = is_x ? "x" : "v";
+    const size_t i = (is_x ? k : k - r->n) + 1;
+    if (!isfinite(y[k])) {
+      snprintf(r->why, sizeof r->why, "non-finite state at t=%.17g", t);
+      return r->status = FB_ENONFINITE;
+    }
+    snprintf(r->why, sizeof r->why,
+             "diverged: |%s%zu| = %.3g > %.3g (the scenario's %s scale / sqrt(DBL_EPSILON)) "
+             "at t=%.17g",
+             name, i, fabs(y[k]), bound, is_x ? "position" : "velocity", t);
+    return r->status = FB_EDIVERGE;
+  }
+  if (r->cancel != NULL && atomic_load_explicit(r->cancel, memory_order_relaxed) != 0) {
+    snprintf(r->why, sizeof r->why, "interrupted at t=%.17g", t);
+    return r->status = FB_EINTR;
+  }
+  return 0;
+}
+
 static int recorder_step(void *ctx, double t, const double *y)
 {
   recorder *r = ctx;
+  const int gst = recorder_guard(r, t, y);
+  if (gst != 0)
+    return gst;
   if (r->tr != NULL) {
     fb_trace *tr = r->tr;
     const size_t dim = tr->dim, nc = tr->nc;
@@ -306,6 +394,10 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.work = rec.F + nc;
   rec.sp = ibuf;
   rec.sk = ibuf + nc;
+  rec.n = n;
+  rec.x_bound = c->x_bound > 0 ? c->x_bound : (double)INFINITY;
+  rec.v_bound = c->v_bound > 0 ? c->v_bound : (double)INFINITY;
+  rec.cancel = c->cancel;
   if (tr != NULL) {
     tr->filled = 0;
     rec.dt = (pl->T - pl->t0) / (double)(tr->ns - 1);
@@ -324,7 +416,9 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
     fb_err_set(&err, st, "output failed at t=%g", t);
   res->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
   res->wall_s = now_s(CLOCK_MONOTONIC) - w0;
-  if (st == FB_OK && rec.status != FB_OK)
+  if (rec.why[0] != '\0') /* a guard stopped it: its message, not "stopped by the observer" */
+    st = fb_err_set(&err, rec.status, "%s", rec.why);
+  else if (st == FB_OK && rec.status != FB_OK)
     st = fb_err_set(&err, rec.status, "model output failed");
   res->status = st;
   res->t_reached = t;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <gsl/gsl_version.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 
 #include "fb_io.h"
 #include "fb_report.h"
+#include "fb_resume.h"
+#include "fb_schedule.h"
 #include "fb_version.h"
 
 #ifndef FB_BUILD_INFO
@@ -48,6 +51,7 @@ typedef struct ref_entry {
   int kind;         /* FB_REF_EXACT, FB_REF_EVENT, FB_REF_NONE (unavailable) */
   int status;
   char message[FB_ERR_LEN];
+  int needed;       /* resume: a job still to run uses it, or its file is missing */
 } ref_entry;
 
 typedef struct job {
@@ -62,6 +66,8 @@ typedef struct job {
   size_t ref;          /* index into the reference table */
   fb_run_result res;
   fb_metrics m;
+  int done;            /* resume: finished (run now, taken from the journal, or not ready) */
+  int ref_kind;        /* resume: the reference kind the job was scored against, once done */
 } job;
 
 typedef struct suite {
@@ -75,6 +81,19 @@ typedef struct suite {
   size_t next, done, total;
   double t_start, last_print;
   const char *phase;
+  /* resumable suites (fb_resume.h; the functions after write_meta) */
+  atomic_int stop;       /* the signal that interrupts the suite, 0 until then */
+  fb_sigwatch watch;
+  fb_journal journal;
+  int have_journal;
+  int journal_failed;    /* an append failed: --resume would rerun from there */
+  char journal_err[FB_ERR_LEN];
+  int partial;           /* write_runs: finished rows only */
+  size_t resumed;        /* jobs taken from the journal */
+  /* scheduling and parts (bench/schedule.c; the functions at the end of this file) */
+  size_t *order;          /* this phase's job or reference indices in dispatch order */
+  size_t norder;
+  unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
 } suite;
 
 static double now_s(void)
@@ -291,6 +310,18 @@ static void job_run(suite *S, job *jb)
   fb_trace_free(&tr);
 }
 
+/* resumable suites: the workers' entry points (defined after write_meta) */
+static void ref_exec(suite *S, size_t k);
+static void job_exec(suite *S, size_t k);
+static int out_dir_check(const char *dir, fb_err *err);
+static int resume_begin(suite *S, fb_err *err);
+static int resume_verify(suite *S, fb_err *err);
+static int resume_end(suite *S, fb_err *err);
+static int job_ref_kind(const suite *S, const job *jb);
+static int resume_finish(suite *S, int st, fb_err *err);
+static int select_part(suite *S, fb_err *err);
+static size_t schedule(suite *S, int refs);
+
 typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
 typedef struct worker_arg {
   suite *S;
@@ -303,14 +334,15 @@ static void *worker(void *argp)
   suite *S = a->S;
   for (;;) {
     pthread_mutex_lock(&S->lock);
-    const size_t k = S->next++;
+    const size_t next = S->next++;
     pthread_mutex_unlock(&S->lock);
-    if (k >= S->total)
+    if (next >= S->total)
       break;
+    const size_t k = S->order != NULL ? S->order[next] : next; /* longest first */
     if (a->phase == PHASE_REFS)
-      ref_compute(S, &S->refs[k]);
+      ref_exec(S, k);
     else
-      job_run(S, &S->jobs[k]);
+      job_exec(S, k);
     pthread_mutex_lock(&S->lock);
     S->done++;
     progress(S, 0);
@@ -394,6 +426,8 @@ static int write_runs(const suite *S, const char *path, fb_err *err)
     const fb_experiment *e = jb->exp;
     const fb_int_opts *io = &jb->cs.opts;
     const int ready = jb->ready;
+    if (S->partial && (!jb->done || (S->sel != NULL && !S->sel[k])))
+      continue; /* interrupted, or --part: this part's finished rows only */
     fprintf(fp, "%zu,", k + 1);
     csv_str(fp, e->group);
     fputc(',', fp);
@@ -411,9 +445,8 @@ static int write_runs(const suite *S, const char *path, fb_err *err)
     csv_str(fp, jb->sparams);
     fputc(',', fp);
     csv_str(fp, jb->mparams);
-    const ref_entry *re = ready ? &S->refs[jb->ref] : NULL;
-    fprintf(fp, ",%s,%s,", !re ? "none" : re->kind == FB_REF_EXACT ? "exact"
-                           : re->kind == FB_REF_EVENT ? "event" : "none",
+    const int rk = job_ref_kind(S, jb); /* the journal's for a resumed job */
+    fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
             status_text(jb));
     char msg[FB_ERR_LEN + 16];
     if (jb->status == FB_OK)
@@ -447,6 +480,11 @@ static int write_orders(const suite *S, const char *path, fb_err *err)
         of.fp);
   for (size_t k = 0; k < S->njobs;) {
     const fb_experiment *e = S->jobs[k].exp;
+    if (S->sel != NULL && !S->sel[k]) { /* --part: another part's experiment */
+      while (k < S->njobs && S->jobs[k].exp == e)
+        k++;
+      continue;
+    }
     double h[FB_EXP_MAX_VALUES], ex[FB_EXP_MAX_VALUES], ev[FB_EXP_MAX_VALUES],
         eF[FB_EXP_MAX_VALUES];
     size_t n = 0, k2 = k;
@@ -558,6 +596,354 @@ static int write_meta(const suite *S, const char *path, double wall, const char 
   return fb_outfile_commit(&of, err);
 }
 
+/* ==== resumable suites (fb_resume.h): journal, interrupt, partial runs.csv ============= *
+ * Kept apart from the runner above, which calls it at four points: out_dir_check after
+ * creating DIR, resume_begin before the references, ref_exec / job_exec from the
+ * workers, resume_end after the runs. */
+
+/* DIR must be a directory (mkdir_p accepts an existing /dev/full or file). */
+static int out_dir_check(const char *dir, fb_err *err)
+{
+  struct stat sb;
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return fb_err_set(err, FB_EINVAL, "output directory '%s' is not a directory: give a "
+                      "directory path", dir);
+  return FB_OK;
+}
+
+/* Checksum of everything that decides the rows: the revision, the options that change
+ * results, and per job its experiment, swept value and resolved case. */
+static uint64_t table_sum(const suite *S)
+{
+  const fb_suite_opts *o = S->o;
+  char buf[512];
+  uint64_t h = fb_hash64_str(FB_HASH64_INIT, FB_GIT_REV);
+  snprintf(buf, sizeof buf, "%d|%zu|%lu|%lu|%zu|%zu/%zu", o->quick, o->samples, o->max_steps,
+           o->max_rhs, S->njobs, o->part, o->nparts);
+  h = fb_hash64_str(h, buf);
+  for (size_t k = 0; k < S->njobs; k++) {
+    const job *jb = &S->jobs[k];
+    const fb_experiment *e = jb->exp;
+    snprintf(buf, sizeof buf, "%zu|%d|%.17g|%.17g|%.17g|%u|%zu|%d", k, (int)e->sweep, jb->value,
+             e->h, e->tol, e->flags, e->samples, jb->ready);
+    h = fb_hash64_str(h, buf);
+    const char *const strs[] = {e->group, e->tag, e->scenario, e->model,
+                                e->integrator ? e->integrator : "",
+                                e->sweep_param ? e->sweep_param : "", jb->sparams, jb->mparams};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+      h = fb_hash64_str(h, strs[i]);
+    for (size_t i = 0; i < FB_EXP_MAX_SETS && e->sets[i] != NULL; i++)
+      h = fb_hash64_str(h, e->sets[i]);
+    if (jb->ready) {
+      const fb_int_opts *io = &jb->cs.opts;
+      snprintf(buf, sizeof buf, "%s|%.17g|%.17g|%.17g|%zu", jb->cs.integ->name, io->h, io->atol,
+               io->rtol, jb->cs.samples);
+    } else {
+      snprintf(buf, sizeof buf, "%s", jb->message);
+    }
+    h = fb_hash64_str(h, buf);
+  }
+  return h;
+}
+
+static void journal_path(const fb_suite_opts *o, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s/%s", o->out_dir, FB_JOURNAL_NAME);
+}
+
+static void ref_traj_path(const suite *S, const ref_entry *re, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s/traj/%s/reference%s%s.csv", S->o->out_dir,
+           S->jobs[re->job].exp->scenario, re->tag[0] ? "__" : "", re->tag);
+}
+
+static int file_exists(const char *path)
+{
+  struct stat sb;
+  return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The reference a finished job was scored against (FB_REF_*): recorded when it ran (a
+ * resumed job's reference may not be computed again). */
+static int job_ref_kind(const suite *S, const job *jb)
+{
+  if (!jb->ready)
+    return FB_REF_NONE;
+  return jb->done ? jb->ref_kind : S->refs[jb->ref].kind;
+}
+
+static void job_to_rec(const job *jb, size_t k, fb_journal_rec *r)
+{
+  memset(r, 0, sizeof *r);
+  r->index = k;
+  r->status = jb->status;
+  r->ref_kind = jb->ref_kind;
+  r->t_reached = jb->res.t_reached;
+  r->cnt = jb->res.cnt;
+  fb_metrics_to_array(&jb->m, r->metrics);
+  r->wall_s = jb->res.wall_s;
+  r->cpu_s = jb->res.cpu_s;
+  snprintf(r->message, sizeof r->message, "%s", jb->status == FB_OK ? "" : jb->message);
+}
+
+/* fb_journal_fn: take a journaled job as done, unless its trajectory file is missing. */
+static int resume_take(void *ctx, const fb_journal_rec *r)
+{
+  suite *S = ctx;
+  job *jb = &S->jobs[r->index];
+  if (!jb->ready || jb->done)
+    return 0;
+  if (jb->exp->flags & FB_EXP_TRAJ) {
+    char path[1024];
+    traj_name(jb, path, sizeof path, S->o->out_dir);
+    if (!file_exists(path))
+      return 0; /* rerun it to write the file again */
+  }
+  jb->status = jb->res.status = r->status;
+  snprintf(jb->message, sizeof jb->message, "%s", r->message);
+  snprintf(jb->res.message, sizeof jb->res.message, "%s", r->message);
+  jb->res.t_reached = r->t_reached;
+  jb->res.cnt = r->cnt;
+  jb->res.wall_s = r->wall_s;
+  jb->res.cpu_s = r->cpu_s;
+  jb->ref_kind = r->ref_kind;
+  fb_metrics_from_array(&jb->m, r->metrics);
+  jb->done = 1;
+  S->resumed++;
+  return 0;
+}
+
+int fb_suite_resume_opts(fb_suite_opts *o, fb_err *err)
+{
+  char path[1024], *text;
+  size_t len;
+  fb_journal_head h;
+  journal_path(o, path, sizeof path);
+  int st = fb_journal_read(path, &text, &len, err);
+  if (st == FB_OK) {
+    st = fb_journal_parse(text, len, &h, NULL, NULL, NULL, NULL, err);
+    free(text);
+  }
+  if (st != FB_OK) {
+    char why[FB_ERR_LEN];
+    snprintf(why, sizeof why, "%s", err->msg);
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': %s: give the directory of an "
+                      "interrupted suite", o->out_dir, why);
+  }
+  o->quick = h.quick;
+  o->samples = h.samples;
+  o->max_steps = h.max_steps;
+  o->max_rhs = h.max_rhs;
+  o->part = h.part; /* a part of --emit-jobs resumes as that part */
+  o->nparts = h.nparts;
+  if (h.nparts > 0)
+    o->plots = 0; /* as for --part: merge makes the plots */
+  return FB_OK;
+}
+
+/* --resume, right after the table is expanded and before anything is written: refuse a
+ * journal of another table (or revision, or options). */
+static int resume_verify(suite *S, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  if (!o->resume)
+    return FB_OK;
+  char path[1024], *text;
+  size_t len;
+  fb_journal_head jh;
+  journal_path(o, path, sizeof path);
+  int st = fb_journal_read(path, &text, &len, err);
+  if (st != FB_OK)
+    return st;
+  st = fb_journal_parse(text, len, &jh, NULL, NULL, NULL, NULL, err);
+  free(text);
+  if (st == FB_OK && jh.sum != table_sum(S))
+    st = fb_err_set(err, FB_EINVAL,
+                    "--resume '%s': its journal was written by fricbench %s for another "
+                    "experiment table or options (this is %s): rerun it without --resume",
+                    o->out_dir, jh.rev, FB_GIT_REV);
+  return st;
+}
+
+/* Before the references: start the journal (or resume it: jobs it holds are done), mark
+ * the references still needed, start the interrupt watcher. */
+static int resume_begin(suite *S, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  char path[1024];
+  journal_path(o, path, sizeof path);
+  S->journal.fd = -1;
+  /* watch first: from the journal's first line on, an interrupt must find it */
+  if (o->handle_signals && fb_sigwatch_start(&S->watch, &S->stop) != FB_OK)
+    fputs("fricbench suite: cannot watch SIGINT/SIGTERM: an interrupt loses the running "
+          "jobs (the journal keeps the finished ones)\n", stderr);
+  for (size_t k = 0; k < S->njobs; k++)
+    S->jobs[k].done = !S->jobs[k].ready; /* a setup failure is a finished row */
+  fb_journal_head h;
+  memset(&h, 0, sizeof h);
+  h.sum = table_sum(S);
+  h.njobs = S->njobs;
+  h.quick = o->quick;
+  h.samples = o->samples;
+  h.max_steps = o->max_steps;
+  h.max_rhs = o->max_rhs;
+  h.part = o->part;
+  h.nparts = o->nparts;
+  snprintf(h.rev, sizeof h.rev, "%s", FB_GIT_REV);
+  int st;
+  if (o->resume) {
+    char *text;
+    size_t len, valid = 0, nrec = 0;
+    fb_journal_head jh;
+    st = fb_journal_read(path, &text, &len, err);
+    if (st != FB_OK) {
+      fb_sigwatch_stop(&S->watch);
+      return st;
+    }
+    st = fb_journal_parse(text, len, &jh, NULL, NULL, NULL, NULL, err);
+    if (st == FB_OK && jh.sum != h.sum) /* resume_verify checked it; the file changed since */
+      st = fb_err_set(err, FB_EINVAL, "--resume '%s': the journal changed while starting",
+                      o->out_dir);
+    if (st == FB_OK)
+      st = fb_journal_parse(text, len, &jh, resume_take, S, &valid, &nrec, err);
+    free(text);
+    if (st == FB_OK)
+      st = fb_journal_reopen(&S->journal, path, &h, valid, err);
+  } else {
+    st = fb_journal_create(&S->journal, path, &h, err);
+  }
+  if (st != FB_OK) {
+    fb_sigwatch_stop(&S->watch);
+    return st;
+  }
+  S->have_journal = 1;
+  for (size_t k = 0; k < S->njobs; k++)
+    if (!S->jobs[k].done)
+      S->refs[S->jobs[k].ref].needed = 1;
+  for (size_t r = 0; r < S->nrefs; r++) {
+    ref_entry *re = &S->refs[r];
+    if (!re->needed && re->want_traj) {
+      ref_traj_path(S, re, path, sizeof path);
+      re->needed = !file_exists(path);
+    }
+  }
+  return FB_OK;
+}
+
+/* A reference, unless no job needs it or the suite was interrupted (then it stays
+ * FB_REF_NONE and its jobs do not run). */
+static void ref_exec(suite *S, size_t k)
+{
+  ref_entry *re = &S->refs[k];
+  if (!re->needed || atomic_load(&S->stop) != 0) {
+    re->kind = FB_REF_NONE;
+    re->status = FB_EINTR;
+    return;
+  }
+  ref_compute(S, re);
+}
+
+/* A job, unless done or interrupted; journaled once finished.  A job stopped by the
+ * interrupt is not finished: its partial trajectory is removed and --resume reruns it. */
+static void job_exec(suite *S, size_t k)
+{
+  job *jb = &S->jobs[k];
+  if (jb->done || atomic_load(&S->stop) != 0)
+    return;
+  jb->cs.cancel = &S->stop;
+  job_run(S, jb);
+  if (jb->status == FB_EINTR) {
+    if (jb->exp->flags & FB_EXP_TRAJ) {
+      char path[1024];
+      traj_name(jb, path, sizeof path, S->o->out_dir);
+      unlink(path);
+    }
+    return;
+  }
+  jb->done = 1;
+  jb->ref_kind = S->refs[jb->ref].kind;
+  if (!S->have_journal)
+    return;
+  fb_journal_rec r;
+  fb_err e = {{0}};
+  job_to_rec(jb, k, &r);
+  if (fb_journal_append(&S->journal, &r, &e) != FB_OK) {
+    pthread_mutex_lock(&S->lock);
+    if (!S->journal_failed)
+      snprintf(S->journal_err, sizeof S->journal_err, "%s", e.msg);
+    S->journal_failed = 1;
+    pthread_mutex_unlock(&S->lock);
+  }
+}
+
+/* After the runs: when interrupted, write runs.csv of the finished jobs, stop the watcher
+ * (a second signal, pending, acts from here on) and return FB_EINTR.  Otherwise the
+ * watcher keeps watching through the output files and the report (resume_finish). */
+static int resume_end(suite *S, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  const int sig = atomic_load(&S->stop);
+  int st = FB_OK;
+  if (S->journal_failed)
+    fprintf(stderr, "fricbench suite: warning: %s: --resume would rerun the jobs after it\n",
+            S->journal_err);
+  if (sig != 0) {
+    size_t ndone = 0, total = 0; /* of this part, with --part */
+    for (size_t k = 0; k < S->njobs; k++)
+      if (S->sel == NULL || S->sel[k]) {
+        ndone += S->jobs[k].done;
+        total++;
+      }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
+    S->partial = 1;
+    st = write_runs(S, path, err);
+    if (st == FB_OK)
+      st = fb_err_set(err, FB_EINTR,
+                      "interrupted by %s: %zu of %zu runs finished and are in %s; finish "
+                      "the others with: fricbench suite --resume %s",
+                      sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", ndone,
+                      total, path, o->out_dir);
+  } else if (o->resume) {
+    size_t ran = 0; /* finished now: done, not from the journal, not a set-up failure */
+    for (size_t k = 0; k < S->njobs; k++)
+      ran += S->jobs[k].done && S->jobs[k].ready;
+    fprintf(stderr, "fricbench suite: resumed %s: %zu runs from the journal, %zu run now\n",
+            o->out_dir, S->resumed, ran - S->resumed);
+  }
+  if (o->stopped_by != NULL)
+    *o->stopped_by = sig;
+  if (sig != 0)
+    fb_sigwatch_stop(&S->watch);
+  if (S->have_journal)
+    fb_journal_close(&S->journal);
+  S->have_journal = 0;
+  return st;
+}
+
+/* After the report: stop the watcher.  A signal that came while the files and the report
+ * were written (gnuplot, whose signals are not blocked, may have died of it: the report
+ * names such plots) still ends the command with FB_EINTR; every file is complete. */
+static int resume_finish(suite *S, int st, fb_err *err)
+{
+  fb_sigwatch_stop(&S->watch);
+  const int sig = atomic_load(&S->stop);
+  if (sig == 0)
+    return st;
+  if (S->o->stopped_by != NULL)
+    *S->o->stopped_by = sig;
+  const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+  if (st == FB_OK)
+    return fb_err_set(err, FB_EINTR, "interrupted by %s after the last run: every file in %s "
+                      "is complete", name, S->o->out_dir);
+  char why[FB_ERR_LEN];
+  snprintf(why, sizeof why, "%s", err->msg);
+  return fb_err_set(err, FB_EINTR,
+                    "interrupted by %s after the last run (%.300s): runs.csv is complete; "
+                    "redo the other files with: fricbench suite --resume %s",
+                    name, why, S->o->out_dir);
+}
+
 static void suite_free(suite *S)
 {
   for (size_t k = 0; k < S->njobs; k++)
@@ -569,6 +955,8 @@ static void suite_free(suite *S)
   }
   free(S->jobs);
   free(S->refs);
+  free(S->order);
+  free(S->sel);
   pthread_mutex_destroy(&S->lock);
 }
 
@@ -588,6 +976,8 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (mkdir_p(o->out_dir) != 0)
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
                       strerror(errno));
+  if (out_dir_check(o->out_dir, err) != FB_OK)
+    return FB_EINVAL;
   /* expand the table */
   size_t cap = 0;
   for (size_t e = 0; e < fb_default_nexperiments; e++)
@@ -629,6 +1019,11 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
       jb->ref = r;
     }
   }
+  int vst = resume_verify(&S, err); /* --resume: DIR/journal is this table's, or nothing */
+  if (vst != FB_OK) {
+    suite_free(&S);
+    return vst;
+  }
   /* trajectory folders */
   char path[1024];
   for (size_t k = 0; k < S.njobs; k++)
@@ -636,7 +1031,14 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
       snprintf(path, sizeof path, "%s/traj/%s", o->out_dir, S.jobs[k].exp->scenario);
       mkdir_p(path);
     }
-  run_parallel(&S, PHASE_REFS, S.nrefs, "references");
+  int rst = select_part(&S, err); /* --part I/K: this part's experiments */
+  if (rst == FB_OK)
+    rst = resume_begin(&S, err); /* journal (new or resumed) and the interrupt watcher */
+  if (rst != FB_OK) {
+    suite_free(&S);
+    return rst;
+  }
+  run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
   for (size_t r = 0; r < S.nrefs; r++) {
     ref_entry *re = &S.refs[r];
     if (re->want_traj && re->kind != FB_REF_NONE) {
@@ -647,8 +1049,12 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
                                                               : NULL);
     }
   }
-  run_parallel(&S, PHASE_RUNS, S.njobs, "runs");
-  int st = FB_OK;
+  run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
+  int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
+  if (st != FB_OK) {
+    suite_free(&S);
+    return st;
+  }
   snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
   st = write_runs(&S, path, err);
   if (st == FB_OK) {
@@ -660,8 +1066,11 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
     st = write_meta(&S, path, now_s() - t0, date, err);
   }
+  if (st == FB_OK && o->nparts > 0)
+    st = fb_part_info_write(o->out_dir, o, S.njobs, err);
   if (st == FB_OK && o->plots)
     st = fb_report_make(o->out_dir, err);
+  st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
   size_t nok = 0, nb = 0;
   for (size_t k = 0; k < S.njobs; k++) {
     nok += S.jobs[k].status == FB_OK;
@@ -672,4 +1081,70 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
           S.njobs, nok, nb, S.njobs - nok - nb, S.nrefs, now_s() - t0, o->jobs, o->out_dir);
   suite_free(&S);
   return st;
+}
+
+/* ==== scheduling and parts (fb_schedule.h) ============================================ */
+
+/* --part I/K: keep the experiments the partition gives part I (whole experiments, so that
+ * orders.csv is fitted inside one part); only their rows are written (S->partial). */
+static int select_part(suite *S, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  if (o->nparts == 0)
+    return FB_OK;
+  const size_t n = S->njobs;
+  double *gcost = calloc(n ? n : 1, sizeof *gcost);
+  size_t *group = calloc(n ? n : 1, sizeof *group), *part = calloc(n ? n : 1, sizeof *part);
+  S->sel = calloc(n ? n : 1, 1);
+  if (gcost == NULL || group == NULL || part == NULL || S->sel == NULL) {
+    free(gcost), free(group), free(part);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  size_t ng = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (k == 0 || S->jobs[k].exp != S->jobs[k - 1].exp)
+      ng++;
+    group[k] = ng - 1;
+    if (S->jobs[k].ready)
+      gcost[ng - 1] += fb_sched_cost(&S->jobs[k].cs, S->jobs[k].exp, o->max_rhs);
+  }
+  fb_sched_partition(gcost, ng, o->nparts, part);
+  for (size_t k = 0; k < n; k++)
+    S->sel[k] = part[group[k]] == o->part - 1;
+  S->partial = 1;
+  free(gcost), free(group), free(part);
+  return FB_OK;
+}
+
+/* This phase's dispatch order (S->order, longest first) and its length: the jobs (of
+ * this part), or the references they use (every one without --part; resume_begin
+ * decides which are still needed). */
+static size_t schedule(suite *S, int refs)
+{
+  const size_t n = refs ? S->nrefs : S->njobs;
+  double *cost = calloc(n ? n : 1, sizeof *cost);
+  unsigned char *keep = refs && S->sel != NULL ? calloc(n ? n : 1, 1) : NULL;
+  free(S->order);
+  S->order = malloc((n ? n : 1) * sizeof *S->order);
+  if (cost == NULL || S->order == NULL || (refs && S->sel != NULL && keep == NULL)) {
+    free(cost), free(keep), free(S->order);
+    S->order = NULL; /* table order */
+    return n;
+  }
+  for (size_t k = 0; k < S->njobs; k++) {
+    const job *jb = &S->jobs[k];
+    if (!jb->ready)
+      continue;
+    if (!refs)
+      cost[k] = fb_sched_cost(&jb->cs, jb->exp, S->o->max_rhs);
+    else if (S->sel == NULL || S->sel[k]) {
+      if (keep != NULL)
+        keep[jb->ref] = 1;
+      cost[jb->ref] = (double)jb->cs.samples; /* event references cost ~ their grid */
+    }
+  }
+  S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);
+  free(cost);
+  free(keep);
+  return S->norder;
 }

@@ -1,4 +1,5 @@
 /* trace.c — the recorded trajectory and its CSV form. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,11 @@ int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz)
   tr->nc = nc;
   tr->nz = nz;
   tr->dim = 2 * n + nc * nz;
+  /* ns x (1 + dim + nc) must not overflow size_t (calloc checks the final product) */
+  if (ns > 0 && 1 + tr->dim + nc > SIZE_MAX / ns) {
+    memset(tr, 0, sizeof *tr);
+    return FB_ENOMEM;
+  }
   tr->t = calloc(ns * (1 + tr->dim + nc), sizeof(double));
   tr->stick = calloc(ns * (nc ? nc : 1), sizeof(int));
   if (tr->t == NULL || tr->stick == NULL) {

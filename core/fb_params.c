@@ -135,8 +135,16 @@ int fb_params_set(const fb_param_set *set, const char *owner, void *p, const cha
                   const char *text, fb_err *err)
 {
   const fb_param_desc *d = fb_params_find(set, name);
-  if (d == NULL)
-    return fb_err_set(err, FB_EINVAL, "%s has no parameter '%s'", owner, name);
+  if (d == NULL) {
+    char names[320];
+    size_t used = 0;
+    names[0] = '\0';
+    for (size_t i = 0; set != NULL && i < set->n && used < sizeof names; i++)
+      used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                               set->desc[i].name);
+    return fb_err_set(err, FB_EINVAL, "%s has no parameter '%.100s': use one of %s", owner, name,
+                      names[0] ? names : "(none)");
+  }
   double v;
   int st = fb_param_parse(d, owner, text, &v, err);
   if (st == FB_OK)

@@ -155,6 +155,12 @@ void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const 
   else
     for (size_t i = 0; i < n; i++)
       f[i] = 0.0;
+  fb_plant_sub_linear(pl, x, v, f);
+}
+
+void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, double *f)
+{
+  const size_t n = pl->n;
   if (pl->has_D)
     for (size_t i = 0; i < n; i++) {
       double s = 0.0;

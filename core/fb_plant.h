@@ -92,6 +92,9 @@ double fb_plant_contact_Fs(const fb_plant *pl, size_t i);
 /* Applied force plus -D v - K x (no friction) into f[n]. */
 void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const double *v,
                            double *f);
+/* f[n] -= D v + K x: the linear part of fb_plant_smooth_force, for callers that have the
+ * applied force already (integrators cache a forcing that depends on t only). */
+void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, double *f);
 /* a = M^-1 f (a and f may not alias). */
 void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a);
 

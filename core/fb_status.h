@@ -19,7 +19,9 @@
   X(FB_ENONFINITE, -4, "non-finite", "non-finite state")                               \
   X(FB_ESOLVE, -5, "solve", "inner solver (projection, Newton, root) did not converge") \
   X(FB_EUNSUP, -6, "unsupported", "combination not supported")                         \
-  X(FB_EIO, -7, "io", "input/output error")
+  X(FB_EIO, -7, "io", "input/output error")                                           \
+  X(FB_EDIVERGE, -8, "diverged", "state diverged beyond the scenario's scales")         \
+  X(FB_EINTR, -9, "interrupted", "interrupted by a signal")
 
 enum fb_status {
 #define FB_STATUS_ENUM(sym, val, name, msg) sym = val,

@@ -10,11 +10,15 @@
  * The Jacobian is assembled from each contact's analytic partials (model.jac) or from
  * finite differences of model.force, and of the scenario's force when it depends on
  * the state; df/dt is a forward difference.  No allocation after fb_system_alloc.
+ * gsys.function is fb_system_rhs, or for a one-DOF plant with one constant contact a
+ * scalar specialization of it with the same results to the bit.
  */
 #ifndef FB_SYSTEM_H
 #define FB_SYSTEM_H
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
+#include <math.h>
 
 #include "fb_integrator.h"
 
@@ -31,12 +35,142 @@ typedef struct fb_system {
   double seg_t0;   /* the current segment's opening break (-INFINITY at t0) */
   double seg_t1;   /* its closing break (INFINITY at T) */
   double stop_t;   /* time of the refused evaluation */
+  /* The hot path.  A forcing that depends on t only (force_uses_state == 0) is cached
+   * for the last t it was evaluated at, so the two middle stages of an RK4 step (same
+   * t) or a Jacobian's difference share one evaluation; results are unchanged, the
+   * value is the same double.  A one-DOF plant with one constant contact (no
+   * contact_state callback) takes a scalar path with the contact's view (ci0, u0) and
+   * resolved parameters (cp0) looked up once here, not per evaluation. */
+  double fa_t;     /* time of the cached applied force; NaN: none */
+  double *fa;      /* n: the applied force at fa_t */
+  int scalar;      /* 1: the one-DOF, one-constant-contact path */
+  fb_contact_in ci0; /* contact 0 as its model sees it (scalar path) */
+  double u0;       /* its surface velocity */
+  const void *cp0; /* its resolved parameters */
+  int (*force0)(const void *p, const fb_contact_in *c, double vr, const double *z, double *F,
+                double *dz); /* the model's force law */
+  /* the scalar plant, copied out of it: D, K, 1/M (used only when has_D, has_K), the
+   * forcing (fa_mode 0: none, 1: depends on t only, cached, 2: on the state too) */
+  double D0, K0, Minv0;
+  int has_D0, has_K0, fa_mode;
+  fb_force_fn force_fn;
+  const void *sp;
   gsl_odeiv2_system gsys; /* function, jacobian, dimension, params = this */
 } fb_system;
 
 int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs);
 void fb_system_free(fb_system *s);
 int fb_system_rhs(double t, const double y[], double dydt[], void *params);
+/* fb_system_rhs for a one-DOF plant with one constant contact (s->scalar). */
+int fb_system_rhs_scalar(double t, const double y[], double dydt[], void *params);
 int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
+
+/* ---- the hot path, inline so that a stepper can take it without a call ------------ */
+
+/* A stage exactly on a forcing break belongs to the segment being integrated: the
+ * forcing is read one ulp inside it, whichever side the scenario assigns the break. */
+static inline double fb_system_segment_time(const fb_system *s, double t)
+{
+  if (t <= s->seg_t0)
+    return nextafter(t, INFINITY);
+  if (t >= s->seg_t1)
+    return nextafter(t, -INFINITY);
+  return t;
+}
+
+/* The scenario's applied force at (t, x, v) into f[n]: cached per t when it depends on
+ * t only. */
+static inline void fb_system_applied_force(fb_system *s, double t, const double *x,
+                                           const double *v, double *f)
+{
+  const fb_plant *pl = s->pl;
+  const size_t n = s->n;
+  if (pl->force == NULL) {
+    for (size_t i = 0; i < n; i++)
+      f[i] = 0.0;
+  } else if (pl->force_uses_state) {
+    pl->force(pl->sp, t, x, v, f);
+  } else {
+    if (t != s->fa_t) {
+      pl->force(pl->sp, t, x, v, s->fa);
+      s->fa_t = t;
+    }
+    for (size_t i = 0; i < n; i++)
+      f[i] = s->fa[i];
+  }
+}
+
+/* The right-hand side of a scalar system (no counting) at (t, x, v, z): x' = v into
+ * *dv_dt's partner, v' into *dv, z' into dz.  The generic assembly's operations in the
+ * same order (fb_plant_sub_linear's sums start from 0.0, so do these), with the
+ * contact's view and parameters looked up at alloc.  Scalars in and out, so that an
+ * inlining stepper keeps x and v in registers. */
+static inline int fb_system_eval_scalar_xv(fb_system *s, double t, double x, double v,
+                                           const double *z, double *dv, double *dz)
+{
+  double f, F;
+  if (t <= s->seg_t0 || t >= s->seg_t1)
+    t = fb_system_segment_time(s, t);
+  if (s->fa_mode == 1) {
+    if (t != s->fa_t) {
+      s->force_fn(s->sp, t, &x, &v, s->fa);
+      s->fa_t = t;
+    }
+    f = s->fa[0];
+  } else if (s->fa_mode == 2) {
+    s->force_fn(s->sp, t, &x, &v, &f);
+  } else {
+    f = 0.0;
+  }
+  if (s->has_D0)
+    f -= 0.0 + s->D0 * v;
+  if (s->has_K0)
+    f -= 0.0 + s->K0 * x;
+  const int st = s->force0(s->cp0, &s->ci0, v - s->u0, z, &F, dz);
+  if (st != FB_OK)
+    return st;
+  f += F;
+  *dv = s->Minv0 * f;
+  return FB_OK;
+}
+
+/* The same on a state vector y = [x, v, z]. */
+static inline int fb_system_eval_scalar(fb_system *s, double t, const double *y, double *dydt)
+{
+  dydt[0] = y[1];
+  return fb_system_eval_scalar_xv(s, t, y[0], y[1], y + 2, dydt + 1, dydt + 2);
+}
+
+/* Budget and counting of one evaluation, as fb_system_rhs does: GSL_SUCCESS or
+ * GSL_EBADFUNC with s->stop set. */
+static inline int fb_system_count(fb_system *s, double t)
+{
+  if (s->cnt->nfe >= s->max_rhs) {
+    s->stop = FB_BUDGET;
+    s->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  s->cnt->nfe++;
+  return GSL_SUCCESS;
+}
+
+/* A model failure as fb_system_rhs reports it. */
+static inline int fb_system_failed(fb_system *s, double t, int st)
+{
+  s->stop = st;
+  s->stop_t = t;
+  return GSL_EBADFUNC;
+}
+
+/* fb_system_rhs_scalar, inline: counting, budget, failure codes as fb_system_rhs. */
+static inline int fb_system_rhs_scalar_inline(double t, const double y[], double dydt[],
+                                              void *params)
+{
+  fb_system *s = params;
+  if (fb_system_count(s, t) != GSL_SUCCESS)
+    return GSL_EBADFUNC;
+  const int st = fb_system_eval_scalar(s, t, y, dydt);
+  return st == FB_OK ? GSL_SUCCESS : fb_system_failed(s, t, st);
+}
 
 #endif

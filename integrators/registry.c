@@ -12,7 +12,7 @@
                                                fb_gsl_ode_evolve, fb_gsl_ode_free}
 
 FB_GSL("rk2", rk2, 0, 2, "GSL explicit embedded Runge-Kutta (2, 3)");
-FB_GSL("rk4", rk4, 0, 4, "GSL explicit classical 4th-order Runge-Kutta (step-doubling error)");
+FB_GSL("rk4", rk4, 0, 4, "classical 4th-order Runge-Kutta: --h 4 RHS/step; --tol GSL's, step-doubling error");
 FB_GSL("rkf45", rkf45, 0, 5, "GSL explicit embedded Runge-Kutta-Fehlberg (4, 5)");
 FB_GSL("rkck", rkck, 0, 5, "GSL explicit embedded Runge-Kutta Cash-Karp (4, 5)");
 FB_GSL("rk8pd", rk8pd, 0, 8, "GSL explicit embedded Runge-Kutta Prince-Dormand (8, 9)");

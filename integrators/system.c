@@ -17,12 +17,28 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
   s->nz = pb->model->type->nz;
   s->dim = pb->dim;
   s->max_rhs = max_rhs;
-  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim, sizeof(double));
+  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim + s->n, sizeof(double));
   if (s->f == NULL)
     return FB_ENOMEM;
   s->work = s->f + s->n;
   s->A = s->work + 2 * s->dim + s->n;
-  s->gsys.function = fb_system_rhs;
+  s->fa = s->A + s->n * s->dim;
+  s->fa_t = NAN;
+  s->scalar = pl->n == 1 && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0;
+  if (s->scalar) {
+    fb_contact_in_at(pl, 0, pl->t0, &s->ci0, &s->u0);
+    s->cp0 = fb_model_cparams(s->md, 0);
+    s->force0 = s->md->type->force;
+    s->D0 = pl->D[0];
+    s->K0 = pl->K[0];
+    s->Minv0 = pl->Minv[0];
+    s->has_D0 = pl->has_D;
+    s->has_K0 = pl->has_K;
+    s->fa_mode = pl->force == NULL ? 0 : pl->force_uses_state ? 2 : 1;
+    s->force_fn = pl->force;
+    s->sp = pl->sp;
+  }
+  s->gsys.function = s->scalar ? fb_system_rhs_scalar : fb_system_rhs;
   s->gsys.jacobian = fb_system_jac;
   s->gsys.dimension = s->dim;
   s->gsys.params = s;
@@ -47,13 +63,9 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   const size_t n = s->n, nz = s->nz;
   const double *x = y, *v = y + n, *z = y + 2 * n;
   double *f = s->f;
-  /* A stage exactly on a forcing break belongs to the segment being integrated: the
-   * forcing is read one ulp inside it, whichever side the scenario assigns the break. */
-  if (t <= s->seg_t0)
-    t = nextafter(t, INFINITY);
-  else if (t >= s->seg_t1)
-    t = nextafter(t, -INFINITY);
-  fb_plant_smooth_force(pl, t, x, v, f);
+  t = fb_system_segment_time(s, t);
+  fb_system_applied_force(s, t, x, v, f);
+  fb_plant_sub_linear(pl, x, v, f);
   for (size_t i = 0; i < s->nc; i++) {
     fb_contact_in ci;
     double u, F;
@@ -68,6 +80,11 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   memcpy(dydt, v, n * sizeof(double));
   fb_plant_solve_mass(pl, f, dydt + n);
   return FB_OK;
+}
+
+static int rhs_any(fb_system *s, double t, const double *y, double *dydt)
+{
+  return s->scalar ? fb_system_eval_scalar(s, t, y, dydt) : rhs_eval(s, t, y, dydt);
 }
 
 int fb_system_rhs(double t, const double y[], double dydt[], void *params)
@@ -86,6 +103,11 @@ int fb_system_rhs(double t, const double y[], double dydt[], void *params)
     return GSL_EBADFUNC;
   }
   return GSL_SUCCESS;
+}
+
+int fb_system_rhs_scalar(double t, const double y[], double dydt[], void *params)
+{
+  return fb_system_rhs_scalar_inline(t, y, dydt, params);
 }
 
 /* Partials of one contact's law: analytic if the model has them, else differences. */
@@ -191,9 +213,9 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
   /* df/dt by a forward difference; the scenario's forcing is smooth between breaks. */
   double *r0 = s->work, *r1 = s->work + dim;
   const double dt = 1.4901161193847656e-08 * fmax(fabs(t), 1.0);
-  int st = rhs_eval(s, t, y, r0);
+  int st = rhs_any(s, t, y, r0);
   if (st == FB_OK)
-    st = rhs_eval(s, t + dt, y, r1);
+    st = rhs_any(s, t + dt, y, r1);
   if (st != FB_OK) {
     s->stop = st;
     s->stop_t = t;

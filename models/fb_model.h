@@ -47,6 +47,11 @@ typedef struct fb_contact_in {
 /* S(w) = N mu(w) (N), w = |v_r|; derivative into *dS_dw when not NULL. */
 static inline double fb_contact_S(const fb_contact_in *c, double w, double *dS_dw)
 {
+  if (c->law->shape == FB_SHAPE_COULOMB) { /* inline the common case: mu = mu_s */
+    if (dS_dw != NULL)
+      *dS_dw = c->N * 0.0;
+    return c->N * c->law->mu_s;
+  }
   double d, mu = fb_friction_mu(c->law, w, dS_dw ? &d : NULL);
   if (dS_dw != NULL)
     *dS_dw = c->N * d;

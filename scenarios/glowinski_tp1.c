@@ -36,7 +36,8 @@ static const fb_param_desc tp1_desc[] = {
      1, FB_PARAM_MAX_OPEN, NULL, NULL},
     {"eps", "m/s", "gamma's velocity scale", offsetof(tp1_params, eps), 0.1, 0, INFINITY,
      FB_PARAM_MIN_OPEN, NULL, NULL},
-    {"T", "s", "end time", offsetof(tp1_params, T), 2, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL,
+    /* at most 1e6: the forcing breaks every half period, one array entry each */
+    {"T", "s", "end time", offsetof(tp1_params, T), 2, 0, 1e6, FB_PARAM_MIN_OPEN, NULL,
      NULL},
 };
 static const fb_param_set tp1_set = {sizeof(tp1_params), 5, tp1_desc};

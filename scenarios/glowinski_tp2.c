@@ -44,7 +44,8 @@ static const fb_param_desc tp2_desc[] = {
      1, FB_PARAM_MAX_OPEN, NULL, NULL},
     {"eps", "m/s", "gamma's velocity scale", offsetof(tp2_params, eps), 0.1, 0, INFINITY,
      FB_PARAM_MIN_OPEN, NULL, NULL},
-    {"T", "s", "end time", offsetof(tp2_params, T), 3, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL,
+    /* at most 1e6: the forcing breaks every quarter period, one array entry each */
+    {"T", "s", "end time", offsetof(tp2_params, T), 3, 0, 1e6, FB_PARAM_MIN_OPEN, NULL,
      NULL},
 };
 static const fb_param_set tp2_set = {sizeof(tp2_params), 6, tp2_desc};

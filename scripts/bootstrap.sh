@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Install what is missing (Debian 12 packages) and build fricbench into build/.
 # Root installs directly; other users need sudo.  CI=true builds with -Werror.
+# --asan: also build build-asan/, the same with -Db_sanitize=address,undefined (the tests'
+# sanitizer configuration: meson test -C build-asan).
 set -euo pipefail
+asan=0
+[ "${1:-}" = "--asan" ] && asan=1
 cd "$(dirname "$0")/.."
-pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config)
+pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -21,3 +25,11 @@ if [ ! -f build/build.ninja ]; then
   meson setup build "${opts[@]}" >/dev/null
 fi
 ninja -C build >/dev/null
+if [ "$asan" = 1 ]; then
+  if [ ! -f build-asan/build.ninja ]; then
+    opts=(--buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false)
+    [ "${CI:-}" = "true" ] && opts+=(--werror)
+    meson setup build-asan "${opts[@]}" >/dev/null
+  fi
+  ninja -C build-asan >/dev/null
+fi

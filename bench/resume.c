@@ -1,0 +1,568 @@
+/* resume.c — the suite's journal of finished jobs and its interrupt watcher
+ * (fb_resume.h).
+ *
+ * Why a line-per-job text journal and not runs.csv itself: runs.csv is written in table
+ * order once every job is known (atomically, so it is never half written), while jobs
+ * finish in any order on several threads.  The journal is the only file appended to in
+ * place; each line carries its own checksum, so a torn last line (killed mid-write,
+ * power loss) is recognized and cut off, and a line from another table is refused.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fb_resume.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fb_io.h"
+#include "fb_params.h"
+#include "fb_run.h"
+
+#define HEAD_MAGIC "fricbench-journal"
+#define NTOK_HEAD 12
+#define NTOK_REC (13 + FB_NMETRICS + 4)
+#define NTOK_MAX 64
+
+uint64_t fb_hash64(uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ULL; /* FNV-1a 64 prime */
+  }
+  return h;
+}
+
+uint64_t fb_hash64_str(uint64_t h, const char *s)
+{
+  return fb_hash64(h, s, strlen(s) + 1);
+}
+
+/* ==== writing a line ==================================================================== */
+
+typedef struct lbuf {
+  char *p;
+  size_t cap, used;
+  int bad; /* did not fit */
+} lbuf;
+
+#if defined(__GNUC__)
+static void lb_printf(lbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif
+static void lb_printf(lbuf *b, const char *fmt, ...)
+{
+  if (b->bad)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  const int k = vsnprintf(b->p + b->used, b->cap - b->used, fmt, ap);
+  va_end(ap);
+  if (k < 0 || (size_t)k >= b->cap - b->used)
+    b->bad = 1;
+  else
+    b->used += (size_t)k;
+}
+
+static int pct_plain(unsigned char c)
+{
+  return c > ' ' && c < 0x7f && c != '%';
+}
+
+/* " <percent-encoded s>" ("-" for the empty string, "%2D" for the string "-") */
+static void lb_pct(lbuf *b, const char *s)
+{
+  lb_printf(b, " ");
+  if (*s == '\0') {
+    lb_printf(b, "-");
+    return;
+  }
+  if (strcmp(s, "-") == 0) {
+    lb_printf(b, "%%2D");
+    return;
+  }
+  for (const unsigned char *c = (const unsigned char *)s; *c && !b->bad; c++) {
+    if (pct_plain(*c))
+      lb_printf(b, "%c", *c);
+    else
+      lb_printf(b, "%%%02X", *c);
+  }
+}
+
+static void lb_num(lbuf *b, double v)
+{
+  lb_printf(b, " %.17g", v);
+}
+
+/* Append " <crc>\n"; returns the line's length or 0 when it does not fit. */
+static size_t lb_finish(lbuf *b)
+{
+  if (b->bad)
+    return 0;
+  const uint64_t crc = fb_hash64(FB_HASH64_INIT, b->p, b->used);
+  lb_printf(b, " %016" PRIx64 "\n", crc);
+  if (b->bad || b->used > FB_JOURNAL_LINE_MAX)
+    return 0;
+  return b->used;
+}
+
+size_t fb_journal_format_head(const fb_journal_head *h, char *buf, size_t len)
+{
+  lbuf b = {buf, len, 0, len == 0};
+  lb_printf(&b, "%s %d %016" PRIx64 " %zu %d %zu %lu %lu %zu %zu", HEAD_MAGIC, FB_JOURNAL_VERSION,
+            h->sum, h->njobs, h->quick ? 1 : 0, h->samples, h->max_steps, h->max_rhs, h->part,
+            h->nparts);
+  lb_pct(&b, h->rev);
+  return lb_finish(&b);
+}
+
+size_t fb_journal_format_rec(const fb_journal_rec *r, uint64_t sum, char *buf, size_t len)
+{
+  lbuf b = {buf, len, 0, len == 0};
+  const fb_counters *c = &r->cnt;
+  lb_printf(&b, "J %zu %016" PRIx64 " %d %d", r->index, sum, r->status, r->ref_kind);
+  lb_num(&b, r->t_reached);
+  lb_printf(&b, " %lu %lu %lu %lu %lu %lu %lu", c->nsteps, c->nrejected, c->nfe, c->njac,
+            c->nevents, c->ninner, c->nswitch);
+  for (size_t i = 0; i < FB_NMETRICS; i++)
+    lb_num(&b, r->metrics[i]);
+  lb_num(&b, r->wall_s);
+  lb_num(&b, r->cpu_s);
+  lb_pct(&b, r->message);
+  return lb_finish(&b);
+}
+
+/* ==== parsing a line ==================================================================== */
+
+typedef struct tok {
+  const char *s;
+  size_t n;
+} tok;
+
+/* Split on single spaces; returns the number of tokens, or 0 when a token is empty
+ * (leading, trailing or doubled space) or there are more than max. */
+static size_t split(const char *line, size_t len, tok *t, size_t max)
+{
+  size_t nt = 0, start = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (i < len && line[i] != ' ')
+      continue;
+    if (i == start || nt == max)
+      return 0;
+    t[nt++] = (tok){line + start, i - start};
+    start = i + 1;
+  }
+  return nt;
+}
+
+static int tok_is(tok t, const char *s)
+{
+  return t.n == strlen(s) && memcmp(t.s, s, t.n) == 0;
+}
+
+static int tok_hex64(tok t, uint64_t *out)
+{
+  if (t.n != 16)
+    return 0;
+  uint64_t v = 0;
+  for (size_t i = 0; i < 16; i++) {
+    const char c = t.s[i];
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0)
+      return 0;
+    v = (v << 4) | (uint64_t)d;
+  }
+  *out = v;
+  return 1;
+}
+
+/* Copy a token into a NUL-terminated buffer; 0 when it does not fit or holds a NUL. */
+static int tok_cstr(tok t, char *buf, size_t cap)
+{
+  if (t.n == 0 || t.n >= cap || memchr(t.s, '\0', t.n) != NULL)
+    return 0;
+  memcpy(buf, t.s, t.n);
+  buf[t.n] = '\0';
+  return 1;
+}
+
+static int tok_ulong(tok t, unsigned long *out)
+{
+  char buf[32];
+  return tok_cstr(t, buf, sizeof buf) && fb_parse_ulong(buf, out) == FB_OK;
+}
+
+static int tok_int(tok t, int *out)
+{
+  char buf[16];
+  if (!tok_cstr(t, buf, sizeof buf))
+    return 0;
+  const char *p = buf[0] == '-' ? buf + 1 : buf;
+  unsigned long v;
+  if (fb_parse_ulong(p, &v) != FB_OK || v > 100000)
+    return 0;
+  *out = buf[0] == '-' ? -(int)v : (int)v;
+  return 1;
+}
+
+/* Any number strtod reads in full, nan and inf included. */
+static int tok_double(tok t, double *out)
+{
+  char buf[64];
+  if (!tok_cstr(t, buf, sizeof buf))
+    return 0;
+  char *end = NULL;
+  const double v = strtod(buf, &end);
+  if (end == buf || *end != '\0')
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int hexval(char c)
+{
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                        : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Percent-decode into out[cap] (NUL-terminated); 0 when invalid or too long. */
+static int tok_pct(tok t, char *out, size_t cap)
+{
+  if (tok_is(t, "-")) {
+    out[0] = '\0';
+    return cap > 0;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < t.n; i++) {
+    int c = (unsigned char)t.s[i];
+    if (c == '%') {
+      if (i + 2 >= t.n) /* needs two hex digits */
+        return 0;
+      const int hi = hexval(t.s[i + 1]), lo = hexval(t.s[i + 2]);
+      if (hi < 0 || lo < 0)
+        return 0;
+      c = hi * 16 + lo;
+      if (c == 0)
+        return 0;
+      i += 2;
+    } else if (!pct_plain((unsigned char)c)) {
+      return 0;
+    }
+    if (k + 1 >= cap)
+      return 0;
+    out[k++] = (char)c;
+  }
+  if (cap == 0)
+    return 0;
+  out[k] = '\0';
+  return 1;
+}
+
+/* The line's crc (last token) matches the bytes before it. */
+static int crc_ok(const char *line, const tok *last)
+{
+  uint64_t crc;
+  if (!tok_hex64(*last, &crc) || last->s == line)
+    return 0;
+  const size_t n = (size_t)(last->s - line) - 1; /* up to the space before the crc */
+  return fb_hash64(FB_HASH64_INIT, line, n) == crc;
+}
+
+int fb_journal_parse_head(const char *line, size_t len, fb_journal_head *h)
+{
+  tok t[NTOK_HEAD + 1];
+  if (len > FB_JOURNAL_LINE_MAX || split(line, len, t, NTOK_HEAD + 1) != NTOK_HEAD)
+    return FB_EINVAL;
+  if (!crc_ok(line, &t[NTOK_HEAD - 1]))
+    return FB_EINVAL;
+  fb_journal_head v;
+  memset(&v, 0, sizeof v);
+  unsigned long version, njobs, quick, samples, part, nparts;
+  if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version != FB_JOURNAL_VERSION ||
+      !tok_hex64(t[2], &v.sum) || !tok_ulong(t[3], &njobs) || njobs > 100000000UL ||
+      !tok_ulong(t[4], &quick) || quick > 1 || !tok_ulong(t[5], &samples) || samples < 2 ||
+      samples > FB_MAX_SAMPLES || !tok_ulong(t[6], &v.max_steps) || v.max_steps < 1 ||
+      v.max_steps > FB_MAX_BUDGET || !tok_ulong(t[7], &v.max_rhs) || v.max_rhs < 1 ||
+      v.max_rhs > FB_MAX_BUDGET || !tok_ulong(t[8], &part) || !tok_ulong(t[9], &nparts) ||
+      nparts > 100000 || part > nparts || (part == 0) != (nparts == 0) ||
+      !tok_pct(t[10], v.rev, sizeof v.rev))
+    return FB_EINVAL;
+  v.part = part;
+  v.nparts = nparts;
+  v.njobs = njobs;
+  v.quick = (int)quick;
+  v.samples = samples;
+  *h = v;
+  return FB_OK;
+}
+
+int fb_journal_parse_rec(const char *line, size_t len, uint64_t sum, size_t njobs,
+                         fb_journal_rec *r)
+{
+  tok t[NTOK_REC + 1];
+  if (len > FB_JOURNAL_LINE_MAX || split(line, len, t, NTOK_REC + 1) != NTOK_REC)
+    return FB_EINVAL;
+  if (!crc_ok(line, &t[NTOK_REC - 1]))
+    return FB_EINVAL;
+  fb_journal_rec v;
+  memset(&v, 0, sizeof v);
+  unsigned long index;
+  uint64_t s;
+  if (!tok_is(t[0], "J") || !tok_ulong(t[1], &index) || index >= njobs || !tok_hex64(t[2], &s) ||
+      s != sum || !tok_int(t[3], &v.status) || !tok_int(t[4], &v.ref_kind) || v.ref_kind < 0 ||
+      v.ref_kind > 2 || !tok_double(t[5], &v.t_reached))
+    return FB_EINVAL;
+  /* a status of the table, and one a finished job can have */
+  if (strcmp(fb_status_name(v.status), "unknown") == 0 || v.status == FB_EINTR)
+    return FB_EINVAL;
+  unsigned long *cnt[7] = {&v.cnt.nsteps, &v.cnt.nrejected, &v.cnt.nfe, &v.cnt.njac,
+                           &v.cnt.nevents, &v.cnt.ninner, &v.cnt.nswitch};
+  size_t k = 6;
+  for (size_t i = 0; i < 7; i++)
+    if (!tok_ulong(t[k++], cnt[i]))
+      return FB_EINVAL;
+  for (size_t i = 0; i < FB_NMETRICS; i++)
+    if (!tok_double(t[k++], &v.metrics[i]))
+      return FB_EINVAL;
+  if (!tok_double(t[k++], &v.wall_s) || !tok_double(t[k++], &v.cpu_s) ||
+      !tok_pct(t[k++], v.message, sizeof v.message))
+    return FB_EINVAL;
+  v.index = index;
+  *r = v;
+  return FB_OK;
+}
+
+int fb_journal_parse(const char *text, size_t len, fb_journal_head *h, fb_journal_fn fn,
+                     void *ctx, size_t *valid_len, size_t *nrec, fb_err *err)
+{
+  if (valid_len != NULL)
+    *valid_len = 0;
+  if (nrec != NULL)
+    *nrec = 0;
+  const char *nl = memchr(text, '\n', len < FB_JOURNAL_LINE_MAX + 1 ? len : FB_JOURNAL_LINE_MAX + 1);
+  if (nl == NULL || fb_journal_parse_head(text, (size_t)(nl - text), h) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "not a fricbench journal (version %d): its first line is "
+                      "not a valid header", FB_JOURNAL_VERSION);
+  size_t pos = (size_t)(nl - text) + 1, count = 0;
+  while (pos < len) {
+    const size_t left = len - pos;
+    const char *line = text + pos;
+    const char *e = memchr(line, '\n', left < FB_JOURNAL_LINE_MAX + 1 ? left : FB_JOURNAL_LINE_MAX + 1);
+    fb_journal_rec r;
+    if (e == NULL || fb_journal_parse_rec(line, (size_t)(e - line), h->sum, h->njobs, &r) != FB_OK)
+      break; /* torn or invalid: everything from here on is rerun */
+    pos += (size_t)(e - line) + 1;
+    count++;
+    if (fn != NULL && fn(ctx, &r) != 0)
+      break;
+  }
+  if (valid_len != NULL)
+    *valid_len = pos;
+  if (nrec != NULL)
+    *nrec = count;
+  return FB_OK;
+}
+
+/* ==== the file ========================================================================== */
+
+/* fsync the directory holding path, so that a rename into it is durable. */
+static void sync_dir_of(const char *path)
+{
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == NULL)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == dir)
+    dir[1] = '\0';
+  else
+    *slash = '\0';
+  const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+static int open_append(fb_journal *j, const char *path, uint64_t sum, fb_err *err)
+{
+  j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (j->fd < 0)
+    return fb_err_set(err, FB_EIO, "journal '%s' cannot be opened: %s", path, strerror(errno));
+  j->sum = sum;
+  pthread_mutex_init(&j->lock, NULL);
+  return FB_OK;
+}
+
+int fb_journal_create(fb_journal *j, const char *path, const fb_journal_head *h, fb_err *err)
+{
+  j->fd = -1;
+  char line[FB_JOURNAL_LINE_MAX + 1];
+  const size_t n = fb_journal_format_head(h, line, sizeof line);
+  if (n == 0)
+    return fb_err_set(err, FB_EINVAL, "journal header too long");
+  fb_outfile of;
+  int st = fb_outfile_open(&of, path, "journal", err);
+  if (st != FB_OK)
+    return st;
+  if (fwrite(line, 1, n, of.fp) != n || fflush(of.fp) != 0 || fsync(fileno(of.fp)) != 0) {
+    const int e = errno;
+    fb_outfile_abort(&of);
+    return fb_err_set(err, FB_EIO, "journal '%s' cannot be written: %s", path, strerror(e));
+  }
+  st = fb_outfile_commit(&of, err);
+  if (st != FB_OK)
+    return st;
+  sync_dir_of(path);
+  return open_append(j, path, h->sum, err);
+}
+
+int fb_journal_read(const char *path, char **text, size_t *len, fb_err *err)
+{
+  *text = NULL;
+  *len = 0;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fb_err_set(err, errno == ENOENT ? FB_EINVAL : FB_EIO, "journal '%s' cannot be read: %s",
+                      path, strerror(errno));
+  struct stat sb;
+  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (unsigned long)sb.st_size > FB_JOURNAL_FILE_MAX) {
+    close(fd);
+    return fb_err_set(err, FB_EINVAL, "journal '%s' is not a regular file of at most %lu bytes",
+                      path, FB_JOURNAL_FILE_MAX);
+  }
+  const size_t size = (size_t)sb.st_size;
+  char *buf = malloc(size + 1);
+  if (buf == NULL) {
+    close(fd);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t r = read(fd, buf + got, size - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    got += (size_t)r;
+  }
+  close(fd);
+  buf[got] = '\0';
+  *text = buf;
+  *len = got;
+  return FB_OK;
+}
+
+int fb_journal_reopen(fb_journal *j, const char *path, const fb_journal_head *h,
+                      size_t valid_len, fb_err *err)
+{
+  j->fd = -1;
+  if (truncate(path, (off_t)valid_len) != 0)
+    return fb_err_set(err, FB_EIO, "journal '%s' cannot be truncated: %s", path, strerror(errno));
+  int st = open_append(j, path, h->sum, err);
+  if (st == FB_OK)
+    fsync(j->fd);
+  return st;
+}
+
+int fb_journal_append(fb_journal *j, const fb_journal_rec *r, fb_err *err)
+{
+  if (j->fd < 0)
+    return fb_err_set(err, FB_EIO, "journal is not open");
+  char line[FB_JOURNAL_LINE_MAX + 1];
+  const size_t n = fb_journal_format_rec(r, j->sum, line, sizeof line);
+  if (n == 0)
+    return fb_err_set(err, FB_EIO, "journal line of job %zu too long", r->index + 1);
+  int st = FB_OK;
+  pthread_mutex_lock(&j->lock);
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t w = write(j->fd, line + done, n - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      st = fb_err_set(err, FB_EIO, "journal write failed: %s", w < 0 ? strerror(errno) : "no space");
+      break;
+    }
+    done += (size_t)w;
+  }
+  pthread_mutex_unlock(&j->lock);
+  /* durable before the job counts as done (EINVAL: a file system without sync) */
+  if (st == FB_OK && fdatasync(j->fd) != 0 && errno != EINVAL)
+    st = fb_err_set(err, FB_EIO, "journal sync failed: %s", strerror(errno));
+  return st;
+}
+
+void fb_journal_close(fb_journal *j)
+{
+  if (j->fd >= 0) {
+    close(j->fd);
+    pthread_mutex_destroy(&j->lock);
+  }
+  j->fd = -1;
+}
+
+/* ==== the interrupt watcher ============================================================= */
+
+static void *sigwatch_main(void *arg)
+{
+  fb_sigwatch *w = arg;
+  int sig = 0;
+  while (sigwait(&w->set, &sig) != 0)
+    ;
+  atomic_store(w->flag, sig);
+  return NULL;
+}
+
+/* Children (gnuplot, started by the report) must not inherit the blocked signals: exec
+ * keeps the mask, and a Ctrl-C would then never reach them.  sigprocmask is
+ * async-signal-safe, as a handler run after fork in a threaded process must be. */
+static void sigwatch_child(void)
+{
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void sigwatch_atfork(void)
+{
+  pthread_atfork(NULL, NULL, sigwatch_child);
+}
+
+int fb_sigwatch_start(fb_sigwatch *w, atomic_int *flag)
+{
+  memset(w, 0, sizeof *w);
+  pthread_once(&atfork_once, sigwatch_atfork);
+  w->flag = flag;
+  sigemptyset(&w->set);
+  sigaddset(&w->set, SIGINT);
+  sigaddset(&w->set, SIGTERM);
+  if (pthread_sigmask(SIG_BLOCK, &w->set, &w->old) != 0)
+    return FB_EIO;
+  if (pthread_create(&w->th, NULL, sigwatch_main, w) != 0) {
+    pthread_sigmask(SIG_SETMASK, &w->old, NULL);
+    return FB_EIO;
+  }
+  w->running = 1;
+  return FB_OK;
+}
+
+void fb_sigwatch_stop(fb_sigwatch *w)
+{
+  if (!w->running)
+    return;
+  pthread_cancel(w->th); /* sigwait is a cancellation point; harmless if it returned */
+  pthread_join(w->th, NULL);
+  pthread_sigmask(SIG_SETMASK, &w->old, NULL);
+  w->running = 0;
+}

@@ -1,0 +1,496 @@
+/* test_resume.c — interruption and `fricbench suite --resume DIR` (issue 6).
+ *
+ * A quick suite is interrupted with SIGINT while it computes its references, resumed and
+ * interrupted with SIGINT once a few jobs are in its journal, resumed and interrupted
+ * with SIGTERM, then resumed to the end: each interruption exits
+ * 128 + signal and leaves a runs.csv of exactly the finished rows, and the final
+ * runs.csv, orders.csv and trajectories equal those of an uninterrupted quick suite run
+ * alongside (apart from the timing columns wall_s and cpu_s).  Then a torn journal tail
+ * and a corrupt record are cut off and their jobs rerun, again to the same runs.csv; a
+ * journal of another table, or garbage, is refused.  The
+ * journal reader itself is tested on hand-made lines (the fuzzer, fuzz/, goes further).
+ * No test measures time: the interrupting test waits for journal lines, with a generous
+ * limit only so that a broken build cannot hang it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_resume.h"
+#include "fb_test.h"
+
+static char out[1 << 14], errbuf[1 << 14];
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static pid_t spawn(const char *const *argv)
+{
+  const char *exe = getenv("FRICBENCH");
+  cr_assert_not_null(exe, "FRICBENCH is not set (run the tests through meson test)");
+  size_t argc = 0;
+  while (argv[argc] != NULL)
+    argc++;
+  char **args = calloc(argc + 2, sizeof *args);
+  cr_assert_not_null(args);
+  args[0] = (char *)exe;
+  for (size_t i = 0; i < argc; i++)
+    args[i + 1] = (char *)argv[i];
+  const pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    const int dn = open("/dev/null", O_RDWR);
+    dup2(dn, 1);
+    dup2(dn, 2);
+    execv(exe, args);
+    _exit(127);
+  }
+  free(args);
+  return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static size_t count_lines(const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL)
+    return 0;
+  size_t n = 0;
+  int c;
+  while ((c = fgetc(fp)) != EOF)
+    n += c == '\n';
+  fclose(fp);
+  return n;
+}
+
+/* Wait until the journal holds at least `lines` lines, then send sig.  Fails when the
+ * suite exits first or nothing happens for a long time (a hang, not a measurement). */
+static void interrupt_after(pid_t pid, const char *journal, size_t lines, int sig)
+{
+  const struct timespec nap = {0, 2000000}; /* 2 ms */
+  for (long i = 0; i < 150000; i++) {
+    if (count_lines(journal) >= lines) {
+      cr_assert_eq(kill(pid, sig), 0);
+      return;
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "the suite ended before it was interrupted");
+    nanosleep(&nap, NULL);
+  }
+  kill(pid, SIGKILL);
+  cr_assert_fail("the journal never reached %zu lines", lines);
+}
+
+static void rm_rf(const char *path)
+{
+  struct stat sb;
+  if (lstat(path, &sb) != 0)
+    return;
+  if (S_ISDIR(sb.st_mode)) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char p[2048];
+    while (d != NULL && (e = readdir(d)) != NULL)
+      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        rm_rf(p);
+      }
+    if (d != NULL)
+      closedir(d);
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *fp = fopen(path, "rb");
+  cr_assert_not_null(fp, "cannot open %s", path);
+  fseek(fp, 0, SEEK_END);
+  const long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  cr_assert_not_null(buf);
+  cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+  buf[n] = '\0';
+  fclose(fp);
+  if (len != NULL)
+    *len = (size_t)n;
+  return buf;
+}
+
+static void spit(const char *path, const char *text, size_t len)
+{
+  FILE *fp = fopen(path, "wb");
+  cr_assert_not_null(fp);
+  cr_assert_eq(fwrite(text, 1, len, fp), len);
+  fclose(fp);
+}
+
+/* runs.csv as lines with the last two fields (wall_s, cpu_s) cut off. */
+typedef struct rows {
+  size_t n;
+  char **line;
+} rows;
+
+static rows read_rows(const char *path)
+{
+  char *text = slurp(path, NULL);
+  rows r = {0, NULL};
+  size_t cap = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    char *c2 = strrchr(l, ',');
+    cr_assert_not_null(c2);
+    *c2 = '\0';
+    char *c1 = strrchr(l, ',');
+    cr_assert_not_null(c1);
+    *c1 = '\0';
+    if (r.n == cap) {
+      cap = cap ? 2 * cap : 256;
+      r.line = realloc(r.line, cap * sizeof *r.line);
+      cr_assert_not_null(r.line);
+    }
+    r.line[r.n++] = strdup(l);
+  }
+  free(text);
+  return r;
+}
+
+static void free_rows(rows *r)
+{
+  for (size_t i = 0; i < r->n; i++)
+    free(r->line[i]);
+  free(r->line);
+}
+
+/* Every row of `part` (after the header) is the row of `full` with the same run_id. */
+static void expect_subset(const rows *part, const rows *full, const char *what)
+{
+  cr_assert_geq(part->n, 1, "%s: runs.csv has a header", what);
+  cr_assert_str_eq(part->line[0], full->line[0], "%s: same header", what);
+  for (size_t i = 1; i < part->n; i++) {
+    const long id = strtol(part->line[i], NULL, 10);
+    cr_assert(id >= 1 && (size_t)id < full->n, "%s: run_id %ld", what, id);
+    cr_expect_str_eq(part->line[i], full->line[id], "%s: row %ld differs", what, id);
+    if (i > 1)
+      cr_expect_gt(id, strtol(part->line[i - 1], NULL, 10), "%s: rows in table order", what);
+  }
+}
+
+/* No temporary file (*.tmp.*) anywhere under dir. */
+static size_t count_tmp(const char *dir)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return 0;
+  size_t n = 0;
+  struct dirent *e;
+  char p[2048];
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    struct stat sb;
+    if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+      n += count_tmp(p);
+    else
+      n += strstr(e->d_name, ".tmp.") != NULL;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Two directory trees hold the same files with the same bytes (journal excluded: it
+ * has the timings and the order in which jobs finished). */
+static void expect_same_tree(const char *a, const char *b)
+{
+  DIR *d = opendir(a);
+  cr_assert_not_null(d, "cannot open %s", a);
+  struct dirent *e;
+  char pa[2048], pb[2048];
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+        strcmp(e->d_name, FB_JOURNAL_NAME) == 0 || strcmp(e->d_name, "runs.csv") == 0 ||
+        strcmp(e->d_name, "meta.json") == 0)
+      continue;
+    snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+    snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+    struct stat sa, sb;
+    cr_assert_eq(lstat(pa, &sa), 0);
+    cr_assert_eq(lstat(pb, &sb), 0, "%s exists in the uninterrupted run only", pb);
+    if (S_ISDIR(sa.st_mode)) {
+      expect_same_tree(pa, pb);
+      continue;
+    }
+    size_t na, nb;
+    char *ta = slurp(pa, &na), *tb = slurp(pb, &nb);
+    cr_expect(na == nb && memcmp(ta, tb, na) == 0, "%s differs from %s", pb, pa);
+    free(ta);
+    free(tb);
+  }
+  closedir(d);
+}
+
+/* ---- the interrupted suite ----------------------------------------------------------- */
+
+Test(resume, interrupt_twice_then_resume_equals_uninterrupted, .timeout = 600)
+{
+  char base[64], a[128], b[128], ja[160], jb[160], ra[160], rb[160];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(a, sizeof a, "%s/full", base);
+  snprintf(b, sizeof b, "%s/cut", base);
+  snprintf(ja, sizeof ja, "%s/%s", a, FB_JOURNAL_NAME);
+  snprintf(jb, sizeof jb, "%s/%s", b, FB_JOURNAL_NAME);
+  snprintf(ra, sizeof ra, "%s/runs.csv", a);
+  snprintf(rb, sizeof rb, "%s/runs.csv", b);
+  const char *full[] = {"suite", "--quick", "--no-plots", "--jobs", "1", "--out", a, NULL};
+  const char *cut[] = {"suite", "--quick", "--no-plots", "--jobs", "1", "--out", b, NULL};
+  const char *resume[] = {"suite", "--resume", b, "--no-plots", "--jobs", "1", NULL};
+  const pid_t pa = spawn(full); /* alongside: the two use one core each */
+
+  /* 0. SIGINT as soon as the journal exists (the references are being computed) */
+  pid_t pb = spawn(cut);
+  interrupt_after(pb, jb, 1, SIGINT);
+  cr_assert_eq(wait_exit(pb), 130, "SIGINT: exit 128 + 2");
+  const size_t n0 = count_lines(jb) - 1;
+  cr_assert_eq(count_lines(rb), 1 + n0, "runs.csv holds exactly the %zu finished rows", n0);
+  cr_assert_eq(count_tmp(b), 0, "no temporary file left");
+
+  /* 1. resume, SIGINT after 5 more jobs: exit 130, runs.csv = the journaled rows */
+  pb = spawn(resume);
+  interrupt_after(pb, jb, 1 + n0 + 5, SIGINT);
+  cr_assert_eq(wait_exit(pb), 130, "SIGINT: exit 128 + 2");
+  const size_t n1 = count_lines(jb) - 1;
+  cr_assert_geq(n1, n0 + 5);
+  cr_assert_eq(count_lines(rb), 1 + n1, "runs.csv holds exactly the %zu finished rows", n1);
+  cr_assert_eq(count_tmp(b), 0, "no temporary file left");
+
+  /* 2. resume, SIGTERM after 5 more: exit 143 */
+  pb = spawn(resume);
+  interrupt_after(pb, jb, 1 + n1 + 5, SIGTERM);
+  cr_assert_eq(wait_exit(pb), 143, "SIGTERM: exit 128 + 15");
+  const size_t n2 = count_lines(jb) - 1;
+  cr_assert_geq(n2, n1 + 5);
+  cr_assert_eq(count_lines(rb), 1 + n2);
+  cr_assert_eq(count_tmp(b), 0, "no temporary file left");
+  rows part = read_rows(rb);
+
+  /* 3. resume to the end */
+  const int rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "resume: exit %d: %s", rc, errbuf);
+  cr_assert(strstr(errbuf, "runs from the journal") != NULL, "%s", errbuf);
+  cr_assert_eq(wait_exit(pa), 0, "the uninterrupted suite");
+
+  rows ref = read_rows(ra), got = read_rows(rb);
+  expect_subset(&part, &ref, "after SIGTERM");
+  cr_assert_eq(got.n, ref.n, "same number of rows");
+  for (size_t i = 0; i < ref.n; i++)
+    cr_expect_str_eq(got.line[i], ref.line[i], "row %zu differs apart from wall_s, cpu_s", i);
+  expect_same_tree(a, b);
+  cr_assert_eq(count_lines(jb), count_lines(ja), "one journal line per job in both");
+  cr_assert_eq(count_tmp(b), 0);
+
+  /* 4. a torn last line (half a record, as after a power loss) and the 3 records before
+   * it lost: cut off, those 3 jobs rerun, the same runs.csv */
+  size_t len;
+  char *text = slurp(jb, &len);
+  const size_t lines = count_lines(jb);
+  size_t keep = len, seen = 0;
+  for (size_t i = len; i-- > 0;)
+    if (text[i] == '\n' && ++seen == 4) {
+      keep = i + 1;
+      break;
+    }
+  const char *next = strchr(text + keep, '\n');
+  cr_assert_not_null(next);
+  spit(jb, text, keep + (size_t)(next - (text + keep)) / 2);
+  unlink(rb);
+  cr_assert_eq(fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  cr_assert(strstr(errbuf, " 3 run now") != NULL, "three jobs rerun: %s", errbuf);
+  cr_assert_eq(count_lines(jb), lines, "the torn line was cut, three records appended");
+  free_rows(&got);
+  got = read_rows(rb);
+  cr_assert_eq(got.n, ref.n);
+  for (size_t i = 0; i < ref.n; i++)
+    cr_expect_str_eq(got.line[i], ref.line[i], "torn: row %zu", i);
+  free(text);
+
+  /* 5. a flipped byte in the 5th record from the end: reading stops there, 5 rerun */
+  text = slurp(jb, &len);
+  seen = 0;
+  for (size_t i = len - 1; i-- > 0;)
+    if (text[i] == '\n' && ++seen == 5) {
+      text[i + 3] ^= 0x01;
+      break;
+    }
+  spit(jb, text, len);
+  cr_assert_eq(fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  cr_assert(strstr(errbuf, " 5 run now") != NULL, "five jobs rerun: %s", errbuf);
+  free_rows(&got);
+  got = read_rows(rb);
+  cr_assert_eq(got.n, ref.n);
+  for (size_t i = 0; i < ref.n; i++)
+    cr_expect_str_eq(got.line[i], ref.line[i], "flipped: row %zu", i);
+  free(text);
+  free_rows(&part);
+  free_rows(&ref);
+  free_rows(&got);
+  rm_rf(base);
+}
+
+Test(resume, foreign_or_broken_journal_is_refused)
+{
+  char dir[64], j[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(j, sizeof j, "%s/%s", dir, FB_JOURNAL_NAME);
+  const char *resume[] = {"suite", "--resume", dir, NULL};
+  /* a valid header of another table (the sum does not match this fricbench's) */
+  fb_journal_head h = {0x0123456789abcdefULL, 170, 1, 2001, 2000000, 40000000, "elsewhere", 0, 0};
+  char line[1024];
+  const size_t n = fb_journal_format_head(&h, line, sizeof line);
+  cr_assert_gt(n, 0);
+  spit(j, line, n);
+  int rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "%s", errbuf);
+  cr_assert_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+  cr_assert(strstr(errbuf, "another experiment table") && strstr(errbuf, "elsewhere"), "%s",
+            errbuf);
+  cr_assert_eq(fbt_dir_entries(dir), 1, "nothing written");
+  /* garbage */
+  spit(j, "not a journal\n", 14);
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "%s", errbuf);
+  cr_assert(strstr(errbuf, "not a fricbench journal"), "%s", errbuf);
+  cr_assert_eq(fbt_dir_entries(dir), 1, "nothing written");
+  /* a directory where the journal should be */
+  unlink(j);
+  mkdir(j, 0700);
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "%s", errbuf);
+  rmdir(j);
+  fbt_rmdir(dir);
+}
+
+/* ---- the journal reader -------------------------------------------------------------- */
+
+static fb_journal_rec sample_rec(size_t index, const char *msg)
+{
+  fb_journal_rec r;
+  memset(&r, 0, sizeof r);
+  r.index = index;
+  r.status = msg[0] ? FB_EGSL : FB_OK;
+  r.ref_kind = (int)(index % 3);
+  r.t_reached = 1.0 / 3.0;
+  r.cnt = (fb_counters){1, 2, 3, 4, 5, 6, 18446744073709551615UL};
+  for (size_t i = 0; i < FB_NMETRICS; i++)
+    r.metrics[i] = i % 3 == 0 ? (double)NAN : i % 3 == 1 ? 1e-300 * (double)i : -(double)INFINITY;
+  r.wall_s = 0.1;
+  r.cpu_s = 5e-324;
+  snprintf(r.message, sizeof r.message, "%s", msg);
+  return r;
+}
+
+static int collect(void *ctx, const fb_journal_rec *r)
+{
+  fb_journal_rec *dst = ctx;
+  dst[r->index] = *r;
+  return 0;
+}
+
+static int same_double(double a, double b)
+{
+  return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+Test(resume, journal_lines_round_trip_bit_for_bit)
+{
+  const char *msgs[] = {"", "-", "gsl error -1 (failure) at t=0.10000000000000001",
+                        "100% \"quoted\", comma\nnew line\ttab \xc3\xa9", "%2D", NULL};
+  for (size_t k = 0; msgs[k] != NULL; k++) {
+    fb_journal_rec r = sample_rec(k, msgs[k]), back;
+    char line[FB_JOURNAL_LINE_MAX + 1];
+    const size_t n = fb_journal_format_rec(&r, 42, line, sizeof line);
+    cr_assert_gt(n, 0);
+    cr_assert_eq(line[n - 1], '\n');
+    cr_assert_eq(memchr(line, '\n', n - 1), NULL, "one line");
+    cr_assert_eq(fb_journal_parse_rec(line, n - 1, 42, 10, &back), FB_OK, "%s", line);
+    cr_assert_eq(back.index, r.index);
+    cr_assert_eq(back.status, r.status);
+    cr_assert_eq(back.ref_kind, r.ref_kind);
+    cr_assert_str_eq(back.message, r.message);
+    cr_assert_eq(memcmp(&back.cnt, &r.cnt, sizeof r.cnt), 0);
+    cr_assert(same_double(back.t_reached, r.t_reached) && same_double(back.cpu_s, r.cpu_s));
+    for (size_t i = 0; i < FB_NMETRICS; i++)
+      cr_assert(same_double(back.metrics[i], r.metrics[i]), "metric %zu", i);
+    /* wrong sum, index out of range, any flipped byte: refused */
+    cr_assert_eq(fb_journal_parse_rec(line, n - 1, 43, 10, &back), FB_EINVAL);
+    cr_assert_eq(fb_journal_parse_rec(line, n - 1, 42, k, &back), FB_EINVAL);
+    for (size_t i = 0; i + 1 < n; i += 7) {
+      char bad[FB_JOURNAL_LINE_MAX + 1];
+      memcpy(bad, line, n);
+      bad[i] ^= 0x01;
+      cr_assert_eq(fb_journal_parse_rec(bad, n - 1, 42, 10, &back), FB_EINVAL,
+                   "flipped byte %zu accepted", i);
+    }
+  }
+}
+
+Test(resume, journal_text_stops_at_the_first_bad_line)
+{
+  fb_journal_head h = {0xfeedULL, 4, 1, 2001, 10, 20, "v1 with space", 3, 7}, hb;
+  char text[4 * FB_JOURNAL_LINE_MAX];
+  size_t len = fb_journal_format_head(&h, text, sizeof text);
+  cr_assert_gt(len, 0);
+  size_t ends[4];
+  for (size_t k = 0; k < 4; k++) {
+    fb_journal_rec r = sample_rec(k, k % 2 ? "failed" : "");
+    const size_t n = fb_journal_format_rec(&r, h.sum, text + len, sizeof text - len);
+    cr_assert_gt(n, 0);
+    len += n;
+    ends[k] = len;
+  }
+  fb_journal_rec got[4];
+  size_t valid, nrec;
+  fb_err err;
+  cr_assert_eq(fb_journal_parse(text, len, &hb, collect, got, &valid, &nrec, &err), FB_OK);
+  cr_assert_eq(nrec, 4);
+  cr_assert_eq(valid, len);
+  cr_assert_str_eq(hb.rev, "v1 with space");
+  cr_assert(hb.part == 3 && hb.nparts == 7, "part %zu of %zu", hb.part, hb.nparts);
+  cr_assert_eq(hb.sum, h.sum);
+  /* torn: without the last newline the last record is not valid */
+  cr_assert_eq(fb_journal_parse(text, len - 1, &hb, collect, got, &valid, &nrec, &err), FB_OK);
+  cr_assert_eq(nrec, 3);
+  cr_assert_eq(valid, ends[2]);
+  /* every prefix parses without error to a valid prefix at a line end */
+  for (size_t cutlen = 0; cutlen <= len; cutlen += 13) {
+    const int st = fb_journal_parse(text, cutlen, &hb, NULL, NULL, &valid, &nrec, &err);
+    if (st == FB_OK)
+      cr_assert(valid <= cutlen && text[valid - 1] == '\n');
+  }
+  /* a NUL byte inside a record stops there */
+  text[ends[1] + 3] = '\0';
+  cr_assert_eq(fb_journal_parse(text, len, &hb, collect, got, &valid, &nrec, &err), FB_OK);
+  cr_assert_eq(nrec, 2);
+  /* not a header */
+  cr_assert_eq(fb_journal_parse("J 0\n", 4, &hb, NULL, NULL, &valid, &nrec, &err), FB_EINVAL);
+  cr_assert_eq(fb_journal_parse("", 0, &hb, NULL, NULL, &valid, &nrec, &err), FB_EINVAL);
+}

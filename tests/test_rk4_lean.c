@@ -1,0 +1,76 @@
+/* test_rk4_lean.c — `rk4` with a fixed step is the classical method itself (4 RHS per
+ * step, integrators/rk4_lean.c), and its scalar hot path (fb_rk4_lean_scalar_step, taken
+ * for one-DOF plants) computes exactly, to the bit, what the generic stepper computes
+ * through the GSL system callback; the benchmark (`fricbench bench`) relies on it. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_odeiv2.h>
+#include <math.h>
+#include <string.h>
+
+#include "fb_gsl_ode.h"
+#include "fb_system.h"
+#include "fb_test.h"
+
+/* n steps of h by the scalar path and by the generic stepper on the same system. */
+static void compare_paths(const char *model, double h, int n)
+{
+  fb_case cs;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&cs, "stick-slip", model, "rk4", &err), FB_OK, "%s", err.msg);
+  cs.opts.h = h;
+  cr_assert_eq(fb_case_prepare(&cs, &err), FB_OK, "%s", err.msg);
+  fb_system s;
+  fb_counters c1 = {0}, c2 = {0};
+  cr_assert_eq(fb_system_alloc(&s, &cs.pb, 1000000000UL), FB_OK);
+  cr_assert(s.scalar, "%s on stick-slip takes the scalar path", model);
+  const size_t dim = cs.pb.dim;
+  double y1[8], y2[8], yerr[8];
+  fb_problem_initial_state(&cs.pb, y1);
+  memcpy(y2, y1, sizeof y1);
+  gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(fb_step_rk4_lean, dim);
+  gsl_odeiv2_system generic = s.gsys;
+  generic.function = fb_system_rhs; /* the generic assembly, through the callback */
+  for (int k = 0; k < n; k++) {
+    const double t = k * h;
+    s.cnt = &c1;
+    cr_assert_eq(fb_rk4_lean_scalar_step(&s, dim, t, h, y1, yerr), GSL_SUCCESS);
+    s.cnt = &c2;
+    cr_assert_eq(gsl_odeiv2_step_apply(st, t, h, y2, yerr, NULL, NULL, &generic), GSL_SUCCESS);
+  }
+  for (size_t i = 0; i < dim; i++)
+    cr_expect(y1[i] == y2[i], "%s: component %zu: scalar path %.17g, generic %.17g", model, i,
+              y1[i], y2[i]);
+  cr_expect_eq(c1.nfe, 4UL * (unsigned long)n, "%s: 4 RHS per step on the scalar path", model);
+  cr_expect_eq(c2.nfe, 4UL * (unsigned long)n, "%s: 4 RHS per step on the generic path", model);
+  gsl_odeiv2_step_free(st);
+  fb_system_free(&s);
+  fb_case_free(&cs);
+}
+
+Test(rk4_lean, scalar_path_is_the_generic_path_to_the_bit)
+{
+  const char *models[] = {"naive-sign", "smooth-sign", "kikuuwe", "lugre", "dahl",
+                          "elastoplastic"};
+  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+    compare_paths(models[i], 1e-5, 20000); /* stable for LuGre's bristles */
+}
+
+/* Fourth order with 4 evaluations per step: halving h divides the error at T by ~16
+ * (smooth-sign on stick-slip, error against a run at h/64). */
+Test(rk4_lean, classical_fourth_order_and_cost)
+{
+  const char *sets[] = {"T=1", "v_ratio=1", NULL};
+  fb_trace ref, a, b;
+  fb_run_result r;
+  fbt_run("stick-slip", "smooth-sign", "rk4", 1e-2 / 64, 0, sets, 2, &ref, NULL, &r);
+  fbt_run("stick-slip", "smooth-sign", "rk4", 1e-2, 0, sets, 2, &a, NULL, &r);
+  cr_expect_eq(r.cnt.nfe, 4 * r.cnt.nsteps, "4 RHS per step, not GSL's 11");
+  cr_expect_eq(r.cnt.nsteps, 100UL);
+  fbt_run("stick-slip", "smooth-sign", "rk4", 1e-2 / 2, 0, sets, 2, &b, NULL, &r);
+  const double ea = fabs(a.y[2] - ref.y[2]), eb = fabs(b.y[2] - ref.y[2]);
+  cr_expect(ea / eb > 12 && ea / eb < 20, "error ratio %g (errors %g, %g): order 4", ea / eb, ea,
+            eb);
+  fb_trace_free(&ref);
+  fb_trace_free(&a);
+  fb_trace_free(&b);
+}
