@@ -6,8 +6,9 @@
 #
 #   scripts/valgrind-quick.sh [DIR]     results in DIR (default: a fresh /tmp directory)
 #
-# Installs valgrind with apt-get when missing; builds build/ with scripts/bootstrap.sh.
-# Takes a few minutes (valgrind runs the code 20-50 times slower).
+# Installs valgrind with apt-get when missing; builds build/ with scripts/bootstrap.sh
+# (FB_BUILD_DIR=DIR: use the fricbench already built in DIR instead).  Takes a few
+# minutes (valgrind runs the code 20-50 times slower).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -16,9 +17,10 @@ if ! command -v valgrind >/dev/null 2>&1; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null
 fi
-./scripts/bootstrap.sh
+[ -n "${FB_BUILD_DIR:-}" ] || ./scripts/bootstrap.sh
 dir=${1:-$(mktemp -d /tmp/fricbench-valgrind.XXXXXX)}
-fb=./build/fricbench
+mkdir -p "$dir"
+fb=./${FB_BUILD_DIR:-build}/fricbench
 vg=(valgrind -q --error-exitcode=1 --leak-check=full
     --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
     --num-callers=30)
@@ -46,7 +48,8 @@ check 0 $fb suite --quick --jobs 2 --out "$dir/quick"
 "${vg[@]}" $fb suite --quick --no-plots --jobs 2 --out "$dir/cut" \
   >"$dir/valgrind-cut.out" 2>"$dir/valgrind-cut.err" &
 pid=$!
-while [ "$(wc -l <"$dir/cut/journal" 2>/dev/null || echo 0)" -lt 6 ]; do
+lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+while [ "$(lines "$dir/cut/journal")" -lt 6 ]; do
   kill -0 $pid 2>/dev/null || break # ended before it could be interrupted: reported below
   sleep 0.2
 done

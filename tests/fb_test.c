@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,19 +107,26 @@ size_t fbt_dir_entries(const char *dir)
   return n;
 }
 
-void fbt_rmdir(const char *dir)
+void fbt_rmdir(const char *path)
 {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  char p[1024];
-  while (d && (e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-      unlink(p);
-    }
-  if (d)
-    closedir(d);
-  rmdir(dir);
+  struct stat sb;
+  if (lstat(path, &sb) != 0)
+    return;
+  if (S_ISDIR(sb.st_mode)) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char p[2048];
+    while (d != NULL && (e = readdir(d)) != NULL)
+      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        fbt_rmdir(p);
+      }
+    if (d != NULL)
+      closedir(d);
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
 }
 
 size_t fbt_lines(const char *s)

@@ -22,8 +22,8 @@ int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, siz
 void fbt_tmpdir(char *dir, size_t len);
 /* Entries in a directory, "." and ".." excluded. */
 size_t fbt_dir_entries(const char *dir);
-/* Remove a directory and the files directly in it. */
-void fbt_rmdir(const char *dir);
+/* Remove a file, or a directory and everything below it (rm -rf). */
+void fbt_rmdir(const char *path);
 
 /* Number of '\n' in s. */
 size_t fbt_lines(const char *s);

@@ -55,13 +55,6 @@ static char *strip_timing(char *text)
   return o;
 }
 
-static void rm_rf(const char *path)
-{
-  char cmd[1200];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
-  cr_assert_eq(system(cmd), 0);
-}
-
 static int run_sh(const char *cmd)
 {
   const int rc = system(cmd);
@@ -146,7 +139,7 @@ Test(merge, parallel_parts_reproduce_a_single_process_quick_suite, .timeout = 30
   cr_expect(strstr(meta, "\"parts\": 3") != NULL, "meta.json records the parts: %s", meta);
   free(meta);
   free(r1), free(s1), free(r2), free(s2), free(o1), free(o2);
-  rm_rf(dir);
+  fbt_rmdir(dir);
 }
 
 Test(merge, refuses_bad_arguments)
@@ -163,5 +156,5 @@ Test(merge, refuses_bad_arguments)
   const char *a3[] = {"suite", "--quick", "--parts", "3", NULL};
   rc = fbt_cli(a3, out, sizeof out, errbuf, sizeof errbuf);
   cr_expect_eq(rc, 2, "--parts without --emit-jobs");
-  rm_rf(dir);
+  fbt_rmdir(dir);
 }

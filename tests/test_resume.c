@@ -98,28 +98,6 @@ static void interrupt_after(pid_t pid, const char *journal, size_t lines, int si
   cr_assert_fail("the journal never reached %zu lines", lines);
 }
 
-static void rm_rf(const char *path)
-{
-  struct stat sb;
-  if (lstat(path, &sb) != 0)
-    return;
-  if (S_ISDIR(sb.st_mode)) {
-    DIR *d = opendir(path);
-    struct dirent *e;
-    char p[2048];
-    while (d != NULL && (e = readdir(d)) != NULL)
-      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        rm_rf(p);
-      }
-    if (d != NULL)
-      closedir(d);
-    rmdir(path);
-  } else {
-    unlink(path);
-  }
-}
-
 static char *slurp(const char *path, size_t *len)
 {
   FILE *fp = fopen(path, "rb");
@@ -353,7 +331,7 @@ Test(resume, interrupt_twice_then_resume_equals_uninterrupted, .timeout = 600)
   free_rows(&part);
   free_rows(&ref);
   free_rows(&got);
-  rm_rf(base);
+  fbt_rmdir(base);
 }
 
 Test(resume, foreign_or_broken_journal_is_refused)

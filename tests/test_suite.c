@@ -29,28 +29,6 @@ static char out[1 << 14], errbuf[1 << 14];
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
-static void rm_rf(const char *path)
-{
-  struct stat sb;
-  if (lstat(path, &sb) != 0)
-    return;
-  if (S_ISDIR(sb.st_mode)) {
-    DIR *d = opendir(path);
-    struct dirent *e;
-    char p[2048];
-    while (d != NULL && (e = readdir(d)) != NULL)
-      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        rm_rf(p);
-      }
-    if (d != NULL)
-      closedir(d);
-    rmdir(path);
-  } else {
-    unlink(path);
-  }
-}
-
 static void base_dir(char *buf, size_t len, pid_t owner)
 {
   snprintf(buf, len, "/tmp/fbt_suite_%ld", (long)owner);
@@ -87,7 +65,7 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
   (void)stats;
   char base[200];
   base_dir(base, sizeof base, getpid());
-  rm_rf(base);
+  fbt_rmdir(base);
 }
 
 /* A CSV file as lines of fields (RFC 4180 quotes), for comparisons. */
@@ -401,7 +379,7 @@ Test(suite, report_without_runs_csv_fails_cleanly)
   char path[128];
   snprintf(path, sizeof path, "%s/report.html", dir);
   cr_expect(!exists_nonempty(path), "no report.html without runs.csv");
-  rm_rf(dir);
+  fbt_rmdir(dir);
 }
 
 Test(suite, report_survives_odd_rows, .timeout = 120)
@@ -454,5 +432,5 @@ Test(suite, report_survives_odd_rows, .timeout = 120)
   cr_assert_not_null(lg);
   cr_expect_eq(lg->drifts, -1, "no drift-group run of lugre: unknown");
   cr_expect_eq(lg->sticks, 0, "lugre on drift sticks 38%% of the time");
-  rm_rf(dir);
+  fbt_rmdir(dir);
 }
