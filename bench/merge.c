@@ -306,8 +306,8 @@ int fb_suite_dist_option(int c, const char *arg, fb_suite_opts *o, const char **
 int fb_suite_dist_check(fb_suite_opts *o, const char *emit, int resume)
 {
   if (resume) {
-    fputs("fricbench: --resume excludes --part, --parts and --emit-jobs: resume the part's own "
-          "directory with its line's options, or rerun the line\n", stderr);
+    fputs("fricbench: --resume excludes --part, --parts and --emit-jobs: a part's journal "
+          "restores its part, so give only --resume DIR/part-K\n", stderr);
     return FB_EXIT_USAGE;
   }
   if (emit != NULL && o->part != 0) {
