@@ -36,6 +36,7 @@
 
 #include "fb_cli.h"
 #include "fb_io.h"
+#include "fb_metrics.h"
 #include "fb_run.h"
 
 #define BENCH_MAX_REPEATS 101
@@ -220,18 +221,6 @@ static double now_ns(void)
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct bench_row {
   const char *model, *integrator;
   double h;
@@ -313,11 +302,11 @@ static void bench_one(bench_row *row, const char *model, const char *integ, cons
   if (st == FB_OK) {
     row->steps = res.cnt.nsteps;
     row->nfe = res.cnt.nfe;
-    const double med = median(fb_ns, o->repeats);
+    const double med = fb_median(fb_ns, o->repeats);
     row->ns_step = med / (double)res.cnt.nsteps;
     row->ns_rhs = res.cnt.nfe ? med / (double)res.cnt.nfe : (double)NAN;
     if (tw != NULL) {
-      const double lmed = median(lp_ns, o->repeats);
+      const double lmed = fb_median(lp_ns, o->repeats);
       row->loop_ns_step = lmed / (double)o->steps;
       row->loop_ns_rhs = lmed / (4.0 * (double)o->steps);
       row->ratio = row->ns_step / row->loop_ns_step;

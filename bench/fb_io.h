@@ -22,4 +22,10 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err);
 /* Close and remove the temporary file. */
 void fb_outfile_abort(fb_outfile *o);
 
+/* mkdir -p: create path and its missing parents (mode 0777 minus the umask).  Returns 0,
+ * or -1 with errno set. */
+int fb_mkdir_p(const char *path);
+/* A JSON string literal of s (quotes, backslashes escaped; control characters dropped). */
+void fb_json_str(FILE *fp, const char *s);
+
 #endif

@@ -96,6 +96,9 @@ int fb_stream_step(void *ctx, double t, const double *y);
 int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
                        const fb_stream *st, fb_metrics *m);
 
+/* Median of v[0..n) (sorts v in place); NaN when n = 0. */
+double fb_median(double *v, size_t n);
+
 /* Observed order: least-squares slope of log(err) against log(h) (gsl_fit_linear) over
  * the finite, positive pairs; NaN with fewer than 2. */
 double fb_observed_order(const double *h, const double *err, size_t n);

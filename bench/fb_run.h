@@ -91,6 +91,9 @@ int fb_case_prepare(fb_case *c, fb_err *err);
 int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res);
 void fb_case_free(fb_case *c);
 
+/* Seconds on a POSIX clock (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...). */
+double fb_clock_s(int clock_id);
+
 /* Comma-separated names of the registries, for error messages. */
 void fb_names_models(char *buf, size_t len);
 void fb_names_scenarios(char *buf, size_t len);

@@ -103,3 +103,32 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
   memset(o, 0, sizeof *o);
   return FB_OK;
 }
+
+int fb_mkdir_p(const char *path)
+{
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+void fb_json_str(FILE *fp, const char *s)
+{
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', fp);
+    if ((unsigned char)*s >= 0x20)
+      fputc(*s, fp);
+  }
+  fputc('"', fp);
+}

@@ -102,32 +102,6 @@ static void json_value(const char *text, const char *key, char *out, size_t len)
   out[n] = '\0';
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', fp);
-    if ((unsigned char)*s >= 0x20)
-      fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
-static int mkdir_p(const char *path)
-{
-  char tmp[PATH_LEN];
-  snprintf(tmp, sizeof tmp, "%s", path);
-  for (char *p = tmp + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Field `col` (0-based) of a CSV line (RFC 4180 quotes), unquoted, into out. */
 static void csv_field(const char *line, int col, char *out, size_t len)
 {
@@ -212,7 +186,7 @@ int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb
           "  \"samples\": %zu,\n  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"git_revision\": ",
           o->part, o->nparts, njobs, o->quick ? "true" : "false", o->samples, o->max_steps,
           o->max_rhs);
-  json_str(of.fp, FB_GIT_REV);
+  fb_json_str(of.fp, FB_GIT_REV);
   fputs("\n}\n", of.fp);
   return fb_outfile_commit(&of, err);
 }
@@ -237,7 +211,7 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
     exe[n] = '\0';
   else if (argv0 == NULL || realpath(argv0, exe) == NULL)
     snprintf(exe, sizeof exe, "fricbench");
-  if (mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL)
+  if (fb_mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL)
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
                       strerror(errno));
   fb_outfile of;
@@ -459,7 +433,7 @@ static int merge_traj(const char *src, const char *dst, fb_err *err)
     DIR *d2 = opendir(sd);
     if (d2 == NULL)
       continue;
-    if (mkdir_p(dd) != 0)
+    if (fb_mkdir_p(dd) != 0)
       st = fb_err_set(err, FB_EIO, "merge: cannot create '%s': %s", dd, strerror(errno));
     struct dirent *f;
     while (st == FB_OK && (f = readdir(d2)) != NULL) {
@@ -583,7 +557,7 @@ static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
                       id);
   if (st != FB_OK)
     goto done;
-  if (mkdir_p(out) != 0) {
+  if (fb_mkdir_p(out) != 0) {
     st = fb_err_set(err, FB_EINVAL, "merge: output directory '%s' cannot be created: %s", out,
                     strerror(errno));
     goto done;
@@ -711,19 +685,19 @@ static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
     fputs("{\n", fp);
     for (size_t k = 0; k < 5; k++) {
       fprintf(fp, "  \"%s\": ", keys[k]);
-      json_str(fp, v[k]);
+      fb_json_str(fp, v[k]);
       fputs(",\n", fp);
     }
     fputs("  \"machine\": {\"system\": ", fp);
-    json_str(fp, v[5]);
+    fb_json_str(fp, v[5]);
     fputs(", \"release\": ", fp);
-    json_str(fp, v[6]);
+    fb_json_str(fp, v[6]);
     fputs(", \"arch\": ", fp);
-    json_str(fp, v[7]);
+    fb_json_str(fp, v[7]);
     fputs(", \"cpu\": ", fp);
-    json_str(fp, v[8]);
+    fb_json_str(fp, v[8]);
     fprintf(fp, ", \"cores\": %s},\n  \"date\": ", v[9][0] ? v[9] : "0");
-    json_str(fp, date);
+    fb_json_str(fp, date);
     fprintf(fp,
             ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %.0f,\n  \"quick\": %s,\n  \"samples\": %s,\n"
             "  \"max_steps\": %s,\n  \"max_rhs\": %s,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"

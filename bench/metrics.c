@@ -333,3 +333,17 @@ double fb_observed_order(const double *h, const double *err, size_t n)
   gsl_fit_linear(lx, 1, ly, 1, m, &c0, &c1, &c00, &c01, &c11, &ss);
   return c1;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double fb_median(double *v, size_t n)
+{
+  if (n == 0)
+    return NAN;
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

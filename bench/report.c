@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "fb_io.h"
+#include "fb_metrics.h"
 
 #ifndef FB_SOURCE_ROOT
 #define FB_SOURCE_ROOT "."
@@ -221,20 +222,6 @@ static int mkdir_one(const char *path)
   if (mkdir(path, 0777) == 0 || errno == EEXIST)
     return 0;
   return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-  if (n == 0)
-    return NAN;
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
@@ -1098,7 +1085,7 @@ static void verdicts_compute(const runs *R, const orders *O, fb_verdict *v, size
       ord[no++] = p;
     }
     w->order_fits = no;
-    w->order = median(ord, no);
+    w->order = fb_median(ord, no);
     w->order_min = no ? ord[0] : (double)NAN;
     w->order_max = no ? ord[no - 1] : (double)NAN;
     /* cost at matched accuracy */
@@ -1465,7 +1452,7 @@ static int plots_conv(report *rp, series_set *S, fb_err *err)
             break;
           }
         }
-      gy = na ? exp(median(at, na)) : 1.0;
+      gy = na ? exp(fb_median(at, na)) : 1.0;
     }
     if (nb == 0) {
       plot_skip(rp, p, "no successful convergence run");

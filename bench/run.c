@@ -359,10 +359,10 @@ static int recorder_step(void *ctx, double t, const double *y)
   return 0;
 }
 
-static double now_s(clockid_t id)
+double fb_clock_s(int clock_id)
 {
   struct timespec ts;
-  clock_gettime(id, &ts);
+  clock_gettime((clockid_t)clock_id, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -409,13 +409,13 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
     goto done;
   const fb_observer obs = {recorder_step, &rec};
   int st = recorder_step(&rec, t, y);
-  const double w0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+  const double w0 = fb_clock_s(CLOCK_MONOTONIC), c0 = fb_clock_s(CLOCK_THREAD_CPUTIME_ID);
   if (st == 0)
     st = c->integ->evolve(ws, &t, y, &obs, &res->cnt, &err);
   else
     fb_err_set(&err, st, "output failed at t=%g", t);
-  res->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-  res->wall_s = now_s(CLOCK_MONOTONIC) - w0;
+  res->cpu_s = fb_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+  res->wall_s = fb_clock_s(CLOCK_MONOTONIC) - w0;
   if (rec.why[0] != '\0') /* a guard stopped it: its message, not "stopped by the observer" */
     st = fb_err_set(&err, rec.status, "%s", rec.why);
   else if (st == FB_OK && rec.status != FB_OK)

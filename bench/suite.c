@@ -96,13 +96,6 @@ typedef struct suite {
   unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
 } suite;
 
-static double now_s(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void format_params(const fb_param_set *set, const void *p, char *buf, size_t len)
 {
   size_t used = 0;
@@ -112,22 +105,6 @@ static void format_params(const fb_param_set *set, const void *p, char *buf, siz
     fb_param_format(&set->desc[i], fb_param_get(&set->desc[i], p), v, sizeof v);
     used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? ";" : "", set->desc[i].name, v);
   }
-}
-
-static int mkdir_p(const char *path)
-{
-  char tmp[1024];
-  snprintf(tmp, sizeof tmp, "%s", path);
-  for (char *p = tmp + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-    return -1;
-  return 0;
 }
 
 /* Set up one job's case: names, fixed settings, the swept value, the step mode. */
@@ -243,7 +220,7 @@ static void progress(suite *S, int force)
 {
   if (!S->o->progress)
     return;
-  const double t = now_s();
+  const double t = fb_clock_s(CLOCK_MONOTONIC);
   if (!force && t - S->last_print < 0.2)
     return;
   S->last_print = t;
@@ -356,7 +333,7 @@ static void run_parallel(suite *S, phase_kind phase, size_t total, const char *n
   S->next = S->done = 0;
   S->total = total;
   S->phase = name;
-  S->t_start = now_s();
+  S->t_start = fb_clock_s(CLOCK_MONOTONIC);
   S->last_print = 0;
   const int nt = S->o->jobs < 1 ? 1 : S->o->jobs;
   pthread_t th[256];
@@ -512,18 +489,6 @@ static int write_orders(const suite *S, const char *path, fb_err *err)
   return fb_outfile_commit(&of, err);
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', fp);
-    if ((unsigned char)*s >= 0x20)
-      fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
 static void cpu_model(char *buf, size_t len)
 {
   snprintf(buf, len, "unknown");
@@ -563,30 +528,30 @@ static int write_meta(const suite *S, const char *path, double wall, const char 
   nfail = S->njobs - nok - nbudget;
   FILE *fp = of.fp;
   fputs("{\n  \"fricbench_version\": ", fp);
-  json_str(fp, FB_VERSION);
+  fb_json_str(fp, FB_VERSION);
   fputs(",\n  \"git_revision\": ", fp);
-  json_str(fp, FB_GIT_REV);
+  fb_json_str(fp, FB_GIT_REV);
   fputs(",\n  \"compiler\": ", fp);
 #ifdef __VERSION__
-  json_str(fp, __VERSION__);
+  fb_json_str(fp, __VERSION__);
 #else
-  json_str(fp, "unknown");
+  fb_json_str(fp, "unknown");
 #endif
   fputs(",\n  \"build\": ", fp);
-  json_str(fp, FB_BUILD_INFO);
+  fb_json_str(fp, FB_BUILD_INFO);
   fputs(",\n  \"gsl_version\": ", fp);
-  json_str(fp, gsl_version);
+  fb_json_str(fp, gsl_version);
   fprintf(fp, ",\n  \"machine\": {\"system\": ");
-  json_str(fp, u.sysname);
+  fb_json_str(fp, u.sysname);
   fputs(", \"release\": ", fp);
-  json_str(fp, u.release);
+  fb_json_str(fp, u.release);
   fputs(", \"arch\": ", fp);
-  json_str(fp, u.machine);
+  fb_json_str(fp, u.machine);
   fputs(", \"cpu\": ", fp);
-  json_str(fp, cpu);
+  fb_json_str(fp, cpu);
   fprintf(fp, ", \"cores\": %ld},\n", sysconf(_SC_NPROCESSORS_ONLN));
   fputs("  \"date\": ", fp);
-  json_str(fp, date);
+  fb_json_str(fp, date);
   fprintf(fp,
           ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %d,\n  \"quick\": %s,\n  \"samples\": %zu,\n"
           "  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
@@ -967,13 +932,13 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   memset(&S, 0, sizeof S);
   S.o = o;
   pthread_mutex_init(&S.lock, NULL);
-  const double t0 = now_s();
+  const double t0 = fb_clock_s(CLOCK_MONOTONIC);
   char date[64];
   time_t now = time(NULL);
   struct tm tmv;
   gmtime_r(&now, &tmv);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-  if (mkdir_p(o->out_dir) != 0)
+  if (fb_mkdir_p(o->out_dir) != 0)
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
                       strerror(errno));
   if (out_dir_check(o->out_dir, err) != FB_OK)
@@ -1029,7 +994,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   for (size_t k = 0; k < S.njobs; k++)
     if (S.jobs[k].exp->flags & FB_EXP_TRAJ) {
       snprintf(path, sizeof path, "%s/traj/%s", o->out_dir, S.jobs[k].exp->scenario);
-      mkdir_p(path);
+      fb_mkdir_p(path);
     }
   int rst = select_part(&S, err); /* --part I/K: this part's experiments */
   if (rst == FB_OK)
@@ -1064,7 +1029,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   /* meta.json first: the report reads it (machine, versions, wall time of the runs) */
   if (st == FB_OK) {
     snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
-    st = write_meta(&S, path, now_s() - t0, date, err);
+    st = write_meta(&S, path, fb_clock_s(CLOCK_MONOTONIC) - t0, date, err);
   }
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
@@ -1078,7 +1043,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   }
   fprintf(stderr, "fricbench suite: %zu runs (%zu ok, %zu budget, %zu failed), %zu references, "
                   "%.1f s on %d threads; results in %s/\n",
-          S.njobs, nok, nb, S.njobs - nok - nb, S.nrefs, now_s() - t0, o->jobs, o->out_dir);
+          S.njobs, nok, nb, S.njobs - nok - nb, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
   suite_free(&S);
   return st;
 }
