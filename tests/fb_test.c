@@ -50,13 +50,10 @@ static void slurp(int fd, char *buf, size_t len)
     buf[used < len ? used : len - 1] = '\0';
 }
 
-int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, size_t errlen)
+pid_t fbt_spawn(const char *const *argv, int fd_out, int fd_err)
 {
   const char *exe = getenv("FRICBENCH");
   cr_assert_not_null(exe, "FRICBENCH is not set (run the tests through meson test)");
-  char tmpl_o[] = "/tmp/fbt_outXXXXXX", tmpl_e[] = "/tmp/fbt_errXXXXXX";
-  int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e);
-  cr_assert(fo >= 0 && fe >= 0);
   size_t argc = 0;
   while (argv[argc] != NULL)
     argc++;
@@ -65,17 +62,26 @@ int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, siz
   args[0] = (char *)exe;
   for (size_t i = 0; i < argc; i++)
     args[i + 1] = (char *)argv[i];
-  pid_t pid = fork();
+  const pid_t pid = fork();
   cr_assert(pid >= 0);
   if (pid == 0) {
-    dup2(fo, 1);
-    dup2(fe, 2);
+    dup2(fd_out, 1);
+    dup2(fd_err, 2);
     execv(exe, args);
     _exit(127);
   }
+  free(args);
+  return pid;
+}
+
+int fbt_cli(const char *const *argv, char *out, size_t outlen, char *errbuf, size_t errlen)
+{
+  char tmpl_o[] = "/tmp/fbt_outXXXXXX", tmpl_e[] = "/tmp/fbt_errXXXXXX";
+  int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e);
+  cr_assert(fo >= 0 && fe >= 0);
+  const pid_t pid = fbt_spawn(argv, fo, fe);
   int status = 0;
   waitpid(pid, &status, 0);
-  free(args);
   lseek(fo, 0, SEEK_SET);
   lseek(fe, 0, SEEK_SET);
   if (out)

@@ -3,6 +3,7 @@
 #define FB_TEST_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "fb_run.h"
 
@@ -24,6 +25,10 @@ void fbt_tmpdir(char *dir, size_t len);
 size_t fbt_dir_entries(const char *dir);
 /* Remove a file, or a directory and everything below it (rm -rf). */
 void fbt_rmdir(const char *path);
+
+/* Start the fricbench executable with argv (NULL-terminated, without argv[0]), its stdout
+ * and stderr on the given descriptors; returns the child's pid (the caller waits). */
+pid_t fbt_spawn(const char *const *argv, int fd_out, int fd_err);
 
 /* Number of '\n' in s. */
 size_t fbt_lines(const char *s);

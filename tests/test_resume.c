@@ -34,28 +34,13 @@ static char out[1 << 14], errbuf[1 << 14];
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
+/* fricbench in the background, its output discarded. */
 static pid_t spawn(const char *const *argv)
 {
-  const char *exe = getenv("FRICBENCH");
-  cr_assert_not_null(exe, "FRICBENCH is not set (run the tests through meson test)");
-  size_t argc = 0;
-  while (argv[argc] != NULL)
-    argc++;
-  char **args = calloc(argc + 2, sizeof *args);
-  cr_assert_not_null(args);
-  args[0] = (char *)exe;
-  for (size_t i = 0; i < argc; i++)
-    args[i + 1] = (char *)argv[i];
-  const pid_t pid = fork();
-  cr_assert(pid >= 0);
-  if (pid == 0) {
-    const int dn = open("/dev/null", O_RDWR);
-    dup2(dn, 1);
-    dup2(dn, 2);
-    execv(exe, args);
-    _exit(127);
-  }
-  free(args);
+  const int dn = open("/dev/null", O_RDWR);
+  cr_assert(dn >= 0);
+  const pid_t pid = fbt_spawn(argv, dn, dn);
+  close(dn);
   return pid;
 }
 
