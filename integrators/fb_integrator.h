@@ -13,6 +13,7 @@
 #ifndef FB_INTEGRATOR_H
 #define FB_INTEGRATOR_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "fb_model.h"
@@ -73,7 +74,13 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
 /* First plant break strictly after t, or T. */
 double fb_problem_next_stop(const fb_problem *pb, double t);
 /* 1 when every component is finite. */
-int fb_all_finite(const double *y, size_t n);
+static inline int fb_all_finite(const double *y, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(y[i]))
+      return 0;
+  return 1;
+}
 
 typedef struct fb_integrator_type {
   const char *name;  /* CLI name */

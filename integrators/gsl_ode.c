@@ -72,15 +72,6 @@ int fb_gsl_ode_alloc(void **out, const fb_integrator_type *type, const fb_proble
   return FB_OK;
 }
 
-/* fb_all_finite, inline: it runs after every step. */
-static inline int finite_state(const double *y, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (!isfinite(y[i]))
-      return 0;
-  return 1;
-}
-
 /* Turn a failed GSL call into a status and message; y is already the last good state. */
 static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
 {
@@ -140,7 +131,7 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
         return step_failure(ws, st, tprev, err);
       }
       cnt->nsteps++;
-      if (!finite_state(y, dim)) {
+      if (!fb_all_finite(y, dim)) {
         const double tbad = *t;
         memcpy(y, ws->ysave, dim * sizeof(double));
         *t = tprev;

@@ -96,10 +96,3 @@ double fb_problem_next_stop(const fb_problem *pb, double t)
   return pl->T;
 }
 
-int fb_all_finite(const double *y, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (!isfinite(y[i]))
-      return 0;
-  return 1;
-}
