@@ -343,7 +343,7 @@ static void csv_num(FILE *fp, double v)
 }
 
 static const char bench_help[] =
-    "usage: fricbench bench [--out FILE.csv] [--steps N] [--repeats N] [--h H]\n"
+    "usage: fricbench bench [--out FILE.csv] [--model M]... [--steps N] [--repeats N] [--h H]\n"
     "\n"
     "Times one step through fricbench's machinery against a hand-written RK4 loop of the\n"
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
@@ -355,28 +355,49 @@ static const char bench_help[] =
     "A benchmark: run it on an otherwise idle machine.\n"
     "\n"
     "  -o, --out FILE   CSV output (written atomically)\n"
+    "  -m, --model M    only model M (repeatable; default: every model)\n"
     "      --steps N    steps per run (default 1000000, >= 1000)\n"
     "      --repeats N  timed runs of each side (default 5, 1..101)\n"
     "      --h H        the fixed step (default 1e-5, so that rk4 is stable on every model,\n"
     "                   LuGre's bristles included); T = N H\n"
     "  -h, --help       this help\n";
 
+static int wanted(const char *const *only, size_t n, const char *model)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(only[i], model) == 0)
+      return 1;
+  return n == 0;
+}
+
 int fb_cmd_bench(int argc, char **argv)
 {
   static const struct option opts[] = {
       {"out", required_argument, NULL, 'o'},   {"steps", required_argument, NULL, 'n'},
       {"repeats", required_argument, NULL, 'r'}, {"h", required_argument, NULL, 'H'},
-      {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+      {"model", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   bench_opts o = {1000000, 5, 1e-5};
   const char *out = NULL;
+  const char *only[64];
+  size_t nonly = 0;
   int c;
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:m:h", opts, NULL)) != -1) {
     unsigned long v;
     switch (c) {
     case 'o': out = optarg; break;
+    case 'm':
+      if (fb_model_find(optarg) == NULL) {
+        fprintf(stderr, "fricbench: --model '%s' is not allowed: use a name of "
+                        "'fricbench list models'\n", optarg);
+        return FB_EXIT_USAGE;
+      }
+      if (nonly < sizeof only / sizeof only[0])
+        only[nonly++] = optarg;
+      break;
     case 'h': fputs(bench_help, stdout); return FB_EXIT_OK;
     case 'n':
     case 'r':
@@ -423,10 +444,12 @@ int fb_cmd_bench(int argc, char **argv)
   bench_row rows[64];
   size_t nr = 0;
   for (size_t m = 0; fb_model_registry[m] != NULL && nr < 60; m++)
-    if (fb_model_registry[m]->caps & FB_MODEL_ODE)
+    if ((fb_model_registry[m]->caps & FB_MODEL_ODE) &&
+        wanted(only, nonly, fb_model_registry[m]->name))
       bench_one(&rows[nr++], fb_model_registry[m]->name, "rk4", &o);
   for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
-    bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
+    if (wanted(only, nonly, owned[i][0]))
+      bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
   int rc = FB_EXIT_OK;
   printf("fricbench bench: stick-slip, fixed h = %g, %lu steps, median of %lu alternating runs\n",
          o.h, o.steps, o.repeats);

@@ -228,6 +228,7 @@ typedef struct recorder {
   double t0, dt;
   int have_prev, prev_out; /* prev_out: Fp, sp, dyp valid for the previous step */
   double tp;
+  double t_next, t_last;   /* recorder_next() */
   double *yp, *dyp, *dy;   /* dim each: previous state, its derivative, current derivative */
   double *Fp, *F, *work;   /* nc, nc, n */
   int *sp, *sk;            /* nc, nc */
@@ -283,9 +284,8 @@ static double grid_time(const recorder *r, size_t k)
   return k + 1 == r->tr->ns ? r->pb->plant->T : r->t0 + (double)k * r->dt;
 }
 
-/* The guards: a state that is non-finite or beyond the divergence bounds, or a cancel
- * request, stops the run with a status and a message naming the component and t. */
-static int recorder_guard(recorder *r, double t, const double *y)
+/* A guard tripped: the first component beyond its bound, named in r->why. */
+static int recorder_tripped(recorder *r, double t, const double *y)
 {
   for (size_t k = 0; k < 2 * r->n; k++) {
     const int is_x = k < r->n;
@@ -304,11 +304,34 @@ static int recorder_guard(recorder *r, double t, const double *y)
              name, i, fabs(y[k]), bound, is_x ? "position" : "velocity", t);
     return r->status = FB_EDIVERGE;
   }
+  return 0;
+}
+
+/* The guards: a state that is non-finite or beyond the divergence bounds, or a cancel
+ * request, stops the run with a status and a message naming the component and t.  One
+ * branch for all components on the way that every step takes. */
+static int recorder_guard(recorder *r, double t, const double *y)
+{
+  const size_t n = r->n;
+  int beyond = 0;
+  for (size_t k = 0; k < n; k++)
+    beyond |= !(fabs(y[k]) <= r->x_bound) | !(fabs(y[n + k]) <= r->v_bound);
+  if (beyond)
+    return recorder_tripped(r, t, y);
   if (r->cancel != NULL && atomic_load_explicit(r->cancel, memory_order_relaxed) != 0) {
     snprintf(r->why, sizeof r->why, "interrupted at t=%.17g", t);
     return r->status = FB_EINTR;
   }
   return 0;
+}
+
+/* The next grid time to fill (INFINITY when the grid is full) and the time of the last
+ * filled sample (NaN when none): recorder_step's test for a step that records nothing. */
+static void recorder_next(recorder *r)
+{
+  const fb_trace *tr = r->tr;
+  r->t_next = tr->filled < tr->ns ? grid_time(r, tr->filled) : (double)INFINITY;
+  r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1] : (double)NAN;
 }
 
 static int recorder_step(void *ctx, double t, const double *y)
@@ -320,6 +343,17 @@ static int recorder_step(void *ctx, double t, const double *y)
   if (r->tr != NULL) {
     fb_trace *tr = r->tr;
     const size_t dim = tr->dim, nc = tr->nc;
+    if (t < r->t_next && t != r->t_last) {
+      /* the common case: no grid point in this step, remember the state for the next */
+      for (size_t i = 0; i < dim; i++) /* dim is small: no call */
+        r->yp[i] = y[i];
+      r->tp = t;
+      r->have_prev = 1;
+      r->prev_out = 0;
+      return r->extra != NULL && r->extra->on_step != NULL
+                 ? r->extra->on_step(r->extra->ctx, t, y)
+                 : 0;
+    }
     size_t k = tr->filled;
     /* A state reported again at the same instant (after an event is resolved) replaces
      * the sample taken there. */
@@ -353,6 +387,7 @@ static int recorder_step(void *ctx, double t, const double *y)
     memcpy(r->yp, y, dim * sizeof(double));
     r->tp = t;
     r->have_prev = 1;
+    recorder_next(r);
   }
   if (r->extra != NULL && r->extra->on_step != NULL)
     return r->extra->on_step(r->extra->ctx, t, y);
@@ -401,6 +436,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   if (tr != NULL) {
     tr->filled = 0;
     rec.dt = (pl->T - pl->t0) / (double)(tr->ns - 1);
+    recorder_next(&rec);
   }
   fb_problem_initial_state(pb, y);
   double t = pl->t0;

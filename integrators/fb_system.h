@@ -21,6 +21,11 @@
 #include <math.h>
 
 #include "fb_integrator.h"
+#include "fb_util.h"
+
+/* A model's force law (fb_model_type.force). */
+typedef int (*fb_force_law)(const void *p, const fb_contact_in *c, double vr, const double *z,
+                            double *F, double *dz);
 
 typedef struct fb_system {
   const fb_plant *pl;
@@ -47,8 +52,7 @@ typedef struct fb_system {
   fb_contact_in ci0; /* contact 0 as its model sees it (scalar path) */
   double u0;       /* its surface velocity */
   const void *cp0; /* its resolved parameters */
-  int (*force0)(const void *p, const fb_contact_in *c, double vr, const double *z, double *F,
-                double *dz); /* the model's force law */
+  fb_force_law force0; /* the model's force law */
   /* the scalar plant, copied out of it: D, K, 1/M (used only when has_D, has_K), the
    * forcing (fa_mode 0: none, 1: depends on t only, cached, 2: on the state too) */
   double D0, K0, Minv0;
@@ -100,25 +104,32 @@ static inline void fb_system_applied_force(fb_system *s, double t, const double 
   }
 }
 
-/* The right-hand side of a scalar system (no counting) at (t, x, v, z): x' = v into
- * *dv_dt's partner, v' into *dv, z' into dz.  The generic assembly's operations in the
- * same order (fb_plant_sub_linear's sums start from 0.0, so do these), with the
- * contact's view and parameters looked up at alloc.  Scalars in and out, so that an
- * inlining stepper keeps x and v in registers. */
-static inline int fb_system_eval_scalar_xv(fb_system *s, double t, double x, double v,
-                                           const double *z, double *dv, double *dz)
+/* The right-hand side of a scalar system (no counting) at (t, x, v, z) with the law
+ * `force`: v' into *dv, z' into dz.  The generic assembly's operations in the same order
+ * (fb_plant_sub_linear's sums start from 0.0, so do these), with the contact's view and
+ * parameters looked up at alloc.  Scalars in and out, so that an inlining stepper keeps
+ * x and v in registers; a constant `force` is inlined too (fb_kernel.h). */
+static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law force, double t,
+                                                   double x, double v, const double *z,
+                                                   double *dv, double *dz)
 {
+  /* Only copies of x, v and f have their address taken (by the forcing callback), so
+   * that x, v and f themselves can stay in registers. */
   double f, F;
   if (t <= s->seg_t0 || t >= s->seg_t1)
     t = fb_system_segment_time(s, t);
   if (s->fa_mode == 1) {
     if (t != s->fa_t) {
-      s->force_fn(s->sp, t, &x, &v, s->fa);
+      const double xa = x, va = v;
+      s->force_fn(s->sp, t, &xa, &va, s->fa);
       s->fa_t = t;
     }
     f = s->fa[0];
   } else if (s->fa_mode == 2) {
-    s->force_fn(s->sp, t, &x, &v, &f);
+    const double xa = x, va = v;
+    double fa;
+    s->force_fn(s->sp, t, &xa, &va, &fa);
+    f = fa;
   } else {
     f = 0.0;
   }
@@ -126,12 +137,19 @@ static inline int fb_system_eval_scalar_xv(fb_system *s, double t, double x, dou
     f -= 0.0 + s->D0 * v;
   if (s->has_K0)
     f -= 0.0 + s->K0 * x;
-  const int st = s->force0(s->cp0, &s->ci0, v - s->u0, z, &F, dz);
+  const int st = force(s->cp0, &s->ci0, v - s->u0, z, &F, dz);
   if (st != FB_OK)
     return st;
   f += F;
   *dv = s->Minv0 * f;
   return FB_OK;
+}
+
+/* The same with the system's own law (s->force0). */
+static FB_HOT_INLINE int fb_system_eval_scalar_xv(fb_system *s, double t, double x, double v,
+                                                  const double *z, double *dv, double *dz)
+{
+  return fb_system_eval_scalar_law(s, s->force0, t, x, v, z, dv, dz);
 }
 
 /* The same on a state vector y = [x, v, z]. */

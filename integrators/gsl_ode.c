@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_system.h"
+#include "fb_kernel.h"
 
 typedef struct gsl_ode_ws {
   const fb_problem *pb;
@@ -14,7 +14,7 @@ typedef struct gsl_ode_ws {
   gsl_odeiv2_driver *d;
   fb_int_opts o;
   int fixed;     /* 1: fixed step o.h */
-  int lean;      /* 1: fixed-step rk4 on a scalar system: fb_rk4_lean_scalar_step directly */
+  fb_scalar_step_fn kstep; /* fixed-step rk4 on a scalar system: this step, no stepper */
   double h;      /* adaptive: the step GSL proposes next */
   double *ysave; /* dim: last good state, restored on failure */
   double *yerr;  /* dim */
@@ -62,8 +62,7 @@ int fb_gsl_ode_alloc(void **out, const fb_integrator_type *type, const fb_proble
   const double atol = isfinite(o->atol) && o->atol > 0 ? o->atol : 1e-10;
   const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
   ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys.gsys, T, ws->h, atol, rtol);
-  ws->lean = T == fb_step_rk4_lean && ws->sys.gsys.function == fb_system_rhs_scalar &&
-             pb->dim >= 2 && pb->dim <= 2 + FB_MAX_Z;
+  ws->kstep = T == fb_step_rk4_lean ? fb_rk4_scalar_kernel(&ws->sys) : NULL;
   if (ws->d == NULL) {
     fb_gsl_ode_free(ws);
     return fb_err_set(err, FB_EGSL, "cannot allocate GSL stepper %s", type->name);
@@ -114,8 +113,9 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
         const int last = (t1 - *t) <= h * (1.0 + 1e-9);
         if (last)
           h = t1 - *t;
-        st = ws->lean ? fb_rk4_lean_scalar_step(&ws->sys, dim, *t, h, y, ws->yerr)
-                      : gsl_odeiv2_step_apply(d->s, *t, h, y, ws->yerr, NULL, NULL, &ws->sys.gsys);
+        st = ws->kstep != NULL
+                 ? ws->kstep(&ws->sys, *t, h, y, ws->yerr)
+                 : gsl_odeiv2_step_apply(d->s, *t, h, y, ws->yerr, NULL, NULL, &ws->sys.gsys);
         if (st == GSL_SUCCESS)
           *t = last ? t1 : tseg + (double)(++kseg) * ws->o.h;
       } else {

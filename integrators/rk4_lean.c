@@ -17,11 +17,12 @@
  *
  * The hot path.  When the system is fricbench's scalar one (fb_system_rhs_scalar: one
  * DOF, one constant contact, dim = 2 + nz <= 2 + FB_MAX_Z), the step is taken by a copy of
- * the same arithmetic specialized for that dim, calling the inline right-hand side
- * instead of the function pointer: the stages then live in registers rather than in
- * memory that is read back right after being written (scalar stores followed by vector
- * loads defeat store forwarding), and only the model's force() is an indirect call.
- * The results are the generic path's, to the bit (tests/test_integrators.c checks it).
+ * the same arithmetic specialized for that dim (fb_kernel.h's fb_rk4_scalar_law), calling
+ * the inline right-hand side instead of the function pointer: the stages then live in
+ * registers rather than in memory that is read back right after being written (scalar
+ * stores followed by vector loads defeat store forwarding), and only the model's force()
+ * is an indirect call — none at all in a model's own kernel (FB_MODEL_KERNELS).  The
+ * results are the generic path's, to the bit (tests/test_rk4_lean.c checks it).
  */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
@@ -29,7 +30,7 @@
 #include <string.h>
 
 #include "fb_gsl_ode.h"
-#include "fb_system.h"
+#include "fb_kernel.h"
 
 typedef struct rk4_lean_state {
   double *k, *acc, *ytmp; /* stage derivative, the running sum, the stage argument */
@@ -50,63 +51,11 @@ static void *rk4_lean_alloc(size_t dim)
   return s;
 }
 
-/* One step of a scalar fb_system with NZ model states, as rk4_lean_apply computes it:
- * x, v and their stage derivatives in locals, z and its rates in small arrays. */
-#define RK4_EVAL(STAGE, tt, X, V, Z, KV, KZ)                                                       \
-  do {                                                                                      \
-    if (!counted && (st = fb_system_count(fs, tt)) != GSL_SUCCESS)                          \
-      return st;                                                                            \
-    if ((st = fb_system_eval_scalar_xv(fs, tt, X, V, Z, &KV, KZ)) != FB_OK)                 \
-      return fb_system_failed(fs, tt, st);                                                  \
-  } while (0)
-
+/* The generic scalar path: fb_kernel.h's step with the system's law pointer. */
 #define RK4_SCALAR(NZ)                                                                      \
-  static int rk4_scalar_##NZ(fb_system *fs, double t, double h, double *y, double *yerr)                \
+  static int rk4_scalar_##NZ(fb_system *fs, double t, double h, double *y, double *yerr)    \
   {                                                                                         \
-    const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;                                  \
-    const double x = y[0], v = y[1];                                                        \
-    double z[NZ + 1], kz[NZ + 1], az[NZ + 1], zt[NZ + 1], kv, kx;                           \
-    int st;                                                                                 \
-    /* the budget: four evaluations counted at once when they all fit, else one by one */  \
-    fb_counters *cnt = fs->cnt;                                                             \
-    const int counted = cnt->nfe + 4 <= fs->max_rhs;                                        \
-    if (counted)                                                                            \
-      cnt->nfe += 4;                                                                        \
-    for (int i = 0; i < NZ; i++)                                                            \
-      z[i] = y[2 + i];                                                                      \
-    RK4_EVAL(1, t, x, v, z, kv, kz);                                                  \
-    kx = v;                                                                                 \
-    double ax = x + h6 * kx, av = v + h6 * kv;                                              \
-    double xt = x + h2 * kx, vt = v + h2 * kv;                                              \
-    for (int i = 0; i < NZ; i++) {                                                          \
-      az[i] = z[i] + h6 * kz[i];                                                            \
-      zt[i] = z[i] + h2 * kz[i];                                                            \
-    }                                                                                       \
-    RK4_EVAL(2, t + h2, xt, vt, zt, kv, kz);                                          \
-    kx = vt;                                                                                \
-    ax += h3 * kx, av += h3 * kv;                                                           \
-    xt = x + h2 * kx, vt = v + h2 * kv;                                                     \
-    for (int i = 0; i < NZ; i++) {                                                          \
-      az[i] += h3 * kz[i];                                                                  \
-      zt[i] = z[i] + h2 * kz[i];                                                            \
-    }                                                                                       \
-    RK4_EVAL(3, t + h2, xt, vt, zt, kv, kz);                                          \
-    kx = vt;                                                                                \
-    ax += h3 * kx, av += h3 * kv;                                                           \
-    xt = x + h * kx, vt = v + h * kv;                                                       \
-    for (int i = 0; i < NZ; i++) {                                                          \
-      az[i] += h3 * kz[i];                                                                  \
-      zt[i] = z[i] + h * kz[i];                                                             \
-    }                                                                                       \
-    RK4_EVAL(4, t + h, xt, vt, zt, kv, kz);                                           \
-    kx = vt;                                                                                \
-    y[0] = ax + h6 * kx;                                                                    \
-    y[1] = av + h6 * kv;                                                                    \
-    for (int i = 0; i < NZ; i++)                                                            \
-      y[2 + i] = az[i] + h6 * kz[i];                                                        \
-    for (int i = 0; i < 2 + NZ; i++)                                                        \
-      yerr[i] = 0.0;                                                                        \
-    return GSL_SUCCESS;                                                                     \
+    return fb_rk4_scalar_law(fs, fs->force0, NZ, t, h, y, yerr);                            \
   }
 
 RK4_SCALAR(0)
@@ -114,17 +63,25 @@ RK4_SCALAR(1)
 RK4_SCALAR(2)
 RK4_SCALAR(3)
 RK4_SCALAR(4)
+static const fb_scalar_step_fn rk4_scalar_generic[FB_MAX_Z + 1] = {
+    rk4_scalar_0, rk4_scalar_1, rk4_scalar_2, rk4_scalar_3, rk4_scalar_4};
+
 int fb_rk4_lean_scalar_step(fb_system *fs, size_t dim, double t, double h, double *y,
                             double *yerr)
 {
-  switch (dim) {
-  case 2: return rk4_scalar_0(fs, t, h, y, yerr);
-  case 3: return rk4_scalar_1(fs, t, h, y, yerr);
-  case 4: return rk4_scalar_2(fs, t, h, y, yerr);
-  case 5: return rk4_scalar_3(fs, t, h, y, yerr);
-  case 6: return rk4_scalar_4(fs, t, h, y, yerr);
-  default: return -1;
-  }
+  if (dim < 2 || dim > 2 + FB_MAX_Z)
+    return -1;
+  return rk4_scalar_generic[dim - 2](fs, t, h, y, yerr);
+}
+
+fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs)
+{
+  if (!fs->scalar || fs->nz > FB_MAX_Z || fs->dim != 2 + fs->nz)
+    return NULL;
+  const fb_model_kernels *k = fs->md->type->kernels;
+  if (k != NULL && k->rk4_scalar != NULL && fs->force0 == fs->md->type->force)
+    return k->rk4_scalar;
+  return rk4_scalar_generic[fs->nz];
 }
 
 static int rk4_lean_apply(void *vstate, size_t dim, double t, double h, double y[],

@@ -83,6 +83,7 @@
 
 #include "fb_elastoplastic.h"
 #include "fb_integrator.h"
+#include "fb_kernel.h"
 #include "fb_model.h"
 #include "fb_models.h"
 #include "fb_util.h"
@@ -816,6 +817,8 @@ static const fb_integrator_type ep_newmark = {
 
 static const fb_integrator_type *const ep_schemes[] = {&ep_newmark, NULL};
 
+FB_MODEL_KERNELS(ep, ep_force, 1);
+
 const fb_model_type fb_model_elastoplastic = {
     .name = "elastoplastic",
     .title = "elasto-plastic penalty (spring cT capped by the friction bound): rate form, "
@@ -830,6 +833,7 @@ const fb_model_type fb_model_elastoplastic = {
     .resolve = ep_resolve,
     .init = ep_init,
     .force = ep_force,
+    .kernels = &ep_kernels,
     .jac = ep_jac,
     .stick = ep_stick,
     .schemes = ep_schemes,

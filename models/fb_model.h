@@ -88,6 +88,7 @@ typedef struct fb_contact_jac {
 } fb_contact_jac;
 
 struct fb_integrator_type;
+struct fb_model_kernels;
 
 typedef struct fb_model_type {
   const char *name;      /* CLI name, e.g. "kikuuwe" */
@@ -119,6 +120,9 @@ typedef struct fb_model_type {
   int (*stick)(const void *p, const fb_contact_in *c, double vr, const double *z);
   /* Model-owned integrators, NULL-terminated; NULL when none. */
   const struct fb_integrator_type *const *schemes;
+  /* Optional: fixed-step kernels with force() inlined (FB_MODEL_KERNELS of
+   * integrators/fb_kernel.h), bit-identical to the generic path, only faster. */
+  const struct fb_model_kernels *kernels;
 } fb_model_type;
 
 /* An instance: the user's parameters (autos still NaN) and per-contact resolved copies. */

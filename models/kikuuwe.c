@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "fb_integrator.h"
+#include "fb_kernel.h"
 #include "fb_model.h"
 #include "fb_util.h"
 
@@ -102,6 +103,8 @@ static int kikuuwe_stick(const void *pv, const fb_contact_in *c, double vr, cons
   return fabs(p->K * z[0] + p->B * vr) < Fbar;
 }
 
+FB_MODEL_KERNELS(kikuuwe, kikuuwe_force, 1);
+
 const fb_model_type fb_model_kikuuwe = {
     .name = "kikuuwe",
     .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",
@@ -116,6 +119,7 @@ const fb_model_type fb_model_kikuuwe = {
     .resolve = kikuuwe_resolve,
     .init = kikuuwe_init,
     .force = kikuuwe_force,
+    .kernels = &kikuuwe_kernels,
     .jac = kikuuwe_jac,
     .output = NULL,
     .stick = kikuuwe_stick,

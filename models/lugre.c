@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_kernel.h"
 #include "fb_model.h"
 #include "fb_util.h"
 
@@ -112,6 +113,8 @@ static int lugre_jac(const void *pv, const fb_contact_in *c, double vr, const do
   return FB_OK;
 }
 
+FB_MODEL_KERNELS(lugre, lugre_force, 1);
+
 const fb_model_type fb_model_lugre = {
     .name = "lugre",
     .title = "LuGre bristle model: presliding, Stribeck, viscous (drifts under sub-breakaway)",
@@ -124,6 +127,7 @@ const fb_model_type fb_model_lugre = {
     .z_names = lugre_z,
     .init = lugre_init,
     .force = lugre_force,
+    .kernels = &lugre_kernels,
     .jac = lugre_jac,
 };
 
@@ -140,5 +144,6 @@ const fb_model_type fb_model_dahl = {
     .resolve = dahl_resolve,
     .init = lugre_init,
     .force = lugre_force,
+    .kernels = &lugre_kernels,
     .jac = lugre_jac,
 };

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_kernel.h"
 #include "fb_model.h"
 #include "fb_util.h"
 
@@ -39,6 +40,8 @@ static int naive_sign_jac(const void *p, const fb_contact_in *c, double vr, cons
   return FB_OK;
 }
 
+FB_MODEL_KERNELS(naive_sign, naive_sign_force, 0);
+
 const fb_model_type fb_model_naive_sign = {
     .name = "naive-sign",
     .title = "dynamic Coulomb law F = -S(|v|) sgn(v) everywhere (chatters, never sticks)",
@@ -50,5 +53,6 @@ const fb_model_type fb_model_naive_sign = {
     .nz = 0,
     .z_names = NULL,
     .force = naive_sign_force,
+    .kernels = &naive_sign_kernels,
     .jac = naive_sign_jac,
 };

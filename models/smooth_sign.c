@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_kernel.h"
 #include "fb_model.h"
 #include "fb_util.h"
 
@@ -84,6 +85,8 @@ static int smooth_jac(const void *pv, const fb_contact_in *c, double vr, const d
   return FB_OK;
 }
 
+FB_MODEL_KERNELS(smooth_sign, smooth_force, 0);
+
 const fb_model_type fb_model_smooth_sign = {
     .name = "smooth-sign",
     .title = "sgn regularized by a slope: F = -S(|v|) phi(v/eps_v) (creeps, no true stick)",
@@ -97,5 +100,6 @@ const fb_model_type fb_model_smooth_sign = {
     .z_names = NULL,
     .resolve = smooth_resolve,
     .force = smooth_force,
+    .kernels = &smooth_sign_kernels,
     .jac = smooth_jac,
 };

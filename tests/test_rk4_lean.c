@@ -1,13 +1,16 @@
 /* test_rk4_lean.c — `rk4` with a fixed step is the classical method itself (4 RHS per
- * step, integrators/rk4_lean.c), and its scalar hot path (fb_rk4_lean_scalar_step, taken
- * for one-DOF plants) computes exactly, to the bit, what the generic stepper computes
- * through the GSL system callback; the benchmark (`fricbench bench`) relies on it. */
+ * step, integrators/rk4_lean.c), and its scalar hot paths (fb_rk4_lean_scalar_step, the
+ * law through a function pointer, and the model's own kernel, FB_MODEL_KERNELS with the
+ * law inlined: what fixed-step rk4 runs on one-DOF plants) compute exactly, to the bit,
+ * what the generic stepper computes through the GSL system callback; the benchmark
+ * (`fricbench bench`) relies on it. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
 #include <string.h>
 
 #include "fb_gsl_ode.h"
+#include "fb_kernel.h"
 #include "fb_system.h"
 #include "fb_test.h"
 
@@ -24,9 +27,15 @@ static void compare_paths(const char *model, double h, int n)
   cr_assert_eq(fb_system_alloc(&s, &cs.pb, 1000000000UL), FB_OK);
   cr_assert(s.scalar, "%s on stick-slip takes the scalar path", model);
   const size_t dim = cs.pb.dim;
-  double y1[8], y2[8], yerr[8];
+  double y1[8], y2[8], y3[8], yerr[8];
   fb_problem_initial_state(&cs.pb, y1);
   memcpy(y2, y1, sizeof y1);
+  memcpy(y3, y1, sizeof y1);
+  fb_counters c3 = {0};
+  const fb_scalar_step_fn kernel = fb_rk4_scalar_kernel(&s);
+  cr_assert(kernel != NULL, "%s: a scalar system has a fixed-step rk4 kernel", model);
+  cr_expect(cs.md.type->kernels == NULL || kernel == cs.md.type->kernels->rk4_scalar,
+            "%s: the model's own kernel is the one taken", model);
   gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(fb_step_rk4_lean, dim);
   gsl_odeiv2_system generic = s.gsys;
   generic.function = fb_system_rhs; /* the generic assembly, through the callback */
@@ -36,10 +45,16 @@ static void compare_paths(const char *model, double h, int n)
     cr_assert_eq(fb_rk4_lean_scalar_step(&s, dim, t, h, y1, yerr), GSL_SUCCESS);
     s.cnt = &c2;
     cr_assert_eq(gsl_odeiv2_step_apply(st, t, h, y2, yerr, NULL, NULL, &generic), GSL_SUCCESS);
+    s.cnt = &c3;
+    cr_assert_eq(kernel(&s, t, h, y3, yerr), GSL_SUCCESS);
   }
-  for (size_t i = 0; i < dim; i++)
+  for (size_t i = 0; i < dim; i++) {
     cr_expect(y1[i] == y2[i], "%s: component %zu: scalar path %.17g, generic %.17g", model, i,
               y1[i], y2[i]);
+    cr_expect(y3[i] == y2[i], "%s: component %zu: model kernel %.17g, generic %.17g", model, i,
+              y3[i], y2[i]);
+  }
+  cr_expect_eq(c3.nfe, 4UL * (unsigned long)n, "%s: 4 RHS per step in the kernel", model);
   cr_expect_eq(c1.nfe, 4UL * (unsigned long)n, "%s: 4 RHS per step on the scalar path", model);
   cr_expect_eq(c2.nfe, 4UL * (unsigned long)n, "%s: 4 RHS per step on the generic path", model);
   gsl_odeiv2_step_free(st);
