@@ -95,6 +95,11 @@ typedef struct fb_verdict {
  * most max verdicts into v (in order of first appearance in runs.csv) and their number
  * into *n.  Returns FB_OK or FB_EIO with err set. */
 int fb_report_verdicts(const char *dir, fb_verdict *v, size_t max, size_t *n, fb_err *err);
+/* The same from the texts of runs.csv (runs_len bytes) and orders.csv (orders_len bytes;
+ * orders_csv NULL: absent), which need not be NUL-terminated.  FB_EIO when runs.csv is
+ * empty or lacks a needed column, FB_ENOMEM; FB_OK otherwise, whatever the rows hold. */
+int fb_report_verdicts_text(const char *runs_csv, size_t runs_len, const char *orders_csv,
+                            size_t orders_len, fb_verdict *v, size_t max, size_t *n, fb_err *err);
 
 /* The verdict of `model` among v[0..n), or NULL. */
 const fb_verdict *fb_report_verdict_find(const fb_verdict *v, size_t n, const char *model);

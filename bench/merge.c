@@ -20,6 +20,10 @@
  * apart from the timing columns wall_s and cpu_s), OUT/orders.csv (rows in table order),
  * OUT/traj/ (hard links, or copies), OUT/meta.json, and then the plots and report.html
  * through fb_report_make, which reads only those files.
+ *
+ * The checks and the merged texts are fb_merge_texts (fb_merge.h), a pure function of
+ * the parts' file texts (read with fb_csv.h, fuzzed by fuzz/fuzz_merge.c); merge_run only
+ * reads and writes the files around it.
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
@@ -27,6 +31,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,141 +41,15 @@
 #include <unistd.h>
 
 #include "fb_cli.h"
+#include "fb_csv.h"
 #include "fb_params.h"
 #include "fb_io.h"
+#include "fb_merge.h"
 #include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
 #define PATH_LEN 4096
-
-/* ---- small helpers ---------------------------------------------------------------------- */
-
-static int read_text(const char *path, char **out)
-{
-  FILE *fp = fopen(path, "rb");
-  if (fp == NULL)
-    return -1;
-  size_t cap = 1 << 16, len = 0;
-  char *b = malloc(cap);
-  size_t r;
-  while (b != NULL && (r = fread(b + len, 1, cap - len - 1, fp)) > 0) {
-    len += r;
-    if (len + 1 >= cap) {
-      char *nb = realloc(b, cap *= 2);
-      if (nb == NULL) {
-        free(b);
-        b = NULL;
-      } else {
-        b = nb;
-      }
-    }
-  }
-  const int bad = ferror(fp);
-  fclose(fp);
-  if (b == NULL || bad) {
-    free(b);
-    return -1;
-  }
-  b[len] = '\0';
-  *out = b;
-  return 0;
-}
-
-/* The raw value of "key": in a flat JSON text (string without quotes, or number). */
-static void json_value(const char *text, const char *key, char *out, size_t len)
-{
-  char pat[128];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  out[0] = '\0';
-  const char *p = strstr(text, pat);
-  if (p == NULL)
-    return;
-  p += strlen(pat);
-  while (*p == ' ')
-    p++;
-  size_t n = 0;
-  if (*p == '"') {
-    for (p++; *p && *p != '"' && n + 1 < len; p++) {
-      if (*p == '\\' && p[1])
-        p++;
-      out[n++] = *p;
-    }
-  } else {
-    for (; *p && *p != ',' && *p != '}' && *p != '\n' && n + 1 < len; p++)
-      out[n++] = *p;
-  }
-  out[n] = '\0';
-}
-
-/* Field `col` (0-based) of a CSV line (RFC 4180 quotes), unquoted, into out. */
-static void csv_field(const char *line, int col, char *out, size_t len)
-{
-  int c = 0;
-  size_t n = 0;
-  const char *p = line;
-  out[0] = '\0';
-  while (*p && *p != '\n') {
-    int quoted = *p == '"';
-    if (quoted)
-      p++;
-    n = 0;
-    while (*p && *p != '\n') {
-      if (quoted && *p == '"') {
-        if (p[1] == '"') {
-          p++;
-        } else {
-          p++;
-          quoted = 0;
-          continue;
-        }
-      } else if (!quoted && *p == ',') {
-        break;
-      }
-      if (c == col && n + 1 < len)
-        out[n++] = *p;
-      p++;
-    }
-    if (c == col) {
-      out[n] = '\0';
-      return;
-    }
-    c++;
-    if (*p == ',')
-      p++;
-    else
-      break;
-  }
-}
-
-static int csv_col(const char *header, const char *name)
-{
-  const size_t l = strlen(name);
-  const char *p = header;
-  for (int c = 0;; c++) {
-    if (strncmp(p, name, l) == 0 && (p[l] == ',' || p[l] == '\0' || p[l] == '\n'))
-      return c;
-    p = strchr(p, ',');
-    if (p == NULL)
-      return -1;
-    p++;
-  }
-}
-
-/* Lines of a text (modified in place: '\n' -> '\0'). */
-static size_t split_lines(char *text, char **lines, size_t max)
-{
-  size_t n = 0;
-  for (char *p = text; *p && n < max;) {
-    lines[n++] = p;
-    char *e = strchr(p, '\n');
-    if (e == NULL)
-      break;
-    *e = '\0';
-    p = e + 1;
-  }
-  return n;
-}
 
 /* ---- part.json and --emit-jobs --------------------------------------------------------- */
 
@@ -299,13 +179,488 @@ int fb_suite_dist_check(fb_suite_opts *o, const char *emit, int resume)
   return FB_EXIT_OK;
 }
 
-/* ---- merge ------------------------------------------------------------------------------- */
+/* ---- merge: the parts' texts (fb_merge.h) ------------------------------------------------ */
 
-typedef struct part_dir {
-  char path[1024];
+typedef struct part_info {
   size_t part, parts, runs_total;
   char conf[768]; /* quick, samples, budgets, revision: must agree */
-  char *runs, *orders, *meta; /* file texts */
+} part_info;
+
+static void part_info_read(const char *json, part_info *pi)
+{
+  char v[5][128];
+  fb_json_get(json, "part", v[0], sizeof v[0]);
+  fb_json_get(json, "parts", v[1], sizeof v[1]);
+  fb_json_get(json, "runs_total", v[2], sizeof v[2]);
+  pi->part = strtoul(v[0], NULL, 10);
+  pi->parts = strtoul(v[1], NULL, 10);
+  pi->runs_total = strtoul(v[2], NULL, 10);
+  fb_json_get(json, "quick", v[0], sizeof v[0]);
+  fb_json_get(json, "samples", v[1], sizeof v[1]);
+  fb_json_get(json, "max_steps", v[2], sizeof v[2]);
+  fb_json_get(json, "max_rhs", v[3], sizeof v[3]);
+  fb_json_get(json, "git_revision", v[4], sizeof v[4]);
+  for (size_t k = 0; k < 5; k++) /* named in a one-line message */
+    for (char *c = v[k]; *c != '\0'; c++)
+      if ((unsigned char)*c < 0x20)
+        *c = '?';
+  snprintf(pi->conf, sizeof pi->conf,
+           "quick %s, samples %s, max-steps %s, max-rhs %s, fricbench %s", v[0], v[1], v[2],
+           v[3], v[4]);
+}
+
+/* A sort key and the order of reading that breaks its ties.  Every array merge sorts
+ * holds it first in its elements, so one comparison serves them all and every sort is
+ * stable: the output depends on the input only. */
+typedef struct key_seq {
+  size_t key, seq;
+} key_seq;
+
+static int by_key_seq(const void *a, const void *b)
+{
+  const key_seq *x = a, *y = b;
+  if (x->key != y->key)
+    return (x->key > y->key) - (x->key < y->key);
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The parts, each once, of one split: FB_OK or FB_EINVAL naming the first fault in the
+ * order they were given (then the smallest missing part). */
+static int check_split(const fb_merge_part *parts, const part_info *pi, size_t n, fb_err *err)
+{
+  const size_t K = pi[0].parts, N = pi[0].runs_total;
+  size_t split = n; /* first part not of the split of the first */
+  for (size_t i = 0; i < n && split == n; i++)
+    if (pi[i].parts != K || pi[i].runs_total != N || strcmp(pi[i].conf, pi[0].conf) != 0)
+      split = i;
+  /* the part numbers sorted find doubles and gaps without an array of K entries (K is
+   * read from a file) */
+  key_seq *pr = malloc(n * sizeof *pr);
+  if (pr == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++)
+    pr[i] = (key_seq){pi[i].part, i};
+  qsort(pr, n, sizeof *pr, by_key_seq);
+  size_t twice = n; /* first part given a second time */
+  for (size_t i = 1; i < n; i++)
+    if (pr[i].key == pr[i - 1].key && pr[i].seq < twice)
+      twice = pr[i].seq;
+  int st = FB_OK;
+  if (split < n && split <= twice) {
+    const part_info *p = &pi[split];
+    st = fb_err_set(err, FB_EINVAL,
+                    "merge: '%s' (part %zu/%zu of %zu runs; %s) is not from the same split as "
+                    "'%s' (%zu parts of %zu runs; %s)",
+                    parts[split].name, p->part, p->parts, p->runs_total, p->conf, parts[0].name,
+                    K, N, pi[0].conf);
+  } else if (twice < n) {
+    st = fb_err_set(err, FB_EINVAL, "merge: part %zu/%zu given twice (second: '%s')",
+                    pi[twice].part, K, parts[twice].name);
+  } else { /* n distinct parts in 1..K: the first gap */
+    size_t want = 1;
+    for (size_t i = 0; i < n && pr[i].key == want; i++)
+      want++;
+    if (want <= K)
+      st = fb_err_set(err, FB_EINVAL,
+                      "merge: part %zu/%zu is missing: run line %zu of the jobs file and merge "
+                      "again",
+                      want, K, want);
+  }
+  free(pr);
+  return st;
+}
+
+/* Parse one part's CSV text into t: FB_OK, or FB_EINVAL / FB_ENOMEM naming the file.
+ * FB_EINVAL with *empty set: no header (the caller decides whether that is a fault). */
+static int part_csv(fb_csv *t, const char *name, const char *file, const char *text, size_t len,
+                    int *empty, fb_err *err)
+{
+  *empty = 0;
+  memset(t, 0, sizeof *t);
+  const char *nul = memchr(text, '\0', len);
+  if (nul != NULL)
+    return fb_err_set(err, FB_EINVAL,
+                      "merge: '%s/%s' holds a NUL byte (offset %zu): it is not a CSV text", name,
+                      file, (size_t)(nul - text));
+  const int st = fb_csv_parse(t, text, len);
+  if (st == FB_ENOMEM)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  if (st != FB_OK) {
+    *empty = 1;
+    return FB_EINVAL;
+  }
+  if (t->open_quote) {
+    fb_csv_free(t);
+    return fb_err_set(err, FB_EINVAL,
+                      "merge: '%s/%s' ends inside a quoted field: the file is cut", name, file);
+  }
+  return FB_OK;
+}
+
+/* A run id: decimal digits only, in 1..N; 0 otherwise. */
+static size_t run_id(const char *s, size_t N)
+{
+  size_t id = 0;
+  if (*s == '\0')
+    return 0;
+  for (; *s != '\0'; s++) {
+    if (*s < '0' || *s > '9')
+      return 0;
+    id = 10 * id + (size_t)(*s - '0');
+    if (id > N)
+      return 0;
+  }
+  return id;
+}
+
+/* A row of a part's runs.csv (key: its run id) and where it stands. */
+typedef struct run_ref {
+  key_seq k;
+  size_t part, row;
+} run_ref;
+
+/* A row of a part's orders.csv (key: its place in table order) and its text. */
+typedef struct order_ref {
+  key_seq k;
+  const char *line;
+  size_t len;
+} order_ref;
+
+void fb_merge_out_free(fb_merge_out *o)
+{
+  free(o->runs);
+  free(o->orders);
+  free(o->meta);
+  memset(o, 0, sizeof *o);
+}
+
+/* Close a memory stream opened on *buf: FB_OK, or FB_ENOMEM with *buf freed. */
+static int mem_close(FILE *fp, char **buf, fb_err *err)
+{
+  const int bad = ferror(fp);
+  if (fclose(fp) != 0 || bad) {
+    free(*buf);
+    *buf = NULL;
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  return FB_OK;
+}
+
+/* s when it is an unsigned decimal integer, else def: a JSON number copied from a part. */
+static const char *uint_or(const char *s, const char *def)
+{
+  if (*s == '\0')
+    return def;
+  for (const char *p = s; *p != '\0'; p++)
+    if (*p < '0' || *p > '9')
+      return def;
+  return s;
+}
+
+/* The number of "key" (a finite one; 0 otherwise). */
+static double json_num(const char *text, const char *key)
+{
+  char b[64], *end;
+  fb_json_get(text, key, b, sizeof b);
+  const double v = strtod(b, &end);
+  return end != b && isfinite(v) ? v : 0;
+}
+
+/* meta.json: the first part's build and machine, the whole run's counts. */
+static int merge_meta(const fb_merge_part *parts, size_t n, const char *date, fb_merge_out *o,
+                      fb_err *err)
+{
+  static const char *const keys[] = {"fricbench_version", "git_revision", "compiler", "build",
+                                     "gsl_version", "system", "release", "arch", "cpu",
+                                     "cores"};
+  char v[10][256];
+  const char *m0 = parts[0].meta != NULL ? parts[0].meta : "";
+  for (size_t k = 0; k < 10; k++)
+    fb_json_get(m0, keys[k], v[k], sizeof v[k]);
+  double wall = 0, refs = 0, threads = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (parts[i].meta == NULL)
+      continue;
+    const double w = json_num(parts[i].meta, "wall_time_s");
+    wall = wall > w ? wall : w;
+    refs += json_num(parts[i].meta, "references");
+    threads += json_num(parts[i].meta, "jobs");
+  }
+  refs = isfinite(refs) ? refs : 0;
+  threads = isfinite(threads) ? threads : 0;
+  char q[16], smp[32], ms[32], mr[32];
+  fb_json_get(m0, "quick", q, sizeof q);
+  fb_json_get(m0, "samples", smp, sizeof smp);
+  fb_json_get(m0, "max_steps", ms, sizeof ms);
+  fb_json_get(m0, "max_rhs", mr, sizeof mr);
+  FILE *fp = open_memstream(&o->meta, &o->meta_len);
+  if (fp == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  fputs("{\n", fp);
+  for (size_t k = 0; k < 5; k++) {
+    fprintf(fp, "  \"%s\": ", keys[k]);
+    fb_json_str(fp, v[k]);
+    fputs(",\n", fp);
+  }
+  fputs("  \"machine\": {\"system\": ", fp);
+  fb_json_str(fp, v[5]);
+  fputs(", \"release\": ", fp);
+  fb_json_str(fp, v[6]);
+  fputs(", \"arch\": ", fp);
+  fb_json_str(fp, v[7]);
+  fputs(", \"cpu\": ", fp);
+  fb_json_str(fp, v[8]);
+  fprintf(fp, ", \"cores\": %s},\n  \"date\": ", uint_or(v[9], "0"));
+  fb_json_str(fp, date != NULL ? date : "");
+  fprintf(fp,
+          ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %.0f,\n  \"quick\": %s,\n  \"samples\": %s,\n"
+          "  \"max_steps\": %s,\n  \"max_rhs\": %s,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
+          "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %.0f,\n  \"parts\": %zu\n}\n",
+          wall, threads, strcmp(q, "true") == 0 ? "true" : "false", uint_or(smp, "0"),
+          uint_or(ms, "0"), uint_or(mr, "0"), o->nruns, o->nok, o->nbudget, o->nfailed, refs,
+          o->nparts);
+  return mem_close(fp, &o->meta, err);
+}
+
+int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_merge_out *out,
+                   fb_err *err)
+{
+  memset(out, 0, sizeof *out);
+  if (n == 0)
+    return fb_err_set(err, FB_EINVAL, "merge: no parts given");
+  part_info *pi = calloc(n, sizeof *pi);
+  fb_csv *T = calloc(n, sizeof *T); /* runs.csv of each part */
+  run_ref *rr = NULL, *conv = NULL;
+  order_ref *ord = NULL;
+  size_t nrr = 0, rcap = 0, nord = 0, ocap = 0;
+  int st = FB_OK, empty;
+  if (pi == NULL || T == NULL) {
+    st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    goto done;
+  }
+  /* part.json: which part of which split; a part without runs.csv did not finish */
+  for (size_t i = 0; i < n && st == FB_OK; i++) {
+    part_info_read(parts[i].part_json, &pi[i]);
+    if (pi[i].parts == 0 || pi[i].part == 0 || pi[i].part > pi[i].parts)
+      st = fb_err_set(err, FB_EINVAL, "merge: '%s/part.json' is damaged", parts[i].name);
+    else if (parts[i].runs == NULL)
+      st = fb_err_set(err, FB_EINVAL,
+                      "merge: part %zu/%zu in '%s' has no runs.csv: it did not finish; run its "
+                      "line of the jobs file again",
+                      pi[i].part, pi[i].parts, parts[i].name);
+  }
+  if (st == FB_OK)
+    st = check_split(parts, pi, n, err);
+  if (st != FB_OK)
+    goto done;
+  const size_t K = pi[0].parts, N = pi[0].runs_total;
+  out->nparts = K;
+  out->nruns = N;
+  /* runs.csv: one header; every row a run id in 1..N, of the header's width.  The first
+   * fault in reading order wins: a run that differs between two parts is found after
+   * sorting, so reading stops at the first other fault and the two are compared. */
+  int bad = FB_OK;
+  fb_err bad_err;
+  for (size_t i = 0; i < n && bad == FB_OK; i++) {
+    const fb_merge_part *p = &parts[i];
+    bad = part_csv(&T[i], p->name, "runs.csv", p->runs, p->runs_len, &empty, &bad_err);
+    if (bad != FB_OK && empty)
+      bad = fb_err_set(&bad_err, FB_EINVAL, "merge: '%s/runs.csv' has no header", p->name);
+    if (bad != FB_OK)
+      break;
+    if (T[i].head.len != T[0].head.len ||
+        memcmp(p->runs + T[i].head.off, parts[0].runs + T[0].head.off, T[0].head.len) != 0) {
+      bad = fb_err_set(&bad_err, FB_EINVAL,
+                       "merge: '%s/runs.csv' has other columns than '%s/runs.csv'", p->name,
+                       parts[0].name);
+      break;
+    }
+    for (size_t r = 0; r < T[i].nrows; r++) {
+      const fb_csv_rec *rec = &T[i].rows[r];
+      const size_t id = run_id(fb_csv_s(&T[i], r, 0), N);
+      if (id == 0 || rec->nfields != T[i].ncols) {
+        const char *line = p->runs + rec->off;
+        size_t shown = 0; /* at most 60 bytes, and one line */
+        while (shown < rec->len && shown < 60 && (unsigned char)line[shown] >= 0x20)
+          shown++;
+        bad = fb_err_set(&bad_err, FB_EINVAL, "merge: '%s/runs.csv': bad row '%.*s'", p->name,
+                         (int)shown, line);
+        break;
+      }
+      if (nrr == rcap) {
+        rcap = rcap ? 2 * rcap : 256;
+        run_ref *nr = realloc(rr, rcap * sizeof *nr);
+        if (nr == NULL) {
+          st = fb_err_set(err, FB_ENOMEM, "out of memory");
+          goto done;
+        }
+        rr = nr;
+      }
+      rr[nrr] = (run_ref){{id, nrr}, i, r};
+      nrr++;
+    }
+  }
+  if (nrr > 1)
+    qsort(rr, nrr, sizeof *rr, by_key_seq);
+  size_t differs = SIZE_MAX, differs_id = 0, nunique = 0;
+  for (size_t k = 0, first = 0; k < nrr; k++) {
+    if (k == 0 || rr[k].k.key != rr[k - 1].k.key) {
+      first = k;
+      nunique++;
+      continue;
+    }
+    /* a setup failure is in every part, alike */
+    const fb_csv_rec *a = &T[rr[first].part].rows[rr[first].row];
+    const fb_csv_rec *b = &T[rr[k].part].rows[rr[k].row];
+    if ((a->len != b->len || memcmp(parts[rr[first].part].runs + a->off,
+                                    parts[rr[k].part].runs + b->off, a->len) != 0) &&
+        rr[k].k.seq < differs) {
+      differs = rr[k].k.seq;
+      differs_id = rr[k].k.key;
+    }
+  }
+  if (differs != SIZE_MAX) {
+    st = fb_err_set(err, FB_EINVAL, "merge: run %zu differs between parts", differs_id);
+    goto done;
+  }
+  if (bad != FB_OK) {
+    st = bad;
+    *err = bad_err;
+    goto done;
+  }
+  if (nunique < N) { /* the smallest id missing */
+    size_t want = 1;
+    for (size_t k = 0; k < nrr && rr[k].k.key <= want; k++)
+      if (rr[k].k.key == want)
+        want++;
+    st = fb_err_set(err, FB_EINVAL, "merge: run %zu is in no part: a part was interrupted; run "
+                                    "its line again",
+                    want);
+    goto done;
+  }
+  /* the merged runs.csv: every run once, by id, as written */
+  FILE *fp = open_memstream(&out->runs, &out->runs_len);
+  if (fp == NULL) {
+    st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    goto done;
+  }
+  fwrite(parts[0].runs + T[0].head.off, 1, T[0].head.len, fp);
+  fputc('\n', fp);
+  const int cst = fb_csv_col(&T[0], "status"), cg = fb_csv_col(&T[0], "group"),
+            cs = fb_csv_col(&T[0], "scenario"), cm = fb_csv_col(&T[0], "model"),
+            ci = fb_csv_col(&T[0], "integrator"), ct = fb_csv_col(&T[0], "tag"),
+            cw = fb_csv_col(&T[0], "sweep");
+  size_t nconv = 0;
+  conv = malloc((nunique ? nunique : 1) * sizeof *conv);
+  if (conv == NULL) {
+    fclose(fp);
+    free(out->runs);
+    out->runs = NULL;
+    st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    goto done;
+  }
+  for (size_t k = 0; k < nrr; k++) {
+    if (k > 0 && rr[k].k.key == rr[k - 1].k.key)
+      continue;
+    const fb_csv *t = &T[rr[k].part];
+    const fb_csv_rec *rec = &t->rows[rr[k].row];
+    fwrite(parts[rr[k].part].runs + rec->off, 1, rec->len, fp);
+    fputc('\n', fp);
+    const char *s = fb_csv_s(t, rr[k].row, cst);
+    out->nok += strcmp(s, "ok") == 0;
+    out->nbudget += strcmp(s, "budget") == 0;
+    if (strcmp(fb_csv_s(t, rr[k].row, cg), "convergence") == 0 &&
+        strcmp(fb_csv_s(t, rr[k].row, cw), "h") == 0)
+      conv[nconv++] = rr[k]; /* the step-ladder rows, in id order, for orders.csv */
+  }
+  out->nfailed = N - out->nok - out->nbudget;
+  if ((st = mem_close(fp, &out->runs, err)) != FB_OK)
+    goto done;
+  /* orders.csv: rows in table order (experiment of the first matching convergence row) */
+  const char *oheader = NULL;
+  size_t oheader_len = 0;
+  for (size_t i = 0; i < n; i++) {
+    const fb_merge_part *p = &parts[i];
+    if (p->orders == NULL)
+      continue;
+    fb_csv O;
+    st = part_csv(&O, p->name, "orders.csv", p->orders, p->orders_len, &empty, err);
+    if (st != FB_OK && empty) {
+      st = FB_OK; /* no header, no rows */
+      continue;
+    }
+    if (st != FB_OK)
+      goto done;
+    if (oheader == NULL) {
+      oheader = p->orders + O.head.off;
+      oheader_len = O.head.len;
+    }
+    for (size_t r = 0; r < O.nrows; r++) {
+      const char *sc = fb_csv_s(&O, r, 0), *md = fb_csv_s(&O, r, 1),
+                 *ig = fb_csv_s(&O, r, 2), *tg = fb_csv_s(&O, r, 3);
+      size_t key = SIZE_MAX;
+      for (size_t k = 0; k < nconv && key == SIZE_MAX; k++) {
+        const fb_csv *t = &T[conv[k].part];
+        const size_t row = conv[k].row;
+        if (strcmp(fb_csv_s(t, row, cs), sc) == 0 && strcmp(fb_csv_s(t, row, cm), md) == 0 &&
+            strcmp(fb_csv_s(t, row, ci), ig) == 0 && strcmp(fb_csv_s(t, row, ct), tg) == 0)
+          key = conv[k].k.key;
+      }
+      if (nord == ocap) {
+        ocap = ocap ? 2 * ocap : 64;
+        order_ref *no = realloc(ord, ocap * sizeof *no);
+        if (no == NULL) {
+          fb_csv_free(&O);
+          st = fb_err_set(err, FB_ENOMEM, "out of memory");
+          goto done;
+        }
+        ord = no;
+      }
+      ord[nord] = (order_ref){{key, nord}, p->orders + O.rows[r].off, O.rows[r].len};
+      nord++;
+    }
+    fb_csv_free(&O);
+  }
+  if (nord > 1)
+    qsort(ord, nord, sizeof *ord, by_key_seq);
+  fp = open_memstream(&out->orders, &out->orders_len);
+  if (fp == NULL) {
+    st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    goto done;
+  }
+  if (oheader != NULL)
+    fwrite(oheader, 1, oheader_len, fp);
+  else
+    fputs("scenario,model,integrator,tag,points,order_x,order_v,order_F,err_x_finest,h_finest",
+          fp);
+  fputc('\n', fp);
+  for (size_t k = 0; k < nord; k++) {
+    fwrite(ord[k].line, 1, ord[k].len, fp);
+    fputc('\n', fp);
+  }
+  if ((st = mem_close(fp, &out->orders, err)) != FB_OK)
+    goto done;
+  st = merge_meta(parts, n, date, out, err);
+done:
+  if (T != NULL)
+    for (size_t i = 0; i < n; i++)
+      fb_csv_free(&T[i]);
+  free(T);
+  free(pi);
+  free(rr);
+  free(conv);
+  free(ord);
+  if (st != FB_OK)
+    fb_merge_out_free(out);
+  return st;
+}
+
+/* ---- merge: the files -------------------------------------------------------------------- */
+
+typedef struct part_dir {
+  char *path;
+  char *json, *runs, *orders, *meta; /* file texts; runs, orders, meta NULL when absent */
+  size_t runs_len, orders_len;
 } part_dir;
 
 typedef struct merge_set {
@@ -319,11 +674,25 @@ static int is_file(const char *path)
   return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
+/* The text of dir/name, or NULL when it cannot be read. */
+static char *read_part_file(const char *dir, const char *name, size_t *len)
+{
+  char f[PATH_LEN + 32], *text;
+  size_t l;
+  snprintf(f, sizeof f, "%s/%s", dir, name);
+  if (fb_read_file(f, &text, &l) != 0)
+    return NULL;
+  if (len != NULL)
+    *len = l;
+  return text;
+}
+
 static int add_part(merge_set *M, const char *path, fb_err *err)
 {
-  char f[PATH_LEN + 16], *text;
-  snprintf(f, sizeof f, "%s/part.json", path);
-  if (read_text(f, &text) != 0)
+  if (strlen(path) >= PATH_LEN)
+    return fb_err_set(err, FB_EINVAL, "merge: path too long: '%.100s...'", path);
+  char *json = read_part_file(path, "part.json", NULL);
+  if (json == NULL)
     return fb_err_set(err, FB_EINVAL, "merge: '%s' is not a part (no part.json): give the "
                                       "directories written by the --emit-jobs commands",
                       path);
@@ -331,47 +700,21 @@ static int add_part(merge_set *M, const char *path, fb_err *err)
     const size_t cap = M->cap ? 2 * M->cap : 16;
     part_dir *np = realloc(M->p, cap * sizeof *np);
     if (np == NULL) {
-      free(text);
+      free(json);
       return fb_err_set(err, FB_ENOMEM, "out of memory");
     }
     M->p = np;
     M->cap = cap;
   }
-  part_dir *p = &M->p[M->n];
+  part_dir *p = &M->p[M->n++];
   memset(p, 0, sizeof *p);
-  if (strlen(path) >= sizeof p->path)
-    return fb_err_set(err, FB_EINVAL, "merge: path too long: '%.100s...'", path);
-  snprintf(p->path, sizeof p->path, "%s", path);
-  char v[6][128];
-  json_value(text, "part", v[0], sizeof v[0]);
-  json_value(text, "parts", v[1], sizeof v[1]);
-  json_value(text, "runs_total", v[2], sizeof v[2]);
-  p->part = strtoul(v[0], NULL, 10);
-  p->parts = strtoul(v[1], NULL, 10);
-  p->runs_total = strtoul(v[2], NULL, 10);
-  json_value(text, "quick", v[0], sizeof v[0]);
-  json_value(text, "samples", v[1], sizeof v[1]);
-  json_value(text, "max_steps", v[2], sizeof v[2]);
-  json_value(text, "max_rhs", v[3], sizeof v[3]);
-  json_value(text, "git_revision", v[4], sizeof v[4]);
-  snprintf(p->conf, sizeof p->conf, "quick %s, samples %s, max-steps %s, max-rhs %s, fricbench %s",
-           v[0], v[1], v[2], v[3], v[4]);
-  free(text);
-  if (p->parts == 0 || p->part == 0 || p->part > p->parts)
-    return fb_err_set(err, FB_EINVAL, "merge: '%s/part.json' is damaged", path);
-  snprintf(f, sizeof f, "%s/runs.csv", path);
-  if (read_text(f, &p->runs) != 0)
-    return fb_err_set(err, FB_EINVAL,
-                      "merge: part %zu/%zu in '%s' has no runs.csv: it did not finish; run its "
-                      "line of the jobs file again",
-                      p->part, p->parts, path);
-  snprintf(f, sizeof f, "%s/orders.csv", path);
-  if (read_text(f, &p->orders) != 0)
-    p->orders = NULL;
-  snprintf(f, sizeof f, "%s/meta.json", path);
-  if (read_text(f, &p->meta) != 0)
-    p->meta = NULL;
-  M->n++;
+  p->json = json;
+  p->path = strdup(path);
+  if (p->path == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  p->runs = read_part_file(path, "runs.csv", &p->runs_len);
+  p->orders = read_part_file(path, "orders.csv", &p->orders_len);
+  p->meta = read_part_file(path, "meta.json", NULL);
   return FB_OK;
 }
 
@@ -391,25 +734,41 @@ static int add_arg(merge_set *M, const char *dir, int *was_parent, fb_err *err)
   DIR *d = opendir(dir);
   if (d == NULL)
     return fb_err_set(err, FB_EINVAL, "merge: cannot open '%s': %s", dir, strerror(errno));
-  char *names[4096];
-  size_t nn = 0;
+  char **names = NULL;
+  size_t nn = 0, cap = 0;
+  int st = FB_OK;
   struct dirent *e;
-  while ((e = readdir(d)) != NULL && nn < 4096)
-    if (strncmp(e->d_name, "part-", 5) == 0)
-      names[nn++] = strdup(e->d_name);
+  while (st == FB_OK && (e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, "part-", 5) != 0)
+      continue;
+    if (nn == cap) {
+      cap = cap ? 2 * cap : 64;
+      char **nb = realloc(names, cap * sizeof *nb);
+      if (nb == NULL) {
+        st = fb_err_set(err, FB_ENOMEM, "out of memory");
+        break;
+      }
+      names = nb;
+    }
+    if ((names[nn] = strdup(e->d_name)) == NULL)
+      st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    else
+      nn++;
+  }
   closedir(d);
-  qsort(names, nn, sizeof *names, cmp_str);
-  int st = nn == 0 ? fb_err_set(err, FB_EINVAL,
-                                "merge: '%s' holds no part (no part.json, no part-* directory)",
-                                dir)
-                   : FB_OK;
+  if (st == FB_OK && nn == 0)
+    st = fb_err_set(err, FB_EINVAL,
+                    "merge: '%s' holds no part (no part.json, no part-* directory)", dir);
+  if (nn > 1)
+    qsort(names, nn, sizeof *names, cmp_str);
   for (size_t i = 0; i < nn; i++) {
-    if (st == FB_OK && names[i] != NULL) {
+    if (st == FB_OK) {
       snprintf(f, sizeof f, "%s/%s", dir, names[i]);
       st = add_part(M, f, err);
     }
     free(names[i]);
   }
+  free(names);
   *was_parent = 1;
   return st;
 }
@@ -466,257 +825,59 @@ static int merge_traj(const char *src, const char *dst, fb_err *err)
   return st;
 }
 
-typedef struct order_row {
-  size_t key; /* run id of the experiment's first row */
-  const char *line;
-} order_row;
-
-static int by_key(const void *a, const void *b)
+/* dir/name holding text[0 .. len), written atomically. */
+static int write_text(const char *dir, const char *name, const char *text, size_t len,
+                      fb_err *err)
 {
-  const order_row *x = a, *y = b;
-  return (x->key > y->key) - (x->key < y->key);
+  char path[PATH_LEN + 32];
+  fb_outfile of;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  const int st = fb_outfile_open(&of, path, name, err);
+  if (st != FB_OK)
+    return st;
+  fwrite(text, 1, len, of.fp);
+  return fb_outfile_commit(&of, err);
 }
 
 static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
 {
-  const size_t K = M->p[0].parts, N = M->p[0].runs_total;
-  char *seen = calloc(K + 1, 1);
-  char **rows = calloc(N + 1, sizeof *rows);
-  char **orows = NULL;
-  order_row *ord = NULL;
-  int st = FB_OK;
-  if (seen == NULL || rows == NULL) {
-    st = fb_err_set(err, FB_ENOMEM, "out of memory");
-    goto done;
-  }
-  /* the same split of the same table, every part once */
-  for (size_t i = 0; i < M->n && st == FB_OK; i++) {
+  fb_merge_part *mp = calloc(M->n, sizeof *mp);
+  if (mp == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t i = 0; i < M->n; i++) {
     const part_dir *p = &M->p[i];
-    if (p->parts != K || p->runs_total != N || strcmp(p->conf, M->p[0].conf) != 0)
-      st = fb_err_set(err, FB_EINVAL,
-                      "merge: '%s' (part %zu/%zu of %zu runs; %s) is not from the same split as "
-                      "'%s' (%zu parts of %zu runs; %s)",
-                      p->path, p->part, p->parts, p->runs_total, p->conf, M->p[0].path, K, N,
-                      M->p[0].conf);
-    else if (seen[p->part])
-      st = fb_err_set(err, FB_EINVAL, "merge: part %zu/%zu given twice (second: '%s')", p->part,
-                      K, p->path);
-    else
-      seen[p->part] = 1;
+    mp[i] = (fb_merge_part){p->path, p->json, p->runs, p->runs_len, p->orders, p->orders_len,
+                            p->meta};
   }
-  for (size_t i = 1; i <= K && st == FB_OK; i++)
-    if (!seen[i])
-      st = fb_err_set(err, FB_EINVAL,
-                      "merge: part %zu/%zu is missing: run line %zu of the jobs file and merge "
-                      "again",
-                      i, K, i);
+  char date[64];
+  const time_t now = time(NULL);
+  struct tm tmv;
+  gmtime_r(&now, &tmv);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  fb_merge_out mo;
+  int st = fb_merge_texts(mp, M->n, date, &mo, err);
+  free(mp);
   if (st != FB_OK)
-    goto done;
-  /* runs.csv: the parts' rows, by run id, as written */
-  const char *header = NULL;
-  for (size_t i = 0; i < M->n && st == FB_OK; i++) {
-    part_dir *p = &M->p[i];
-    char *text = p->runs, *nl = strchr(text, '\n');
-    if (nl == NULL) {
-      st = fb_err_set(err, FB_EINVAL, "merge: '%s/runs.csv' has no header", p->path);
-      break;
-    }
-    *nl = '\0';
-    if (header == NULL)
-      header = text;
-    else if (strcmp(header, text) != 0) {
-      st = fb_err_set(err, FB_EINVAL, "merge: '%s/runs.csv' has other columns than '%s/runs.csv'",
-                      p->path, M->p[0].path);
-      break;
-    }
-    for (char *line = nl + 1; *line;) {
-      char *e = strchr(line, '\n');
-      if (e != NULL)
-        *e = '\0';
-      char *end;
-      const unsigned long id = strtoul(line, &end, 10);
-      if (end == line || *end != ',' || id == 0 || id > N) {
-        st = fb_err_set(err, FB_EINVAL, "merge: '%s/runs.csv': bad row '%.60s'", p->path, line);
-        break;
-      }
-      if (rows[id] == NULL)
-        rows[id] = line;
-      else if (strcmp(rows[id], line) != 0) { /* a setup failure is in every part, alike */
-        st = fb_err_set(err, FB_EINVAL, "merge: run %lu differs between parts", id);
-        break;
-      }
-      if (e == NULL)
-        break;
-      line = e + 1;
-    }
-  }
-  for (size_t id = 1; id <= N && st == FB_OK; id++)
-    if (rows[id] == NULL)
-      st = fb_err_set(err, FB_EINVAL, "merge: run %zu is in no part: a part was interrupted; run "
-                                      "its line again",
-                      id);
-  if (st != FB_OK)
-    goto done;
-  if (fb_mkdir_p(out) != 0) {
+    return st;
+  if (fb_mkdir_p(out) != 0)
     st = fb_err_set(err, FB_EINVAL, "merge: output directory '%s' cannot be created: %s", out,
                     strerror(errno));
-    goto done;
-  }
-  char path[PATH_LEN + 32];
-  fb_outfile of;
-  snprintf(path, sizeof path, "%s/runs.csv", out);
-  if ((st = fb_outfile_open(&of, path, "runs.csv", err)) != FB_OK)
-    goto done;
-  fprintf(of.fp, "%s\n", header);
-  size_t nok = 0, nbudget = 0;
-  const int cst = csv_col(header, "status"), cg = csv_col(header, "group"),
-            cs = csv_col(header, "scenario"), cm = csv_col(header, "model"),
-            ci = csv_col(header, "integrator"), ct = csv_col(header, "tag"),
-            cw = csv_col(header, "sweep");
-  for (size_t id = 1; id <= N; id++) {
-    char f[64];
-    fprintf(of.fp, "%s\n", rows[id]);
-    csv_field(rows[id], cst, f, sizeof f);
-    nok += strcmp(f, "ok") == 0;
-    nbudget += strcmp(f, "budget") == 0;
-  }
-  if ((st = fb_outfile_commit(&of, err)) != FB_OK)
-    goto done;
-  /* orders.csv: rows in table order (experiment of the first matching convergence row) */
-  size_t nord = 0, cap = 0;
-  const char *oheader = NULL;
-  for (size_t i = 0; i < M->n; i++) {
-    char *text = M->p[i].orders;
-    if (text == NULL)
-      continue;
-    char *lines[4096];
-    const size_t nl = split_lines(text, lines, 4096);
-    if (nl > 0 && oheader == NULL)
-      oheader = lines[0];
-    for (size_t l = 1; l < nl; l++) {
-      if (lines[l][0] == '\0')
-        continue;
-      if (nord == cap) {
-        cap = cap ? 2 * cap : 64;
-        order_row *no = realloc(ord, cap * sizeof *no);
-        if (no == NULL) {
-          st = fb_err_set(err, FB_ENOMEM, "out of memory");
-          goto done;
-        }
-        ord = no;
-      }
-      char sc[128], md[128], ig[128], tg[128];
-      csv_field(lines[l], 0, sc, sizeof sc);
-      csv_field(lines[l], 1, md, sizeof md);
-      csv_field(lines[l], 2, ig, sizeof ig);
-      csv_field(lines[l], 3, tg, sizeof tg);
-      size_t key = N + 1;
-      for (size_t id = 1; id <= N && key > N; id++) {
-        char f[5][128];
-        csv_field(rows[id], cg, f[0], sizeof f[0]);
-        csv_field(rows[id], cw, f[1], sizeof f[1]);
-        if (strcmp(f[0], "convergence") != 0 || strcmp(f[1], "h") != 0)
-          continue;
-        csv_field(rows[id], cs, f[2], sizeof f[2]);
-        csv_field(rows[id], cm, f[3], sizeof f[3]);
-        csv_field(rows[id], ci, f[4], sizeof f[4]);
-        char tag[128];
-        csv_field(rows[id], ct, tag, sizeof tag);
-        if (strcmp(f[2], sc) == 0 && strcmp(f[3], md) == 0 && strcmp(f[4], ig) == 0 &&
-            strcmp(tag, tg) == 0)
-          key = id;
-      }
-      ord[nord++] = (order_row){key, lines[l]};
-    }
-  }
-  if (nord > 1)
-    qsort(ord, nord, sizeof *ord, by_key);
-  snprintf(path, sizeof path, "%s/orders.csv", out);
-  if ((st = fb_outfile_open(&of, path, "orders.csv", err)) != FB_OK)
-    goto done;
-  fprintf(of.fp, "%s\n",
-          oheader != NULL ? oheader
-                          : "scenario,model,integrator,tag,points,order_x,order_v,order_F,"
-                            "err_x_finest,h_finest");
-  for (size_t i = 0; i < nord; i++)
-    fprintf(of.fp, "%s\n", ord[i].line);
-  if ((st = fb_outfile_commit(&of, err)) != FB_OK)
-    goto done;
-  /* trajectories */
+  if (st == FB_OK)
+    st = write_text(out, "runs.csv", mo.runs, mo.runs_len, err);
+  if (st == FB_OK)
+    st = write_text(out, "orders.csv", mo.orders, mo.orders_len, err);
   for (size_t i = 0; i < M->n && st == FB_OK; i++)
     st = merge_traj(M->p[i].path, out, err);
-  if (st != FB_OK)
-    goto done;
-  /* meta.json: the first part's build and machine, the whole run's counts */
-  {
-    char v[16][256];
-    static const char *const keys[] = {"fricbench_version", "git_revision", "compiler", "build",
-                                       "gsl_version", "system", "release", "arch", "cpu",
-                                       "cores"};
-    const char *m0 = M->p[0].meta != NULL ? M->p[0].meta : "";
-    for (size_t k = 0; k < 10; k++)
-      json_value(m0, keys[k], v[k], sizeof v[k]);
-    double wall = 0, refs = 0, threads = 0;
-    for (size_t i = 0; i < M->n; i++) {
-      char b[64];
-      if (M->p[i].meta == NULL)
-        continue;
-      json_value(M->p[i].meta, "wall_time_s", b, sizeof b);
-      wall = wall > atof(b) ? wall : atof(b);
-      json_value(M->p[i].meta, "references", b, sizeof b);
-      refs += atof(b);
-      json_value(M->p[i].meta, "jobs", b, sizeof b);
-      threads += atof(b);
-    }
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    char q[16], smp[32], ms[32], mr[32];
-    json_value(m0, "quick", q, sizeof q);
-    json_value(m0, "samples", smp, sizeof smp);
-    json_value(m0, "max_steps", ms, sizeof ms);
-    json_value(m0, "max_rhs", mr, sizeof mr);
-    snprintf(path, sizeof path, "%s/meta.json", out);
-    if ((st = fb_outfile_open(&of, path, "meta.json", err)) != FB_OK)
-      goto done;
-    FILE *fp = of.fp;
-    fputs("{\n", fp);
-    for (size_t k = 0; k < 5; k++) {
-      fprintf(fp, "  \"%s\": ", keys[k]);
-      fb_json_str(fp, v[k]);
-      fputs(",\n", fp);
-    }
-    fputs("  \"machine\": {\"system\": ", fp);
-    fb_json_str(fp, v[5]);
-    fputs(", \"release\": ", fp);
-    fb_json_str(fp, v[6]);
-    fputs(", \"arch\": ", fp);
-    fb_json_str(fp, v[7]);
-    fputs(", \"cpu\": ", fp);
-    fb_json_str(fp, v[8]);
-    fprintf(fp, ", \"cores\": %s},\n  \"date\": ", v[9][0] ? v[9] : "0");
-    fb_json_str(fp, date);
-    fprintf(fp,
-            ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %.0f,\n  \"quick\": %s,\n  \"samples\": %s,\n"
-            "  \"max_steps\": %s,\n  \"max_rhs\": %s,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
-            "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %.0f,\n  \"parts\": %zu\n}\n",
-            wall, threads, q[0] ? q : "false", smp[0] ? smp : "0", ms[0] ? ms : "0",
-            mr[0] ? mr : "0", N, nok, nbudget, N - nok - nbudget, refs, K);
-    if ((st = fb_outfile_commit(&of, err)) != FB_OK)
-      goto done;
+  if (st == FB_OK)
+    st = write_text(out, "meta.json", mo.meta, mo.meta_len, err);
+  if (st == FB_OK) {
+    if (plots)
+      st = fb_report_make(out, err);
+    fprintf(stderr, "fricbench merge: %zu parts, %zu runs (%zu ok, %zu budget, %zu failed); "
+                    "results in %s/\n",
+            mo.nparts, mo.nruns, mo.nok, mo.nbudget, mo.nfailed, out);
   }
-  if (plots)
-    st = fb_report_make(out, err);
-  fprintf(stderr, "fricbench merge: %zu parts, %zu runs (%zu ok, %zu budget, %zu failed); "
-                  "results in %s/\n",
-          K, N, nok, nbudget, N - nok - nbudget, out);
-done:
-  free(seen);
-  free(rows);
-  free(orows);
-  free(ord);
+  fb_merge_out_free(&mo);
   return st;
 }
 
@@ -778,6 +939,8 @@ int fb_cmd_merge(int argc, char **argv)
   if (st == FB_OK)
     st = merge_run(&M, out, plots, &err);
   for (size_t i = 0; i < M.n; i++) {
+    free(M.p[i].path);
+    free(M.p[i].json);
     free(M.p[i].runs);
     free(M.p[i].orders);
     free(M.p[i].meta);

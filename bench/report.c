@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fb_csv.h"
 #include "fb_io.h"
 #include "fb_metrics.h"
 
@@ -179,44 +181,6 @@ static long file_size(const char *path)
   return (long)sb.st_size;
 }
 
-/* Whole file into a NUL-terminated buffer. */
-static int read_all(const char *path, char **out, size_t *len)
-{
-  *out = NULL;
-  *len = 0;
-  FILE *fp = fopen(path, "rb");
-  if (fp == NULL)
-    return -1;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf != NULL) {
-    if (n + 1 >= cap) {
-      char *p = realloc(buf, cap * 2);
-      if (p == NULL) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = p;
-      cap *= 2;
-    }
-    const size_t r = fread(buf + n, 1, cap - 1 - n, fp);
-    n += r;
-    if (r == 0)
-      break;
-  }
-  const int bad = buf == NULL || ferror(fp);
-  fclose(fp);
-  if (bad) {
-    free(buf);
-    return -1;
-  }
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return 0;
-}
-
 static int mkdir_one(const char *path)
 {
   if (mkdir(path, 0777) == 0 || errno == EEXIST)
@@ -243,146 +207,6 @@ static double param_get(const char *list, const char *name)
   return NAN;
 }
 
-/* ==== CSV (RFC 4180) ==================================================================== */
-
-typedef struct csv {
-  size_t ncols, nrows;
-  char **hdr;   /* ncols */
-  char **cells; /* nrows x ncols (rows padded with "" / cut to the header) */
-  char *arena;  /* the unquoted field texts */
-} csv;
-
-static void csv_free(csv *t)
-{
-  free(t->hdr);
-  free(t->cells);
-  free(t->arena);
-  memset(t, 0, sizeof *t);
-}
-
-/* Returns FB_OK, FB_EIO (unreadable: *missing set when it does not exist) or FB_ENOMEM. */
-static int csv_load(csv *t, const char *path, int *missing)
-{
-  memset(t, 0, sizeof *t);
-  *missing = 0;
-  char *raw;
-  size_t len;
-  if (read_all(path, &raw, &len) != 0) {
-    *missing = errno == ENOENT;
-    return FB_EIO;
-  }
-  t->arena = malloc(len + 2);
-  size_t fcap = 64, nf = 0, ccap = 0;
-  char **fields = malloc(fcap * sizeof *fields);
-  if (t->arena == NULL || fields == NULL) {
-    free(raw);
-    free(fields);
-    csv_free(t);
-    return FB_ENOMEM;
-  }
-  char *w = t->arena;
-  char *start = w;
-  int inq = 0, st = FB_OK;
-  for (size_t i = 0; i <= len && st == FB_OK; i++) {
-    const char c = i < len ? raw[i] : '\n';
-    if (inq) {
-      if (c == '"' && i + 1 < len && raw[i + 1] == '"') {
-        *w++ = '"';
-        i++;
-      } else if (c == '"') {
-        inq = 0;
-      } else if (i < len) {
-        *w++ = c;
-      }
-      if (i < len)
-        continue;
-    }
-    if (c == '"') {
-      inq = 1;
-      continue;
-    }
-    if (c == '\r')
-      continue;
-    if (c != ',' && c != '\n') {
-      *w++ = c;
-      continue;
-    }
-    /* end of a field */
-    *w++ = '\0';
-    if (nf == fcap) {
-      char **p = realloc(fields, 2 * fcap * sizeof *fields);
-      if (p == NULL) {
-        st = FB_ENOMEM;
-        break;
-      }
-      fields = p;
-      fcap *= 2;
-    }
-    fields[nf++] = start;
-    start = w;
-    if (c != '\n')
-      continue;
-    /* end of a record; a blank line (one empty field) is skipped, as is the newline
-     * after the last record */
-    if (!(nf == 1 && fields[0][0] == '\0')) {
-      if (t->hdr == NULL) {
-        t->hdr = malloc(nf * sizeof *t->hdr);
-        if (t->hdr == NULL) {
-          st = FB_ENOMEM;
-          break;
-        }
-        memcpy(t->hdr, fields, nf * sizeof *fields);
-        t->ncols = nf;
-      } else {
-        if ((t->nrows + 1) * t->ncols > ccap) {
-          const size_t nc = ccap ? 2 * ccap : 64 * t->ncols;
-          char **p = realloc(t->cells, nc * sizeof *p);
-          if (p == NULL) {
-            st = FB_ENOMEM;
-            break;
-          }
-          t->cells = p;
-          ccap = nc;
-        }
-        for (size_t c2 = 0; c2 < t->ncols; c2++)
-          t->cells[t->nrows * t->ncols + c2] = c2 < nf ? fields[c2] : w - 1; /* "" */
-        t->nrows++;
-      }
-    }
-    nf = 0;
-  }
-  free(fields);
-  free(raw);
-  if (st == FB_OK && t->hdr == NULL)
-    st = FB_EIO; /* empty file */
-  if (st != FB_OK)
-    csv_free(t);
-  return st;
-}
-
-static int csv_col(const csv *t, const char *name)
-{
-  for (size_t c = 0; c < t->ncols; c++)
-    if (streq(t->hdr[c], name))
-      return (int)c;
-  return -1;
-}
-
-static const char *csv_s(const csv *t, size_t r, int c)
-{
-  return c < 0 || r >= t->nrows ? "" : t->cells[r * t->ncols + (size_t)c];
-}
-
-static double csv_d(const csv *t, size_t r, int c)
-{
-  const char *s = csv_s(t, r, c);
-  char *end;
-  if (*s == '\0')
-    return NAN;
-  const double v = strtod(s, &end);
-  return end == s ? (double)NAN : v;
-}
-
 /* ==== runs.csv, orders.csv, meta.json =================================================== */
 
 typedef struct run {
@@ -396,34 +220,30 @@ typedef struct run {
 } run;
 
 typedef struct runs {
-  csv t;
+  fb_csv t;
   run *r;
   size_t n;
 } runs;
 
 static void runs_free(runs *R)
 {
-  csv_free(&R->t);
+  fb_csv_free(&R->t);
   free(R->r);
   memset(R, 0, sizeof *R);
 }
 
-static int runs_load(runs *R, const char *dir, fb_err *err)
+/* A run id read as a number: 0 when it is none (NaN, or out of range for a long). */
+static long run_id_of(double v)
 {
-  char path[PATH_LEN];
-  memset(R, 0, sizeof *R);
-  if (path_fmt(path, sizeof path, "%s/runs.csv", dir) != 0)
-    return fb_err_set(err, FB_EIO, "results directory name too long: '%.200s'", dir);
-  int missing;
-  const int st = csv_load(&R->t, path, &missing);
-  if (st == FB_ENOMEM)
-    return fb_err_set(err, FB_ENOMEM, "out of memory reading '%s'", path);
-  if (st != FB_OK)
-    return fb_err_set(err, FB_EIO, "'%s' %s: the report needs a suite's runs.csv", path,
-                      missing ? "does not exist" : "cannot be read or is empty");
+  return v >= (double)LONG_MIN && v < (double)LONG_MAX ? (long)v : 0;
+}
+
+/* The runs of R->t, loaded or parsed from `path` (named in messages). */
+static int runs_fill(runs *R, const char *path, fb_err *err)
+{
   static const char *const need[] = {"group", "scenario", "model", "integrator", "status"};
   for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-    if (csv_col(&R->t, need[i]) < 0) {
+    if (fb_csv_col(&R->t, need[i]) < 0) {
       runs_free(R);
       return fb_err_set(err, FB_EIO, "'%s' has no column '%s': not a fricbench runs.csv", path,
                         need[i]);
@@ -433,8 +253,8 @@ static int runs_load(runs *R, const char *dir, fb_err *err)
     runs_free(R);
     return fb_err_set(err, FB_ENOMEM, "out of memory reading '%s'", path);
   }
-  const csv *t = &R->t;
-#define COL(name) const int c_##name = csv_col(t, #name)
+  const fb_csv *t = &R->t;
+#define COL(name) const int c_##name = fb_csv_col(t, #name)
   COL(run_id); COL(group); COL(tag); COL(scenario); COL(model); COL(integrator); COL(mode);
   COL(sweep); COL(scenario_params); COL(ref); COL(status); COL(message); COL(h); COL(atol);
   COL(sweep_value); COL(t_reached); COL(nsteps); COL(nfe); COL(err_x_l2); COL(stick_time);
@@ -443,36 +263,36 @@ static int runs_load(runs *R, const char *dir, fb_err *err)
 #undef COL
   for (size_t k = 0; k < t->nrows; k++) {
     run *r = &R->r[R->n];
-    r->id = (long)csv_d(t, k, c_run_id);
-    r->group = csv_s(t, k, c_group);
-    r->tag = csv_s(t, k, c_tag);
-    r->scenario = csv_s(t, k, c_scenario);
-    r->model = csv_s(t, k, c_model);
-    r->integrator = csv_s(t, k, c_integrator);
-    r->mode = csv_s(t, k, c_mode);
-    r->sweep = csv_s(t, k, c_sweep);
-    r->sparams = csv_s(t, k, c_scenario_params);
-    r->ref = csv_s(t, k, c_ref);
-    r->status = csv_s(t, k, c_status);
-    r->message = csv_s(t, k, c_message);
-    r->h = csv_d(t, k, c_h);
-    r->atol = csv_d(t, k, c_atol);
-    r->value = csv_d(t, k, c_sweep_value);
-    r->t_reached = csv_d(t, k, c_t_reached);
-    r->nsteps = csv_d(t, k, c_nsteps);
-    r->nfe = csv_d(t, k, c_nfe);
-    r->err_x_l2 = csv_d(t, k, c_err_x_l2);
-    r->stick_time = csv_d(t, k, c_stick_time);
-    r->stick_time_ref = csv_d(t, k, c_stick_time_ref);
-    r->missed = csv_d(t, k, c_missed);
-    r->spurious = csv_d(t, k, c_spurious);
-    r->drift = csv_d(t, k, c_drift);
-    r->drift_per_cycle = csv_d(t, k, c_drift_per_cycle);
-    r->chatter_rate = csv_d(t, k, c_chatter_rate);
-    r->chatter_v_rms = csv_d(t, k, c_chatter_v_rms);
-    r->chatter_F_tv = csv_d(t, k, c_chatter_F_tv);
-    r->wall_s = csv_d(t, k, c_wall_s);
-    r->cpu_s = csv_d(t, k, c_cpu_s);
+    r->id = run_id_of(fb_csv_d(t, k, c_run_id));
+    r->group = fb_csv_s(t, k, c_group);
+    r->tag = fb_csv_s(t, k, c_tag);
+    r->scenario = fb_csv_s(t, k, c_scenario);
+    r->model = fb_csv_s(t, k, c_model);
+    r->integrator = fb_csv_s(t, k, c_integrator);
+    r->mode = fb_csv_s(t, k, c_mode);
+    r->sweep = fb_csv_s(t, k, c_sweep);
+    r->sparams = fb_csv_s(t, k, c_scenario_params);
+    r->ref = fb_csv_s(t, k, c_ref);
+    r->status = fb_csv_s(t, k, c_status);
+    r->message = fb_csv_s(t, k, c_message);
+    r->h = fb_csv_d(t, k, c_h);
+    r->atol = fb_csv_d(t, k, c_atol);
+    r->value = fb_csv_d(t, k, c_sweep_value);
+    r->t_reached = fb_csv_d(t, k, c_t_reached);
+    r->nsteps = fb_csv_d(t, k, c_nsteps);
+    r->nfe = fb_csv_d(t, k, c_nfe);
+    r->err_x_l2 = fb_csv_d(t, k, c_err_x_l2);
+    r->stick_time = fb_csv_d(t, k, c_stick_time);
+    r->stick_time_ref = fb_csv_d(t, k, c_stick_time_ref);
+    r->missed = fb_csv_d(t, k, c_missed);
+    r->spurious = fb_csv_d(t, k, c_spurious);
+    r->drift = fb_csv_d(t, k, c_drift);
+    r->drift_per_cycle = fb_csv_d(t, k, c_drift_per_cycle);
+    r->chatter_rate = fb_csv_d(t, k, c_chatter_rate);
+    r->chatter_v_rms = fb_csv_d(t, k, c_chatter_v_rms);
+    r->chatter_F_tv = fb_csv_d(t, k, c_chatter_F_tv);
+    r->wall_s = fb_csv_d(t, k, c_wall_s);
+    r->cpu_s = fb_csv_d(t, k, c_cpu_s);
     r->ok = streq(r->status, "ok");
     r->budget = streq(r->status, "budget");
     if (r->scenario[0] == '\0' || r->model[0] == '\0')
@@ -480,6 +300,34 @@ static int runs_load(runs *R, const char *dir, fb_err *err)
     R->n++;
   }
   return FB_OK;
+}
+
+static int runs_load(runs *R, const char *dir, fb_err *err)
+{
+  char path[PATH_LEN];
+  memset(R, 0, sizeof *R);
+  if (path_fmt(path, sizeof path, "%s/runs.csv", dir) != 0)
+    return fb_err_set(err, FB_EIO, "results directory name too long: '%.200s'", dir);
+  int missing;
+  const int st = fb_csv_load(&R->t, path, &missing);
+  if (st == FB_ENOMEM)
+    return fb_err_set(err, FB_ENOMEM, "out of memory reading '%s'", path);
+  if (st != FB_OK)
+    return fb_err_set(err, FB_EIO, "'%s' %s: the report needs a suite's runs.csv", path,
+                      missing ? "does not exist" : "cannot be read or is empty");
+  return runs_fill(R, path, err);
+}
+
+/* runs.csv from a buffer (named "runs.csv" in messages). */
+static int runs_parse(runs *R, const char *text, size_t len, fb_err *err)
+{
+  memset(R, 0, sizeof *R);
+  const int st = fb_csv_parse(&R->t, text, len);
+  if (st == FB_ENOMEM)
+    return fb_err_set(err, FB_ENOMEM, "out of memory reading 'runs.csv'");
+  if (st != FB_OK)
+    return fb_err_set(err, FB_EIO, "'runs.csv' is empty: the report needs a suite's runs.csv");
+  return runs_fill(R, "runs.csv", err);
 }
 
 /* Step or tolerance of a run as text: "h=0.001", "tol=1e-08". */
@@ -494,10 +342,31 @@ static void run_step(const run *r, char *buf, size_t len)
 }
 
 typedef struct orders {
-  csv t;
+  fb_csv t;
   int c_scenario, c_model, c_integrator, c_tag, c_points, c_order_x, c_order_v, c_err, c_h;
   int present;
 } orders;
+
+/* O->t loaded (st FB_OK), absent or unreadable (FB_EIO, FB_EINVAL: every order reads as
+ * n/a) or out of memory (FB_ENOMEM, returned). */
+static int orders_fill(orders *O, int st)
+{
+  if (st == FB_ENOMEM)
+    return st;
+  if (st != FB_OK)
+    return FB_OK;
+  O->present = 1;
+  O->c_scenario = fb_csv_col(&O->t, "scenario");
+  O->c_model = fb_csv_col(&O->t, "model");
+  O->c_integrator = fb_csv_col(&O->t, "integrator");
+  O->c_tag = fb_csv_col(&O->t, "tag");
+  O->c_points = fb_csv_col(&O->t, "points");
+  O->c_order_x = fb_csv_col(&O->t, "order_x");
+  O->c_order_v = fb_csv_col(&O->t, "order_v");
+  O->c_err = fb_csv_col(&O->t, "err_x_finest");
+  O->c_h = fb_csv_col(&O->t, "h_finest");
+  return FB_OK;
+}
 
 static int orders_load(orders *O, const char *dir)
 {
@@ -505,23 +374,14 @@ static int orders_load(orders *O, const char *dir)
   memset(O, 0, sizeof *O);
   if (path_fmt(path, sizeof path, "%s/orders.csv", dir) != 0)
     return FB_OK;
-  int missing;
-  const int st = csv_load(&O->t, path, &missing);
-  if (st == FB_ENOMEM)
-    return st;
-  if (st != FB_OK)
-    return FB_OK; /* no orders: every order reads as n/a */
-  O->present = 1;
-  O->c_scenario = csv_col(&O->t, "scenario");
-  O->c_model = csv_col(&O->t, "model");
-  O->c_integrator = csv_col(&O->t, "integrator");
-  O->c_tag = csv_col(&O->t, "tag");
-  O->c_points = csv_col(&O->t, "points");
-  O->c_order_x = csv_col(&O->t, "order_x");
-  O->c_order_v = csv_col(&O->t, "order_v");
-  O->c_err = csv_col(&O->t, "err_x_finest");
-  O->c_h = csv_col(&O->t, "h_finest");
-  return FB_OK;
+  return orders_fill(O, fb_csv_load(&O->t, path, NULL));
+}
+
+/* orders.csv from a buffer; text NULL: absent. */
+static int orders_parse(orders *O, const char *text, size_t len)
+{
+  memset(O, 0, sizeof *O);
+  return orders_fill(O, text == NULL ? FB_EIO : fb_csv_parse(&O->t, text, len));
 }
 
 /* Row of orders.csv for (scenario, model, integrator, tag), or -1. */
@@ -529,48 +389,12 @@ static long orders_find(const orders *O, const char *scenario, const char *model
                         const char *integrator, const char *tag)
 {
   for (size_t k = 0; k < O->t.nrows; k++)
-    if (streq(csv_s(&O->t, k, O->c_scenario), scenario) &&
-        streq(csv_s(&O->t, k, O->c_model), model) &&
-        streq(csv_s(&O->t, k, O->c_integrator), integrator) &&
-        streq(csv_s(&O->t, k, O->c_tag), tag))
+    if (streq(fb_csv_s(&O->t, k, O->c_scenario), scenario) &&
+        streq(fb_csv_s(&O->t, k, O->c_model), model) &&
+        streq(fb_csv_s(&O->t, k, O->c_integrator), integrator) &&
+        streq(fb_csv_s(&O->t, k, O->c_tag), tag))
       return (long)k;
   return -1;
-}
-
-/* Value of "key" in a flat JSON text (first occurrence, nested objects included): a
- * string without its quotes, or the raw token of a number / literal.  "" if absent. */
-static void json_get(const char *text, const char *key, char *out, size_t len)
-{
-  out[0] = '\0';
-  if (text == NULL || len == 0)
-    return;
-  char pat[128];
-  snprintf(pat, sizeof pat, "\"%s\"", key);
-  const char *p = strstr(text, pat);
-  if (p == NULL)
-    return;
-  p += strlen(pat);
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-    p++;
-  if (*p != ':')
-    return;
-  p++;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-    p++;
-  size_t n = 0;
-  if (*p == '"') {
-    for (p++; *p && *p != '"' && n + 1 < len; p++) {
-      if (*p == '\\' && p[1] != '\0')
-        p++;
-      out[n++] = *p;
-    }
-  } else {
-    for (; *p && *p != ',' && *p != '}' && *p != '\n' && n + 1 < len; p++)
-      out[n++] = *p;
-    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\r'))
-      n--;
-  }
-  out[n] = '\0';
 }
 
 /* ==== name lists and looks =============================================================== */
@@ -1076,10 +900,10 @@ static void verdicts_compute(const runs *R, const orders *O, fb_verdict *v, size
     double ord[MAX_NAMES];
     size_t no = 0;
     for (size_t k = 0; O->present && k < O->t.nrows && no < MAX_NAMES; k++) {
-      if (!streq(csv_s(&O->t, k, O->c_model), m) ||
-          !is_closed_form(R, csv_s(&O->t, k, O->c_scenario)))
+      if (!streq(fb_csv_s(&O->t, k, O->c_model), m) ||
+          !is_closed_form(R, fb_csv_s(&O->t, k, O->c_scenario)))
         continue;
-      const double pts = csv_d(&O->t, k, O->c_points), p = csv_d(&O->t, k, O->c_order_x);
+      const double pts = fb_csv_d(&O->t, k, O->c_points), p = fb_csv_d(&O->t, k, O->c_order_x);
       if (!(pts >= 3) || !isfinite(p))
         continue;
       ord[no++] = p;
@@ -1121,22 +945,37 @@ static void verdicts_compute(const runs *R, const orders *O, fb_verdict *v, size
   *nout = n;
 }
 
+/* The verdicts of R (loaded with st FB_OK) and O (loaded with st_orders), freed here. */
+static int verdicts_of(runs *R, int st, orders *O, int st_orders, fb_verdict *v, size_t max,
+                       size_t *n, fb_err *err)
+{
+  if (st == FB_OK && st_orders != FB_OK)
+    st = fb_err_set(err, FB_ENOMEM, "out of memory reading orders.csv");
+  if (st == FB_OK)
+    verdicts_compute(R, O, v, max, n);
+  fb_csv_free(&O->t);
+  runs_free(R);
+  return st;
+}
+
 int fb_report_verdicts(const char *dir, fb_verdict *v, size_t max, size_t *n, fb_err *err)
 {
   runs R;
-  orders O;
+  orders O = {0};
   *n = 0;
-  int st = runs_load(&R, dir, err);
-  if (st != FB_OK)
-    return st;
-  if (orders_load(&O, dir) != FB_OK) {
-    runs_free(&R);
-    return fb_err_set(err, FB_ENOMEM, "out of memory reading orders.csv");
-  }
-  verdicts_compute(&R, &O, v, max, n);
-  csv_free(&O.t);
-  runs_free(&R);
-  return FB_OK;
+  const int st = runs_load(&R, dir, err);
+  return verdicts_of(&R, st, &O, st == FB_OK ? orders_load(&O, dir) : FB_OK, v, max, n, err);
+}
+
+int fb_report_verdicts_text(const char *runs_csv, size_t runs_len, const char *orders_csv,
+                            size_t orders_len, fb_verdict *v, size_t max, size_t *n, fb_err *err)
+{
+  runs R;
+  orders O = {0};
+  *n = 0;
+  const int st = runs_parse(&R, runs_csv, runs_len, err);
+  return verdicts_of(&R, st, &O, st == FB_OK ? orders_parse(&O, orders_csv, orders_len) : FB_OK,
+                     v, max, n, err);
 }
 
 const fb_verdict *fb_report_verdict_find(const fb_verdict *v, size_t n, const char *model)
@@ -1374,7 +1213,7 @@ static int plots_traj(report *rp, fb_err *err)
 static double series_order(const report *rp, const char *scenario, const series *s)
 {
   const long k = orders_find(&rp->O, scenario, s->model, s->integrator, s->tag);
-  return k < 0 ? (double)NAN : csv_d(&rp->O.t, (size_t)k, rp->O.c_order_x);
+  return k < 0 ? (double)NAN : fb_csv_d(&rp->O.t, (size_t)k, rp->O.c_order_x);
 }
 
 static int plots_conv(report *rp, series_set *S, fb_err *err)
@@ -2254,13 +2093,13 @@ static void html_run(sbuf *h, const report *rp)
             R->n, nok, nbud, R->n - nok - nbud, sc.n, md.n);
   const char *m = rp->meta;
   if (m != NULL) {
-    json_get(m, "wall_time_s", b, sizeof b);
+    fb_json_get(m, "wall_time_s", b, sizeof b);
     sb_puts(h, "; suite wall time ");
     sb_html(h, b[0] ? b : "unknown");
-    json_get(m, "jobs", b, sizeof b);
+    fb_json_get(m, "jobs", b, sizeof b);
     sb_puts(h, " s on ");
     sb_html(h, b[0] ? b : "?");
-    json_get(m, "quick", b, sizeof b);
+    fb_json_get(m, "quick", b, sizeof b);
     sb_printf(h, " threads, %s suite", streq(b, "true") ? "the --quick" : "the full");
   }
   sb_printf(h, "; the runs' own wall times add up to %.3g s.</p>\n", wall_sum);
@@ -2288,7 +2127,7 @@ static void html_run(sbuf *h, const report *rp)
         {"max_steps", "step budget per run"}, {"max_rhs", "RHS budget per run"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-      json_get(m, rows[i].key, b, sizeof b);
+      fb_json_get(m, rows[i].key, b, sizeof b);
       html_meta_row(h, rows[i].label, b);
     }
   } else {
@@ -2470,7 +2309,7 @@ static void html_plots(sbuf *h, const report *rp)
     char *png = NULL;
     size_t len = 0;
     if (p->ok && path_fmt(path, sizeof path, "%s/plots/%s.png", rp->dir, p->name) == 0 &&
-        read_all(path, &png, &len) == 0) {
+        fb_read_file(path, &png, &len) == 0) {
       sb_puts(h, "<img alt=\"");
       sb_html(h, p->title);
       sb_puts(h, "\" src=\"data:image/png;base64,");
@@ -2592,15 +2431,15 @@ static void html_omissions(sbuf *h, const report *rp)
     sb_puts(h, "orders.csv is missing: no order is known.");
   } else {
     for (size_t k = 0; k < rp->O.t.nrows; k++) {
-      const double pts = csv_d(&rp->O.t, k, rp->O.c_points);
-      if (pts >= 3 && isfinite(csv_d(&rp->O.t, k, rp->O.c_order_x)))
+      const double pts = fb_csv_d(&rp->O.t, k, rp->O.c_points);
+      if (pts >= 3 && isfinite(fb_csv_d(&rp->O.t, k, rp->O.c_order_x)))
         continue;
       sb_puts(h, nfit++ ? "; " : "");
-      sb_html(h, csv_s(&rp->O.t, k, rp->O.c_scenario));
+      sb_html(h, fb_csv_s(&rp->O.t, k, rp->O.c_scenario));
       sb_puts(h, " ");
-      sb_html(h, csv_s(&rp->O.t, k, rp->O.c_model));
+      sb_html(h, fb_csv_s(&rp->O.t, k, rp->O.c_model));
       sb_puts(h, "/");
-      sb_html(h, csv_s(&rp->O.t, k, rp->O.c_integrator));
+      sb_html(h, fb_csv_s(&rp->O.t, k, rp->O.c_integrator));
       sb_printf(h, " (%g successful steps)", isnan(pts) ? 0.0 : pts);
     }
     if (nfit == 0)
@@ -2753,21 +2592,21 @@ static void html_numbers(sbuf *h, const report *rp, const fb_verdict *v, size_t 
                "<th>in the verdict</th></tr>\n");
     const orders *O = &rp->O;
     for (size_t k = 0; k < O->t.nrows; k++) {
-      const char *scn = csv_s(&O->t, k, O->c_scenario);
+      const char *scn = fb_csv_s(&O->t, k, O->c_scenario);
       const int cf = is_closed_form(R, scn);
-      const double pts = csv_d(&O->t, k, O->c_points), ox = csv_d(&O->t, k, O->c_order_x);
+      const double pts = fb_csv_d(&O->t, k, O->c_points), ox = fb_csv_d(&O->t, k, O->c_order_x);
       sb_puts(h, "<tr><td>");
       sb_html(h, scn);
       sb_printf(h, "</td><td>%s</td><td>", cf ? "closed form" : "event-driven");
-      sb_html(h, csv_s(&O->t, k, O->c_model));
+      sb_html(h, fb_csv_s(&O->t, k, O->c_model));
       sb_puts(h, "</td><td>");
-      sb_html(h, csv_s(&O->t, k, O->c_integrator));
+      sb_html(h, fb_csv_s(&O->t, k, O->c_integrator));
       sb_puts(h, "</td>");
       td_num(h, pts);
       td_num(h, ox);
-      td_num(h, csv_d(&O->t, k, O->c_order_v));
-      td_num(h, csv_d(&O->t, k, O->c_err));
-      td_num(h, csv_d(&O->t, k, O->c_h));
+      td_num(h, fb_csv_d(&O->t, k, O->c_order_v));
+      td_num(h, fb_csv_d(&O->t, k, O->c_err));
+      td_num(h, fb_csv_d(&O->t, k, O->c_h));
       sb_printf(h, "<td>%s</td></tr>\n", cf && pts >= 3 && isfinite(ox) ? "yes" : "no");
     }
     sb_puts(h, "</table>\n");
@@ -2888,7 +2727,7 @@ static void load_meta(report *rp)
       (sm.st_mtim.tv_sec == sr.st_mtim.tv_sec && sm.st_mtim.tv_nsec < sr.st_mtim.tv_nsec))
     return;
   size_t len;
-  if (read_all(mpath, &rp->meta, &len) != 0)
+  if (fb_read_file(mpath, &rp->meta, &len) != 0)
     rp->meta = NULL;
 }
 
@@ -2967,7 +2806,7 @@ int fb_report_make(const char *dir, fb_err *err)
   for (size_t i = 0; i < rp->nplots; i++)
     sb_free(&rp->plots[i].reading);
   runs_free(&rp->R);
-  csv_free(&rp->O.t);
+  fb_csv_free(&rp->O.t);
   free(rp->meta);
   free(rp);
   free(S);

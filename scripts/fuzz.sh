@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz fricbench's parsers with libFuzzer (clang from Debian): the number, --set and
-# option parsing (fuzz/fuzz_parse.c) and the suite journal that --resume reads back
-# (fuzz/fuzz_journal.c).
+# option parsing (fuzz/fuzz_parse.c), the suite journal that --resume reads back
+# (fuzz/fuzz_journal.c), and the parts' files that `merge` reads back with the CSV and
+# JSON readers and the report's verdicts under it (fuzz/fuzz_merge.c).
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 600 s, every harness
 #
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_parse fuzz_journal)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_parse fuzz_journal fuzz_merge)
 
 need=()
 command -v clang >/dev/null 2>&1 || need+=(clang)

@@ -3,16 +3,24 @@
  * give the runs.csv of a single-process `suite --quick` apart from the timing columns
  * (wall_s, cpu_s), the same orders.csv and byte-identical trajectories; and merge refuses
  * an incomplete set of parts, naming the missing one.  Nothing here is timed.
+ *
+ * fb_merge_texts (fb_merge.h), the reading half of merge, is tested on texts: the order
+ * of rows and orders, each fault named, and counts from files that cannot have
+ * arrays of their size (the fuzz harness fuzz/fuzz_merge.c tries the rest).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fb_csv.h"
+#include "fb_merge.h"
+#include "fb_report.h"
 #include "fb_test.h"
 
 static char out[1 << 14], errbuf[1 << 14];
@@ -156,5 +164,188 @@ Test(merge, refuses_bad_arguments)
   const char *a3[] = {"suite", "--quick", "--parts", "3", NULL};
   rc = fbt_cli(a3, out, sizeof out, errbuf, sizeof errbuf);
   cr_expect_eq(rc, 2, "--parts without --emit-jobs");
+  fbt_rmdir(dir);
+}
+
+/* ---- fb_merge_texts ---------------------------------------------------------------------- */
+
+#define HDR "run_id,group,tag,scenario,model,integrator,sweep,status,message\n"
+#define PJ(part, parts, total)                                                                 \
+  "{\"part\": " #part ", \"parts\": " #parts ", \"runs_total\": " #total                      \
+  ", \"quick\": true, \"samples\": 11, \"git_revision\": \"abc\"}"
+
+static fb_merge_part part_of(const char *name, const char *pj, const char *runs,
+                             const char *orders, const char *meta)
+{
+  return (fb_merge_part){name, pj, runs, runs ? strlen(runs) : 0, orders,
+                         orders ? strlen(orders) : 0, meta};
+}
+
+/* fb_merge_texts of parts[0..n) fails with a message holding `want`. */
+static void expect_fault(const fb_merge_part *p, size_t n, const char *want)
+{
+  fb_merge_out o;
+  fb_err err = {{0}};
+  cr_expect_eq(fb_merge_texts(p, n, "D", &o, &err), FB_EINVAL, "must fail with '%s'", want);
+  cr_expect(strstr(err.msg, want) != NULL, "'%s' in: %s", want, err.msg);
+  cr_expect_null(o.runs);
+}
+
+Test(merge_texts, rows_by_id_orders_in_table_order_meta_summed)
+{
+  const fb_merge_part p[2] = {
+      part_of("d/part-2", PJ(2, 2, 4), HDR "2,convergence,,s,m1,i,h,ok,\n"
+                                           "4,\"base,line\",,s,m1,i,,failed,\"a \"\"b\"\"\"\n",
+              "scenario,model,integrator,tag\ns,m2,i,\nzz,m9,i,\ns,m1,i,\n",
+              "{\"wall_time_s\": 2.5, \"jobs\": 1, \"references\": 3, \"cpu\": \"x\\\"y\","
+              " \"cores\": \"4, \\\"evil\\\": 1\"}"),
+      part_of("d/part-1", PJ(1, 2, 4), HDR "1,baseline,,s,m1,i,,ok,\r\n3,convergence,,s,m2,i,h,budget,\r\n",
+              NULL, "{\"wall_time_s\": 1.0, \"jobs\": 1, \"references\": 2}"),
+  };
+  fb_merge_out o;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_merge_texts(p, 2, "2000-01-01T00:00:00Z", &o, &err), FB_OK, "%s", err.msg);
+  cr_expect_str_eq(o.runs, HDR "1,baseline,,s,m1,i,,ok,\n2,convergence,,s,m1,i,h,ok,\n"
+                               "3,convergence,,s,m2,i,h,budget,\n"
+                               "4,\"base,line\",,s,m1,i,,failed,\"a \"\"b\"\"\"\n");
+  cr_expect_eq(o.runs_len, strlen(o.runs));
+  cr_expect_str_eq(o.orders, "scenario,model,integrator,tag\ns,m1,i,\ns,m2,i,\nzz,m9,i,\n",
+                   "by the run id of the first convergence row; unmatched last");
+  cr_expect_eq(o.nparts, 2);
+  cr_expect_eq(o.nruns, 4);
+  cr_expect_eq(o.nok, 2);
+  cr_expect_eq(o.nbudget, 1);
+  cr_expect_eq(o.nfailed, 1);
+  char v[64];
+  fb_json_get(o.meta, "wall_time_s", v, sizeof v);
+  cr_expect_str_eq(v, "2.500", "the longest part");
+  fb_json_get(o.meta, "references", v, sizeof v);
+  cr_expect_str_eq(v, "5");
+  fb_json_get(o.meta, "cores", v, sizeof v);
+  cr_expect_str_eq(v, "0", "a number field that is no number is not copied");
+  fb_json_get(o.meta, "cpu", v, sizeof v);
+  cr_expect_str_eq(v, "x\"y");
+  fb_json_get(o.meta, "date", v, sizeof v);
+  cr_expect_str_eq(v, "2000-01-01T00:00:00Z");
+  fb_json_get(o.meta, "samples", v, sizeof v);
+  cr_expect_str_eq(v, "0", "from meta.json, absent there");
+  fb_merge_out_free(&o);
+}
+
+Test(merge_texts, names_each_fault)
+{
+  const char *r1 = HDR "1,baseline,,s,m,i,,ok,\n", *r2 = HDR "2,baseline,,s,m,i,,ok,\n";
+  fb_merge_part p[3];
+  p[0] = part_of("A", PJ(1, 2, 2), r1, NULL, NULL);
+  p[1] = part_of("B", PJ(2, 2, 2), r2, NULL, NULL);
+  p[2] = part_of("C", PJ(1, 2, 2), r1, NULL, NULL);
+  expect_fault(p, 1, "merge: part 2/2 is missing: run line 2");
+  expect_fault(p, 3, "merge: part 1/2 given twice (second: 'C')");
+  p[2] = part_of("C", PJ(2, 3, 2), r2, NULL, NULL);
+  expect_fault(p, 3, "'C' (part 2/3 of 2 runs; quick true, samples 11");
+  p[1] = part_of("B", "{\"part\": 3, \"parts\": 2}", r2, NULL, NULL);
+  expect_fault(p, 2, "merge: 'B/part.json' is damaged");
+  p[1] = part_of("B", PJ(2, 2, 2), NULL, NULL, NULL);
+  expect_fault(p, 2, "merge: part 2/2 in 'B' has no runs.csv: it did not finish");
+  p[1] = part_of("B", PJ(2, 2, 2), "", NULL, NULL);
+  expect_fault(p, 2, "merge: 'B/runs.csv' has no header");
+  p[1] = part_of("B", PJ(2, 2, 2), "run_id,other\n2,x\n", NULL, NULL);
+  expect_fault(p, 2, "merge: 'B/runs.csv' has other columns than 'A/runs.csv'");
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "3,baseline,,s,m,i,,ok,\n", NULL, NULL);
+  expect_fault(p, 2, "merge: 'B/runs.csv': bad row '3,baseline,,s,m,i,,ok,'");
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "2,baseline,,s,m,i,,ok\n", NULL, NULL);
+  expect_fault(p, 2, "bad row '2,baseline,,s,m,i,,ok'"); /* a field short */
+  p[1] = part_of("B", PJ(2, 2, 2), HDR " 2,baseline,,s,m,i,,ok,\n", NULL, NULL);
+  expect_fault(p, 2, "bad row ' 2,baseline");
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "1,baseline,,s,m,i,,failed,\n", NULL, NULL);
+  expect_fault(p, 2, "merge: run 1 differs between parts");
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "1,baseline,,s,m,i,,ok,\n", NULL, NULL);
+  expect_fault(p, 2, "merge: run 2 is in no part: a part was interrupted");
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "2,baseline,,s,m,i,,\"ok,\n", NULL, NULL);
+  expect_fault(p, 2, "merge: 'B/runs.csv' ends inside a quoted field");
+  p[1] = part_of("B", PJ(2, 2, 2), r2, "scenario\n\"s\n", NULL);
+  expect_fault(p, 2, "merge: 'B/orders.csv' ends inside a quoted field");
+  const char nul[] = HDR "2,baseline,,s,m,i,,o\0k,\n";
+  p[1] = (fb_merge_part){"B", PJ(2, 2, 2), nul, sizeof nul - 1, NULL, 0, NULL};
+  expect_fault(p, 2, "merge: 'B/runs.csv' holds a NUL byte");
+  /* a run in two parts alike (a setup failure is in every part): merged once */
+  p[1] = part_of("B", PJ(2, 2, 2), HDR "2,baseline,,s,m,i,,ok,\n1,baseline,,s,m,i,,ok,\n",
+                 NULL, NULL);
+  fb_merge_out o;
+  fb_err err;
+  cr_assert_eq(fb_merge_texts(p, 2, NULL, &o, &err), FB_OK, "%s", err.msg);
+  cr_expect_eq(fbt_lines(o.runs), 3);
+  fb_merge_out_free(&o);
+}
+
+Test(merge_texts, counts_beyond_memory_are_faults_not_allocations)
+{
+  const char *r = HDR "1,baseline,,s,m,i,,ok,\n";
+  fb_merge_part p[2];
+  p[0] = part_of("A", PJ(1, 18446744073709551615, 18446744073709551615), r, NULL, NULL);
+  expect_fault(p, 1, "merge: part 2/18446744073709551615 is missing");
+  p[0] = part_of("A", PJ(1, 1, 18446744073709551615), r, NULL, NULL);
+  expect_fault(p, 1, "merge: run 2 is in no part");
+  p[0] = part_of("A", PJ(1, 1, 1), HDR "18446744073709551617,baseline,,s,m,i,,ok,\n", NULL,
+                 NULL);
+  expect_fault(p, 1, "bad row '18446744073709551617,");
+}
+
+Test(merge_texts, verdicts_from_texts)
+{
+  const char *runs =
+      "run_id,group,tag,scenario,model,integrator,status,stick_time,stick_time_ref,missed,"
+      "spurious,ref\n"
+      "1,baseline,,inclined-block,m1,i,ok,1.8,1.85,0,0,exact\n"
+      "2,baseline,,inclined-block,m2,i,ok,0.1,1.85,1,0,exact\n"
+      "x,not,a,,run\n";
+  fb_verdict v[4];
+  size_t n = 9;
+  fb_err err;
+  cr_assert_eq(fb_report_verdicts_text(runs, strlen(runs), NULL, 0, v, 4, &n, &err), FB_OK, "%s",
+               err.msg);
+  cr_assert_eq(n, 2);
+  cr_expect_str_eq(v[0].model, "m1");
+  cr_expect_eq(v[0].sticks, 1);
+  cr_expect_eq(v[1].sticks, 0);
+  cr_expect_eq(v[0].drifts, -1, "no drift runs: unknown");
+  cr_expect(isnan(v[0].order), "no orders.csv");
+  cr_expect_eq(fb_report_verdicts_text(runs, strlen(runs), NULL, 0, v, 1, &n, &err), FB_OK);
+  cr_expect_eq(n, 1, "at most max");
+  cr_expect_eq(fb_report_verdicts_text("", 0, NULL, 0, v, 4, &n, &err), FB_EIO);
+  cr_expect_eq(n, 0);
+  cr_expect_eq(fb_report_verdicts_text("a,b\n", 4, NULL, 0, v, 4, &n, &err), FB_EIO);
+  cr_expect(strstr(err.msg, "has no column 'group'") != NULL, "%s", err.msg);
+}
+
+Test(merge, more_part_directories_than_the_old_fixed_list)
+{
+  /* the directory list once stopped at 4096 entries without a word */
+  enum { K = 4100 };
+  char dir[64], path[256], out_dir[128];
+  fbt_tmpdir(dir, sizeof dir);
+  for (int i = 1; i <= K; i++) {
+    snprintf(path, sizeof path, "%s/part-%d", dir, i);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/part-%d/part.json", dir, i);
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "{\"part\": %d, \"parts\": %d, \"runs_total\": %d}\n", i, K, K);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/part-%d/runs.csv", dir, i);
+    fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "run_id,status\n%d,ok\n", i);
+    fclose(fp);
+  }
+  snprintf(out_dir, sizeof out_dir, "%s/merged", dir);
+  const char *a[] = {"merge", "--no-plots", "--out", out_dir, dir, NULL};
+  const int rc = fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf);
+  cr_expect_eq(rc, 0, "merge: %s", errbuf);
+  cr_expect(strstr(errbuf, "4100 parts, 4100 runs (4100 ok") != NULL, "%s", errbuf);
+  snprintf(path, sizeof path, "%s/runs.csv", out_dir);
+  char *runs = slurp(path);
+  cr_expect_eq(fbt_lines(runs), K + 1);
+  free(runs);
   fbt_rmdir(dir);
 }
