@@ -25,7 +25,7 @@ static const char suite_help[] =
     "\n"
     "  --quick          the small CI subset (seconds)\n"
     "  --out DIR        output directory (default results/<date>-<git rev>)\n"
-    "  --jobs N         threads (default: the machine's cores)\n"
+    "  --jobs N         threads, and gnuplot processes (default: the machine's cores)\n"
     "  --samples N      output grid points per run (default 2001)\n"
     "  --max-steps N    per-run step budget (default 2000000)\n"
     "  --max-rhs N      per-run RHS budget (default 40000000)\n"

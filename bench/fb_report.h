@@ -21,11 +21,12 @@
 #include "fb_status.h"
 
 /* Write DIR/plots/ (PNG and SVG per plot, with the data files they were drawn from) and
- * DIR/report.html.  Returns FB_OK, or a failure with err set: FB_EIO when runs.csv is
- * missing or unreadable, gnuplot is not installed, the scripts are not found, an output
- * cannot be written, or a plot failed (the report is still written then, naming the
- * plots that failed). */
-int fb_report_make(const char *dir, fb_err *err);
+ * DIR/report.html, with at most `jobs` gnuplot processes at once (0: the machine's
+ * cores; the suite's --jobs).  Returns FB_OK, or a failure with err set: FB_EIO when
+ * runs.csv is missing or unreadable, gnuplot is not installed, the scripts are not found,
+ * an output cannot be written, or a plot failed (the report is still written then,
+ * naming the plots that failed). */
+int fb_report_make(const char *dir, size_t jobs, fb_err *err);
 
 /* ---- Verdicts ------------------------------------------------------------------------
  * One verdict per model that appears in runs.csv, computed from DIR/runs.csv and

@@ -839,7 +839,7 @@ static int write_text(const char *dir, const char *name, const char *text, size_
   return fb_outfile_commit(&of, err);
 }
 
-static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
+static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_err *err)
 {
   fb_merge_part *mp = calloc(M->n, sizeof *mp);
   if (mp == NULL)
@@ -872,7 +872,7 @@ static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
     st = write_text(out, "meta.json", mo.meta, mo.meta_len, err);
   if (st == FB_OK) {
     if (plots)
-      st = fb_report_make(out, err);
+      st = fb_report_make(out, jobs, err);
     fprintf(stderr, "fricbench merge: %zu parts, %zu runs (%zu ok, %zu budget, %zu failed); "
                     "results in %s/\n",
             mo.nparts, mo.nruns, mo.nok, mo.nbudget, mo.nfailed, out);
@@ -882,7 +882,7 @@ static int merge_run(merge_set *M, const char *out, int plots, fb_err *err)
 }
 
 static const char merge_help[] =
-    "usage: fricbench merge [--out OUT] [--no-plots] DIR...\n"
+    "usage: fricbench merge [--out OUT] [--no-plots] [--jobs N] DIR...\n"
     "\n"
     "Reassembles the parts written by the commands of `fricbench suite --emit-jobs FILE\n"
     "--out DIR` into one result: OUT/runs.csv (every row, in table order: the file a\n"
@@ -893,15 +893,19 @@ static const char merge_help[] =
     "\n"
     "  -o, --out OUT    output directory\n"
     "      --no-plots   skip plots and report.html\n"
+    "      --jobs N     gnuplot processes at once (default: the machine's cores)\n"
     "  -h, --help       this help\n";
 
 int fb_cmd_merge(int argc, char **argv)
 {
   static const struct option opts[] = {
       {"out", required_argument, NULL, 'o'}, {"no-plots", no_argument, NULL, 'P'},
-      {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+      {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   const char *out = NULL;
+  size_t jobs = 0;
+  unsigned long v;
   int plots = 1, c;
   opterr = 0;
   optind = 1;
@@ -909,6 +913,14 @@ int fb_cmd_merge(int argc, char **argv)
     switch (c) {
     case 'o': out = optarg; break;
     case 'P': plots = 0; break;
+    case 'j':
+      if (fb_parse_ulong(optarg, &v) != FB_OK || v < 1 || v > 256) {
+        fprintf(stderr, "fricbench: --jobs '%s' is not allowed: use an integer in [1, 256]\n",
+                optarg);
+        return FB_EXIT_USAGE;
+      }
+      jobs = v;
+      break;
     case 'h': fputs(merge_help, stdout); return FB_EXIT_OK;
     case ':':
       fprintf(stderr, "fricbench: option %s needs a value\n", argv[optind - 1]);
@@ -937,7 +949,7 @@ int fb_cmd_merge(int argc, char **argv)
   if (st == FB_OK && M.n == 0)
     st = fb_err_set(&err, FB_EINVAL, "merge: no parts given");
   if (st == FB_OK)
-    st = merge_run(&M, out, plots, &err);
+    st = merge_run(&M, out, plots, jobs, &err);
   for (size_t i = 0; i < M.n; i++) {
     free(M.p[i].path);
     free(M.p[i].json);

@@ -1923,6 +1923,34 @@ static int plots_regularization(report *rp, series_set *S, fb_err *err)
 
 /* ==== seed 004's eps x h grid ============================================================= */
 
+/* The header and the rows with t0 <= t <= t1 of trajectory file src, as the plot data
+ * file `name` (its path into out).  Why: the grid plots draw the last 2 drive periods of
+ * 40001-sample trajectories, and gnuplot reading the five whole files twice per plot
+ * was the longest job of the report. */
+static int traj_window(report *rp, const char *src, double t0, double t1, const char *name,
+                       char *out, size_t len, fb_err *err)
+{
+  char *text;
+  size_t n;
+  if (fb_read_file(src, &text, &n) != 0)
+    return fb_err_set(err, FB_EIO, "cannot read trajectory '%s'", src);
+  sbuf d = {0};
+  const char *p = text, *end = text + n;
+  for (int header = 1; p < end; header = 0) {
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    const size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
+    char *q;
+    const double t = strtod(p, &q);
+    if (header || (q != p && t >= t0 && t <= t1))
+      sb_printf(&d, "%.*s\n", (int)l, p);
+    p += l + 1;
+  }
+  free(text);
+  const int st = write_data(rp, name, &d, out, len, err);
+  sb_free(&d);
+  return st;
+}
+
 static int plots_grid(report *rp, fb_err *err)
 {
   const runs *R = &rp->R;
@@ -1939,7 +1967,7 @@ static int plots_grid(report *rp, fb_err *err)
   if (pp == NULL || pf == NULL)
     return FB_OK;
   sbuf files = {0}, titles = {0}, vars = {0};
-  char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "";
+  char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "", src[4][PATH_LEN];
   size_t nf = 0;
   long best = -1, worst = -1;
   sbuf ftv = {0};
@@ -1951,7 +1979,7 @@ static int plots_grid(report *rp, fb_err *err)
     run_step(r, step, sizeof step);
     snprintf(t, sizeof t, "%s, %s: L2 error of x %.3g m s^0.5%s%s", r->tag, step, r->err_x_l2,
              r->ok ? "" : ", ", r->ok ? "" : r->status);
-    sb_gword(&files, path);
+    snprintf(src[nf], sizeof src[nf], "%s", path);
     sb_gword(&titles, t);
     if (first[0] == '\0')
       snprintf(first, sizeof first, "%s", path);
@@ -1982,6 +2010,16 @@ static int plots_grid(report *rp, fb_err *err)
     if (isnan(vd))
       vd = 0;
     const double tmin = Om > 0 && T > 4 * FB_PI / Om ? T - 4 * FB_PI / Om : 0.75 * T;
+    for (size_t k = 0; k < nf && st == FB_OK; k++) {
+      char name[32];
+      snprintf(name, sizeof name, "grid_%zu", k + 1);
+      st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
+      sb_gword(&files, path);
+    }
+    if (st == FB_OK && ref[0] != '\0') {
+      snprintf(path, sizeof path, "%s", ref);
+      st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
+    }
     var_s(&vars, "files", sb_str(&files));
     var_s(&vars, "titles", sb_str(&titles));
     var_s(&vars, "ref", ref);
@@ -2731,7 +2769,7 @@ static void load_meta(report *rp)
     rp->meta = NULL;
 }
 
-int fb_report_make(const char *dir, fb_err *err)
+int fb_report_make(const char *dir, size_t jobs, fb_err *err)
 {
   report *rp = calloc(1, sizeof *rp);
   series_set *S = malloc(sizeof *S), *C = malloc(sizeof *C);
@@ -2746,7 +2784,7 @@ int fb_report_make(const char *dir, fb_err *err)
   }
   rp->dir = dir;
   {
-    const long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    const long nproc = jobs > 0 ? (long)jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rp->maxjobs = nproc < 1 ? 1 : nproc > MAX_GP_JOBS ? MAX_GP_JOBS : (size_t)nproc;
   }
   const char *env = getenv("FRICBENCH_SCRIPTS");

@@ -1034,7 +1034,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
   if (st == FB_OK && o->plots)
-    st = fb_report_make(o->out_dir, err);
+    st = fb_report_make(o->out_dir, (size_t)o->jobs, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
   size_t nok = 0, nb = 0;
   for (size_t k = 0; k < S.njobs; k++) {

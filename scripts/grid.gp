@@ -6,7 +6,8 @@
 #   what = 'force': contact (friction) force on the contact mass against t.
 # The reference (event-driven switching) is drawn thick dashed black.
 #
-# Input: the trajectory CSVs (header t,x1,x2,v1,v2,F1,...).
+# Input: the trajectory CSVs (header t,x1,x2,v1,v2,F1,...), cut by the report to the
+# rows with tmin <= t <= tmax (plots/data/grid_1..4.dat, grid_ref.dat).
 # Variables (-e): sdir, fmt, out, what, files (4 paths, row-major), titles (4 quoted),
 # ref ('' for none), xc, vc, Fc (columns of the contact mass's x, v and the force), vd
 # (mean drive speed), tmin, tmax, scen, W, H.

@@ -370,7 +370,7 @@ Test(suite, report_without_runs_csv_fails_cleanly)
   char dir[64];
   fbt_tmpdir(dir, sizeof dir);
   fb_err err = {{0}};
-  cr_expect_eq(fb_report_make(dir, &err), FB_EIO);
+  cr_expect_eq(fb_report_make(dir, 0, &err), FB_EIO);
   cr_expect(strstr(err.msg, "runs.csv") != NULL, "the message names runs.csv: %s", err.msg);
   fb_verdict v[4];
   size_t n = 9;
@@ -414,7 +414,7 @@ Test(suite, report_survives_odd_rows, .timeout = 120)
         "none,ok,,628,6283,0,12566,0,0,0,0,inf,-inf,x,,,,,,,,,,,,,,,,,,0.004,0.004\n", fp);
   fclose(fp);
   fb_err err = {{0}};
-  const int st = fb_report_make(dir, &err);
+  const int st = fb_report_make(dir, 0, &err);
   cr_expect_eq(st, FB_OK, "odd rows do not stop the report: %s", err.msg);
   snprintf(path, sizeof path, "%s/report.html", dir);
   cr_assert(exists_nonempty(path), "report.html written");
