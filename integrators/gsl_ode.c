@@ -84,6 +84,61 @@ static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
                     gsl_strerror(gsl_status), t);
 }
 
+/* The fixed-step loop of a scalar system with a kernel (fb_kernel.h) over one segment
+ * [*tp, t1): the generic loop below, same checks in the same order, with its state in
+ * locals: the generic loop keeps t, the options and the counters behind pointers that
+ * every call (step, observer) may change, so it reloads them after each. */
+static int kernel_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
+                          const fb_observer *obs, fb_counters *cnt, fb_err *err)
+{
+  const fb_scalar_step_fn step = ws->kstep;
+  fb_system *const fs = &ws->sys;
+  const size_t dim = ws->pb->dim;
+  const double h0 = ws->o.h, tseg = *tp;
+  const unsigned long max_steps = ws->o.max_steps;
+  double *const ysave = ws->ysave, *const yerr = ws->yerr;
+  int (*const on_step)(void *, double, const double *) = obs != NULL ? obs->on_step : NULL;
+  void *const ctx = obs != NULL ? obs->ctx : NULL;
+  double t = tseg;
+  unsigned long kseg = 0, nsteps = cnt->nsteps;
+  const unsigned long nrejected = cnt->nrejected;
+  int st = FB_OK;
+  while (t < t1) {
+    if (nsteps + nrejected >= max_steps) {
+      st = fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
+                      max_steps, t);
+      break;
+    }
+    for (size_t i = 0; i < dim; i++)
+      ysave[i] = y[i];
+    const int last = (t1 - t) <= h0 * (1.0 + 1e-9);
+    const int gst = step(fs, t, last ? t1 - t : h0, y, yerr);
+    if (gst != GSL_SUCCESS) {
+      memcpy(y, ysave, dim * sizeof(double));
+      st = step_failure(ws, gst, t, err);
+      break;
+    }
+    const double tnew = last ? t1 : tseg + (double)(++kseg) * h0;
+    nsteps++;
+    if (!fb_all_finite(y, dim)) {
+      memcpy(y, ysave, dim * sizeof(double));
+      st = fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tnew);
+      break;
+    }
+    t = tnew;
+    if (on_step != NULL) {
+      const int ost = on_step(ctx, t, y);
+      if (ost != 0) {
+        st = fb_err_set(err, ost, "stopped by the observer at t=%.17g", t);
+        break;
+      }
+    }
+  }
+  cnt->nsteps = nsteps;
+  *tp = t;
+  return st;
+}
+
 int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                       fb_err *err)
 {
@@ -99,6 +154,11 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
     ws->sys.seg_t0 = tseg > ws->pb->plant->t0 ? tseg : -(double)INFINITY;
     ws->sys.seg_t1 = t1 < T ? t1 : (double)INFINITY;
     unsigned long kseg = 0;
+    if (ws->kstep != NULL && ws->fixed) {
+      const int kst = kernel_segment(ws, t, t1, y, obs, cnt, err);
+      if (kst != FB_OK)
+        return kst;
+    }
     while (*t < t1) {
       if (cnt->nsteps + cnt->nrejected >= ws->o.max_steps)
         return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
@@ -113,9 +173,7 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
         const int last = (t1 - *t) <= h * (1.0 + 1e-9);
         if (last)
           h = t1 - *t;
-        st = ws->kstep != NULL
-                 ? ws->kstep(&ws->sys, *t, h, y, ws->yerr)
-                 : gsl_odeiv2_step_apply(d->s, *t, h, y, ws->yerr, NULL, NULL, &ws->sys.gsys);
+        st = gsl_odeiv2_step_apply(d->s, *t, h, y, ws->yerr, NULL, NULL, &ws->sys.gsys);
         if (st == GSL_SUCCESS)
           *t = last ? t1 : tseg + (double)(++kseg) * ws->o.h;
       } else {
