@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fb_run.h"
+#include "fb_util.h"
 
 static void join_names(char *buf, size_t len, const char *name, size_t *used)
 {
@@ -334,60 +335,72 @@ static void recorder_next(recorder *r)
   r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1] : (double)NAN;
 }
 
+/* A step that may fill grid points (or repeats the last sampled instant): outputs and
+ * derivatives at its end, the samples inside it, then the state kept for the next.
+ * Out of line so that recorder_step, taken after every step, stays a leaf function
+ * without a register-saving prologue. */
+static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
+{
+  fb_trace *tr = r->tr;
+  const size_t dim = tr->dim, nc = tr->nc;
+  size_t k = tr->filled;
+  /* A state reported again at the same instant (after an event is resolved) replaces
+   * the sample taken there. */
+  if (k > 0 && r->have_prev && tr->t[k - 1] == t)
+    k--;
+  if (k < tr->ns && grid_time(r, k) <= t) {
+    int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
+    if (st == FB_OK)
+      st = fb_problem_deriv(r->pb, t, y, r->F, r->dy, r->work);
+    if (st == FB_OK && r->have_prev && !r->prev_out) {
+      st = fb_problem_output(r->pb, r->tp, r->yp, r->Fp, r->sp);
+      if (st == FB_OK)
+        st = fb_problem_deriv(r->pb, r->tp, r->yp, r->Fp, r->dyp, r->work);
+    }
+    if (st != FB_OK)
+      return r->status = st;
+    const double h = t - r->tp;
+    for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
+      const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
+      record_sample(r, k, tk, theta, h, y);
+      if (k + 1 == tr->ns)
+        break;
+    }
+    memcpy(r->Fp, r->F, nc * sizeof(double));
+    memcpy(r->sp, r->sk, nc * sizeof(int));
+    memcpy(r->dyp, r->dy, dim * sizeof(double));
+    r->prev_out = 1;
+  } else {
+    r->prev_out = 0;
+  }
+  memcpy(r->yp, y, dim * sizeof(double));
+  r->tp = t;
+  r->have_prev = 1;
+  recorder_next(r);
+  return 0;
+}
+
 static int recorder_step(void *ctx, double t, const double *y)
 {
   recorder *r = ctx;
   const int gst = recorder_guard(r, t, y);
   if (gst != 0)
     return gst;
-  if (r->tr != NULL) {
-    fb_trace *tr = r->tr;
-    const size_t dim = tr->dim, nc = tr->nc;
+  fb_trace *tr = r->tr;
+  if (tr != NULL) {
     if (t < r->t_next && t != r->t_last) {
       /* the common case: no grid point in this step, remember the state for the next */
+      const size_t dim = tr->dim;
       for (size_t i = 0; i < dim; i++) /* dim is small: no call */
         r->yp[i] = y[i];
       r->tp = t;
       r->have_prev = 1;
       r->prev_out = 0;
-      return r->extra != NULL && r->extra->on_step != NULL
-                 ? r->extra->on_step(r->extra->ctx, t, y)
-                 : 0;
-    }
-    size_t k = tr->filled;
-    /* A state reported again at the same instant (after an event is resolved) replaces
-     * the sample taken there. */
-    if (k > 0 && r->have_prev && tr->t[k - 1] == t)
-      k--;
-    if (k < tr->ns && grid_time(r, k) <= t) {
-      int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
-      if (st == FB_OK)
-        st = fb_problem_deriv(r->pb, t, y, r->F, r->dy, r->work);
-      if (st == FB_OK && r->have_prev && !r->prev_out) {
-        st = fb_problem_output(r->pb, r->tp, r->yp, r->Fp, r->sp);
-        if (st == FB_OK)
-          st = fb_problem_deriv(r->pb, r->tp, r->yp, r->Fp, r->dyp, r->work);
-      }
-      if (st != FB_OK)
-        return r->status = st;
-      const double h = t - r->tp;
-      for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
-        const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
-        record_sample(r, k, tk, theta, h, y);
-        if (k + 1 == tr->ns)
-          break;
-      }
-      memcpy(r->Fp, r->F, nc * sizeof(double));
-      memcpy(r->sp, r->sk, nc * sizeof(int));
-      memcpy(r->dyp, r->dy, dim * sizeof(double));
-      r->prev_out = 1;
     } else {
-      r->prev_out = 0;
+      const int st = recorder_record(r, t, y);
+      if (st != 0)
+        return st;
     }
-    memcpy(r->yp, y, dim * sizeof(double));
-    r->tp = t;
-    r->have_prev = 1;
-    recorder_next(r);
   }
   if (r->extra != NULL && r->extra->on_step != NULL)
     return r->extra->on_step(r->extra->ctx, t, y);

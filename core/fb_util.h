@@ -10,9 +10,11 @@
 #if defined(__GNUC__)
 #define FB_HOT_INLINE inline __attribute__((always_inline))
 #define FB_FLATTEN __attribute__((flatten)) /* inline every call visible in this body */
+#define FB_NOINLINE __attribute__((noinline))
 #else
 #define FB_HOT_INLINE inline
 #define FB_FLATTEN
+#define FB_NOINLINE
 #endif
 
 #ifndef M_PI
