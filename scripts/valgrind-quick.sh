@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The quick suite (with plots and report) under valgrind's memcheck, plus a few short
 # commands that take the other paths (a run that fails, a reference with its intervals,
-# bad input, an interrupted and resumed suite): any memory error or leak (definite,
-# indirect or possible) makes it exit 1.
+# bad input, an interrupted and resumed suite, a suite in two parts and their merge): any
+# memory error or leak (definite, indirect or possible) makes it exit 1.
 #
 #   scripts/valgrind-quick.sh [DIR]     results in DIR (default: a fresh /tmp directory)
 #
@@ -62,4 +62,10 @@ if [ "$rc" != 130 ]; then
   exit 1
 fi
 check 0 $fb suite --resume "$dir/cut" --no-plots --jobs 2
+# the distributed path: two parts, then merge reading them back (plots and report too)
+check 0 $fb suite --quick --emit-jobs "$dir/jobs" --parts 2 --out "$dir/parts"
+while IFS= read -r line; do
+  eval "check 0 $line"
+done <"$dir/jobs"
+check 0 $fb merge --jobs 2 "$dir/parts"
 echo "valgrind-quick: no errors, no leaks (results in $dir)"
