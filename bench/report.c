@@ -154,6 +154,14 @@ static void sb_num(sbuf *b, double v)
     sb_printf(b, "%.3g", v);
 }
 
+/* "from -> to", both as sb_num writes them. */
+static void sb_change(sbuf *b, double from, double to)
+{
+  sb_num(b, from);
+  sb_puts(b, " -> ");
+  sb_num(b, to);
+}
+
 /* A number for data files: full precision, "nan" for NaN. */
 static void sb_dat(sbuf *b, double v)
 {
@@ -575,6 +583,8 @@ typedef struct report {
   plot_entry plots[MAX_PLOTS];
   size_t nplots;
   size_t nfailed;
+  struct series_set *S, *C; /* series of the plot being built (C: work-precision's
+                             * fixed-step ladders); scratch, reused by every plot */
 } report;
 
 static int find_in_path(const char *exe, char *out, size_t len)
@@ -1043,13 +1053,95 @@ static void series_label(const series *s, char *buf, size_t len)
   snprintf(buf, len, "%s/%s%s%s", s->model, s->integrator, s->tag[0] ? " " : "", s->tag);
 }
 
-/* Start block k of a data file with its quoted legend entry. */
-static void blk_start(sbuf *d, size_t k, const char *title)
+/* The rows of a series that a plot draws, and the series' legend label. */
+typedef struct drawn {
+  const run *row[MAX_POINTS];
+  size_t n;
+  char label[160];
+} drawn;
+
+/* Fills d with the rows of s that `keep` accepts (in ladder order); their number. */
+static size_t series_drawn(const runs *R, const series *s, int (*keep)(const run *r), drawn *d)
 {
-  if (k > 0)
-    sb_puts(d, "\n\n");
-  sb_gword(d, title);
-  sb_puts(d, "\n");
+  series_label(s, d->label, sizeof d->label);
+  d->n = 0;
+  for (size_t q = 0; q < s->n; q++)
+    if (keep(&R->r[s->idx[q]]))
+      d->row[d->n++] = &R->r[s->idx[q]];
+  return d->n;
+}
+
+/* ==== what a plot is drawn from =========================================================== */
+
+#define PB_MAX_VARS 8
+
+/* One plot's data file and gnuplot string variables: a plot kind fills it, plot_draw
+ * writes the file and runs the script on it. */
+typedef struct plot_build {
+  sbuf data;     /* plots/data/<name>.dat; for series, blocks separated by two blank
+                  * lines, each opened by its quoted legend entry.  Left empty by a plot
+                  * drawn from DIR/traj/ alone (trajectory overlays): no data file then. */
+  size_t nb;     /* blocks (series) in data */
+  struct {
+    const char *name;
+    sbuf value;
+  } var[PB_MAX_VARS]; /* passed to the script in the order first named (pb_var) */
+  size_t nvar;
+  int too_many;   /* more than PB_MAX_VARS names: a bug, reported by plot_draw */
+  int log_errors; /* set by pb_err_point: errors on a log axis, clamped to [ERR_FLOOR,
+                   * ERR_CEIL]; the script gets a note counting the clamped points */
+  size_t nclamp, nceil;
+} plot_build;
+
+static void pb_free(plot_build *b)
+{
+  sb_free(&b->data);
+  for (size_t i = 0; i < b->nvar; i++)
+    sb_free(&b->var[i].value);
+}
+
+/* The gnuplot string variable `name` of the plot, created empty on first use. */
+static sbuf *pb_var(plot_build *b, const char *name)
+{
+  for (size_t i = 0; i < b->nvar; i++)
+    if (streq(b->var[i].name, name))
+      return &b->var[i].value;
+  if (b->nvar == PB_MAX_VARS) {
+    b->too_many = 1;
+    return &b->var[PB_MAX_VARS - 1].value;
+  }
+  b->var[b->nvar].name = name;
+  return &b->var[b->nvar++].value;
+}
+
+/* Opens data block b->nb (the caller counts it once the block is complete). */
+static void pb_block(plot_build *b, const char *title)
+{
+  if (b->nb > 0)
+    sb_puts(&b->data, "\n\n");
+  sb_gword(&b->data, title);
+  sb_puts(&b->data, "\n");
+}
+
+/* A row (x, error) of an error plot, the error clamped into the log axis' range. */
+static void pb_err_point(plot_build *b, double x, double e)
+{
+  sb_dat(&b->data, x);
+  sb_dat(&b->data, fmin(fmax(e, ERR_FLOOR), ERR_CEIL));
+  sb_puts(&b->data, "\n");
+  b->nclamp += e < ERR_FLOOR;
+  b->nceil += e > ERR_CEIL;
+  b->log_errors = 1;
+}
+
+/* The look of the block just written: its model's colour, its integrator's point type
+ * and, when dt > 0, dash type dt (one word each in colors, pts, dts). */
+static void pb_looks(plot_build *b, const series *s, int dt)
+{
+  sb_gword(pb_var(b, "colors"), model_color(s->model));
+  sb_printf(pb_var(b, "pts"), "%d ", integrator_pt(s->integrator));
+  if (dt > 0)
+    sb_printf(pb_var(b, "dts"), "%d ", dt);
 }
 
 /* Appends "name=<gnuplot string>; ". */
@@ -1074,137 +1166,194 @@ static void clamp_note(sbuf *v, size_t nclamp, size_t nceil)
   var_s(v, "note", note);
 }
 
-/* ==== trajectory overlays ================================================================= */
-
-static int plots_traj(report *rp, fb_err *err)
+/* Draw plot p from b with scripts/<script>: write b's data file (when it has one), then
+ * run the script with data=<its path>, b's variables, the numeric assignments of fmt
+ * and, when b clamped errors, the note on them. */
+static int plot_draw(report *rp, plot_entry *p, const char *script, const plot_build *b,
+                     fb_err *err, const char *fmt, ...) FB_PRINTF(6, 7);
+static int plot_draw(report *rp, plot_entry *p, const char *script, const plot_build *b,
+                     fb_err *err, const char *fmt, ...)
 {
-  const runs *R = &rp->R;
+  if (b->too_many)
+    return fb_err_set(err, FB_EIO, "plot '%s' names more than %d gnuplot variables", p->name,
+                      PB_MAX_VARS);
+  sbuf vars = {0};
+  if (b->data.n > 0 || b->data.bad) {
+    char dpath[PATH_LEN];
+    const int st = write_data(rp, p->name, &b->data, dpath, sizeof dpath, err);
+    if (st != FB_OK)
+      return st;
+    var_s(&vars, "data", dpath);
+  }
+  for (size_t i = 0; i < b->nvar; i++) {
+    var_s(&vars, b->var[i].name, sb_str(&b->var[i].value));
+    vars.bad |= b->var[i].value.bad;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&vars, fmt, ap);
+  va_end(ap);
+  if (b->log_errors) {
+    sb_puts(&vars, "; ");
+    clamp_note(&vars, b->nclamp, b->nceil);
+  }
+  const int st = gp_render(rp, p, script, &vars, err);
+  sb_free(&vars);
+  return st;
+}
+
+/* Makes the reading "<lead>: <the list built so far>." ("single points only" when the
+ * list is empty). */
+static void reading_lead(sbuf *rd, const char *lead)
+{
+  sbuf full = {0};
+  sb_printf(&full, "%s: %s.", lead, rd->n ? sb_str(rd) : "single points only");
+  sb_free(rd);
+  *rd = full;
+}
+
+/* ==== plot kinds ========================================================================== */
+
+/* A kind of plot.  Most draw one plot per scenario of a runs.csv group, named
+ * <stem>_<scenario> and titled "<scenario>: <title>": `draw` fills it (or says why it is
+ * not drawn).  The others (`single`) decide for themselves what they draw. */
+typedef struct plot_kind {
+  const char *group, *stem, *title;
+  int (*draw)(report *rp, plot_entry *p, const char *scenario, fb_err *err);
+  int (*single)(report *rp, fb_err *err);
+} plot_kind;
+
+/* The plots of kind k; stops at the first failure that is not the plot's own. */
+static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
+{
+  if (k->single != NULL)
+    return k->single(rp, err);
   names sc;
-  group_scenarios(R, "baseline", &sc);
+  group_scenarios(&rp->R, k->group, &sc);
   int st = FB_OK;
   for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    const char *S = sc.s[i];
     char title[256];
-    snprintf(title, sizeof title, "%s: trajectories of every model (baseline runs) and the reference", S);
-    plot_entry *p = plot_new(rp, title, "traj_%s", S);
+    snprintf(title, sizeof title, "%s: %s", sc.s[i], k->title);
+    plot_entry *p = plot_new(rp, title, "%s_%s", k->stem, sc.s[i]);
     if (p == NULL)
       break;
-    sbuf files = {0}, titles = {0}, colors = {0}, vars = {0};
-    char path[PATH_LEN], first[PATH_LEN] = "", ref[PATH_LEN] = "";
-    size_t nf = 0, cand[MAX_SERIES], ncand = 0;
-    long best = -1, worst = -1;
-    double stref = NAN;
-    sbuf good = {0}, bad = {0}, over = {0};
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      if (!streq(r->group, "baseline") || !streq(r->scenario, S))
-        continue;
-      if (r->ok && isfinite(r->err_x_l2)) {
-        if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
-          best = (long)k;
-        if (worst < 0 || r->err_x_l2 > R->r[worst].err_x_l2)
-          worst = (long)k;
-      }
-      if (r->ok && r->stick_time_ref > 0 && !isnan(r->stick_time)) {
-        stref = r->stick_time_ref;
-        const double q = r->stick_time / r->stick_time_ref;
-        if (q >= 0.9 && q <= 1.1)
-          sb_printf(&good, "%s%s", good.n ? ", " : "", r->model);
-        else if (q < 0.1)
-          sb_printf(&bad, "%s%s", bad.n ? ", " : "", r->model);
-        else if (q > 1.1)
-          sb_printf(&over, "%s%s %.2f", over.n ? ", " : "", r->model, q);
-      }
-      if (ncand < MAX_SERIES)
-        cand[ncand++] = k;
-    }
-    /* draw the noisiest first (behind the others), translucent when they chatter */
-    for (size_t a = 1; a < ncand; a++)
-      for (size_t b = a; b > 0; b--) {
-        const double ca = R->r[cand[b]].chatter_rate, cb = R->r[cand[b - 1]].chatter_rate;
-        if (!((isnan(ca) ? 0 : ca) > (isnan(cb) ? 0 : cb)))
-          break;
-        const size_t t = cand[b];
-        cand[b] = cand[b - 1];
-        cand[b - 1] = t;
-      }
-    int translucent = 0;
-    for (size_t a = 0; a < ncand; a++) {
-      const run *r = &R->r[cand[a]];
-      if (traj_path(rp->dir, r, path, sizeof path) != 0)
-        continue;
-      char step[48], t[160], col[16];
-      run_step(r, step, sizeof step);
-      snprintf(t, sizeof t, "%s/%s %s%s%s", r->model, r->integrator, step, r->ok ? "" : " ",
-               r->ok ? "" : r->status);
-      const char *c = model_color(r->model);
-      if (r->chatter_rate > FB_VERDICT_CHATTER_RATE) {
-        snprintf(col, sizeof col, "#70%s", c + 1);
-        translucent = 1;
-      } else {
-        snprintf(col, sizeof col, "%s", c);
-      }
-      sb_gword(&files, path);
-      sb_gword(&titles, t);
-      sb_gword(&colors, col);
-      if (first[0] == '\0')
-        snprintf(first, sizeof first, "%s", path);
-      nf++;
-    }
-    if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference.csv", rp->dir, S) != 0 || file_size(ref) <= 0)
-      ref[0] = '\0';
-    int n = 0, nc = 0;
-    if (nf == 0 || traj_dims(first, &n, &nc) != 0) {
-      plot_skip(rp, p, "no readable trajectory file of a baseline run");
-    } else {
-      int ncol = n > nc ? n : nc;
-      if (ncol > 3)
-        ncol = 3;
-      var_s(&vars, "files", sb_str(&files));
-      var_s(&vars, "titles", sb_str(&titles));
-      var_s(&vars, "colors", sb_str(&colors));
-      var_s(&vars, "ref", ref);
-      char scen[300];
-      snprintf(scen, sizeof scen, "%s: every model against the reference%s", S,
-               n > 3 ? " (first 3 DOFs)" : "");
-      var_s(&vars, "scen", scen);
-      var_s(&vars, "note", translucent ? "faint lines, drawn behind the others: runs that chatter "
-                                         "(> 10 velocity sign changes per second of stick)" : "");
-      sb_printf(&vars, "n=%d; nc=%d; ncol=%d; W=%d; H=%d", n, nc, ncol, 700 + 450 * ncol, 1050);
-      /* reading */
-      sbuf *rd = &p->reading;
-      if (best >= 0) {
-        sb_printf(rd, "Closest to the reference in x: %s/%s (L2 error ", R->r[best].model,
-                  R->r[best].integrator);
-        sb_num(rd, R->r[best].err_x_l2);
-        sb_printf(rd, " m s^0.5); farthest: %s/%s (", R->r[worst].model, R->r[worst].integrator);
-        sb_num(rd, R->r[worst].err_x_l2);
-        sb_puts(rd, ")");
-      } else {
-        sb_puts(rd, "No baseline run has an error against a reference");
-      }
-      if (!isnan(stref)) {
-        sb_printf(rd, "; of the reference's %.3g s of stick, %s reproduce%s it within 10%%", stref,
-                  good.n ? sb_str(&good) : "no model", good.n && strchr(sb_str(&good), ',') ? "" : "s");
-        if (bad.n)
-          sb_printf(rd, ", %s less than 10%%", sb_str(&bad));
-        if (over.n)
-          sb_printf(rd, ", and %s stick%s longer than the reference (time ratio)", sb_str(&over),
-                    strchr(sb_str(&over), ',') ? "" : "s");
-      } else if (best >= 0) {
-        sb_puts(rd, "; the reference has no stick interval");
-      }
-      sb_puts(rd, ".");
-      st = gp_render(rp, p, "traj.gp", &vars, err);
-    }
-    sb_free(&files);
-    sb_free(&titles);
-    sb_free(&colors);
-    sb_free(&vars);
-    sb_free(&good);
-    sb_free(&bad);
-    sb_free(&over);
+    st = k->draw(rp, p, sc.s[i], err);
   }
+  return st;
+}
+
+/* ==== trajectory overlays ================================================================= */
+
+static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
+{
+  const runs *R = &rp->R;
+  plot_build b = {0};
+  char path[PATH_LEN], first[PATH_LEN] = "", ref[PATH_LEN] = "";
+  size_t nf = 0, cand[MAX_SERIES], ncand = 0;
+  long best = -1, worst = -1;
+  double stref = NAN;
+  sbuf good = {0}, bad = {0}, over = {0};
+  for (size_t k = 0; k < R->n; k++) {
+    const run *r = &R->r[k];
+    if (!streq(r->group, "baseline") || !streq(r->scenario, S))
+      continue;
+    if (r->ok && isfinite(r->err_x_l2)) {
+      if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
+        best = (long)k;
+      if (worst < 0 || r->err_x_l2 > R->r[worst].err_x_l2)
+        worst = (long)k;
+    }
+    if (r->ok && r->stick_time_ref > 0 && !isnan(r->stick_time)) {
+      stref = r->stick_time_ref;
+      const double q = r->stick_time / r->stick_time_ref;
+      if (q >= 0.9 && q <= 1.1)
+        sb_printf(&good, "%s%s", good.n ? ", " : "", r->model);
+      else if (q < 0.1)
+        sb_printf(&bad, "%s%s", bad.n ? ", " : "", r->model);
+      else if (q > 1.1)
+        sb_printf(&over, "%s%s %.2f", over.n ? ", " : "", r->model, q);
+    }
+    if (ncand < MAX_SERIES)
+      cand[ncand++] = k;
+  }
+  /* draw the noisiest first (behind the others), translucent when they chatter */
+  for (size_t a = 1; a < ncand; a++)
+    for (size_t c = a; c > 0; c--) {
+      const double ca = R->r[cand[c]].chatter_rate, cb = R->r[cand[c - 1]].chatter_rate;
+      if (!((isnan(ca) ? 0 : ca) > (isnan(cb) ? 0 : cb)))
+        break;
+      const size_t t = cand[c];
+      cand[c] = cand[c - 1];
+      cand[c - 1] = t;
+    }
+  int translucent = 0;
+  for (size_t a = 0; a < ncand; a++) {
+    const run *r = &R->r[cand[a]];
+    if (traj_path(rp->dir, r, path, sizeof path) != 0)
+      continue;
+    char step[48], t[160], col[16];
+    run_step(r, step, sizeof step);
+    snprintf(t, sizeof t, "%s/%s %s%s%s", r->model, r->integrator, step, r->ok ? "" : " ",
+             r->ok ? "" : r->status);
+    const char *c = model_color(r->model);
+    if (r->chatter_rate > FB_VERDICT_CHATTER_RATE) {
+      snprintf(col, sizeof col, "#70%s", c + 1);
+      translucent = 1;
+    } else {
+      snprintf(col, sizeof col, "%s", c);
+    }
+    sb_gword(pb_var(&b, "files"), path);
+    sb_gword(pb_var(&b, "titles"), t);
+    sb_gword(pb_var(&b, "colors"), col);
+    if (first[0] == '\0')
+      snprintf(first, sizeof first, "%s", path);
+    nf++;
+  }
+  if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference.csv", rp->dir, S) != 0 || file_size(ref) <= 0)
+    ref[0] = '\0';
+  int n = 0, nc = 0, st = FB_OK;
+  if (nf == 0 || traj_dims(first, &n, &nc) != 0) {
+    plot_skip(rp, p, "no readable trajectory file of a baseline run");
+  } else {
+    int ncol = n > nc ? n : nc;
+    if (ncol > 3)
+      ncol = 3;
+    sb_puts(pb_var(&b, "ref"), ref);
+    sb_printf(pb_var(&b, "scen"), "%s: every model against the reference%s", S,
+              n > 3 ? " (first 3 DOFs)" : "");
+    sb_puts(pb_var(&b, "note"), translucent ? "faint lines, drawn behind the others: runs that chatter "
+                                              "(> 10 velocity sign changes per second of stick)" : "");
+    /* reading */
+    sbuf *rd = &p->reading;
+    if (best >= 0) {
+      sb_printf(rd, "Closest to the reference in x: %s/%s (L2 error ", R->r[best].model,
+                R->r[best].integrator);
+      sb_num(rd, R->r[best].err_x_l2);
+      sb_printf(rd, " m s^0.5); farthest: %s/%s (", R->r[worst].model, R->r[worst].integrator);
+      sb_num(rd, R->r[worst].err_x_l2);
+      sb_puts(rd, ")");
+    } else {
+      sb_puts(rd, "No baseline run has an error against a reference");
+    }
+    if (!isnan(stref)) {
+      sb_printf(rd, "; of the reference's %.3g s of stick, %s reproduce%s it within 10%%", stref,
+                good.n ? sb_str(&good) : "no model", good.n && strchr(sb_str(&good), ',') ? "" : "s");
+      if (bad.n)
+        sb_printf(rd, ", %s less than 10%%", sb_str(&bad));
+      if (over.n)
+        sb_printf(rd, ", and %s stick%s longer than the reference (time ratio)", sb_str(&over),
+                  strchr(sb_str(&over), ',') ? "" : "s");
+    } else if (best >= 0) {
+      sb_puts(rd, "; the reference has no stick interval");
+    }
+    sb_puts(rd, ".");
+    st = plot_draw(rp, p, "traj.gp", &b, err, "n=%d; nc=%d; ncol=%d; W=%d; H=%d", n, nc, ncol,
+                   700 + 450 * ncol, 1050);
+  }
+  pb_free(&b);
+  sb_free(&good);
+  sb_free(&bad);
+  sb_free(&over);
   return st;
 }
 
@@ -1216,133 +1365,101 @@ static double series_order(const report *rp, const char *scenario, const series 
   return k < 0 ? (double)NAN : fb_csv_d(&rp->O.t, (size_t)k, rp->O.c_order_x);
 }
 
-static int plots_conv(report *rp, series_set *S, fb_err *err)
+/* A run a convergence plot draws: an error against a step. */
+static int conv_point(const run *r)
+{
+  return r->ok && r->err_x_l2 > 0 && r->h > 0 && isfinite(r->err_x_l2);
+}
+
+static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
 {
   const runs *R = &rp->R;
-  names sc;
-  group_scenarios(R, "convergence", &sc);
-  int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    const char *scn = sc.s[i];
-    char title[256];
-    snprintf(title, sizeof title, "%s: convergence of x under step refinement", scn);
-    plot_entry *p = plot_new(rp, title, "conv_%s", scn);
-    if (p == NULL)
-      break;
-    series_collect(R, "convergence", scn, S);
-    sbuf d = {0}, vars = {0}, colors = {0}, pts = {0}, dts = {0}, rd = {0}, none = {0};
-    size_t nb = 0, nclamp = 0, nceil = 0;
-    double hmax = NAN, gy = NAN;
-    /* sort the series by order (descending) for the reading */
-    size_t ord_idx[MAX_SERIES];
-    double ord_val[MAX_SERIES];
-    size_t nord = 0;
-    for (size_t j = 0; j < S->n; j++) {
-      const series *s = &S->s[j];
-      char lab[160], t[200];
-      series_label(s, lab, sizeof lab);
-      double o = series_order(rp, scn, s);
-      if (fabs(o) < 0.005)
-        o = 0; /* no "-0.00" */
-      size_t np = 0;
-      for (size_t q = 0; q < s->n; q++) {
-        const run *r = &R->r[s->idx[q]];
-        np += r->ok && r->err_x_l2 > 0 && r->h > 0 && isfinite(r->err_x_l2);
-      }
-      if (np == 0) {
-        sb_printf(&none, "%s%s", none.n ? ", " : "", lab);
-        continue;
-      }
-      if (isnan(o))
-        snprintf(t, sizeof t, "%s (order n/a)", lab);
-      else
-        snprintf(t, sizeof t, "%s (order %.2f)", lab, o);
-      blk_start(&d, nb, t);
-      for (size_t q = 0; q < s->n; q++) {
-        const run *r = &R->r[s->idx[q]];
-        if (!(r->ok && r->err_x_l2 > 0 && r->h > 0 && isfinite(r->err_x_l2)))
-          continue;
-        sb_dat(&d, r->h);
-        sb_dat(&d, fmin(fmax(r->err_x_l2, ERR_FLOOR), ERR_CEIL));
-        sb_puts(&d, "\n");
-        nclamp += r->err_x_l2 < ERR_FLOOR;
-        nceil += r->err_x_l2 > ERR_CEIL;
-        if (isnan(hmax) || r->h > hmax)
-          hmax = r->h;
-      }
-      sb_gword(&colors, model_color(s->model));
-      sb_printf(&pts, "%d ", integrator_pt(s->integrator));
-      sb_printf(&dts, "%d ", 1);
-      if (!isnan(o) && nord < MAX_SERIES) {
-        ord_idx[nord] = j;
-        ord_val[nord++] = o;
-      }
-      nb++;
+  series_set *S = rp->S;
+  series_collect(R, "convergence", scn, S);
+  plot_build b = {0};
+  sbuf none = {0};
+  double hmax = NAN;
+  /* sort the series by order (descending) for the reading */
+  size_t ord_idx[MAX_SERIES];
+  double ord_val[MAX_SERIES];
+  size_t nord = 0;
+  for (size_t j = 0; j < S->n; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, conv_point, &d) == 0) {
+      sb_printf(&none, "%s%s", none.n ? ", " : "", d.label);
+      continue;
     }
-    /* the guide lines pass through the median error at the largest step */
-    {
-      double at[MAX_SERIES];
-      size_t na = 0;
-      for (size_t j = 0; j < S->n && na < MAX_SERIES; j++)
-        for (size_t q = 0; q < S->s[j].n; q++) {
-          const run *r = &R->r[S->s[j].idx[q]];
-          if (r->ok && r->h == hmax && r->err_x_l2 > 0 && isfinite(r->err_x_l2)) {
-            at[na++] = log(r->err_x_l2);
-            break;
-          }
-        }
-      gy = na ? exp(fb_median(at, na)) : 1.0;
+    double o = series_order(rp, scn, s);
+    if (fabs(o) < 0.005)
+      o = 0; /* no "-0.00" */
+    char t[200];
+    if (isnan(o))
+      snprintf(t, sizeof t, "%s (order n/a)", d.label);
+    else
+      snprintf(t, sizeof t, "%s (order %.2f)", d.label, o);
+    pb_block(&b, t);
+    for (size_t q = 0; q < d.n; q++) {
+      pb_err_point(&b, d.row[q]->h, d.row[q]->err_x_l2);
+      if (isnan(hmax) || d.row[q]->h > hmax)
+        hmax = d.row[q]->h;
     }
-    if (nb == 0) {
-      plot_skip(rp, p, "no successful convergence run");
-    } else {
-      char dpath[PATH_LEN];
-      st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-      if (st == FB_OK) {
-        var_s(&vars, "data", dpath);
-        var_s(&vars, "colors", sb_str(&colors));
-        var_s(&vars, "pts", sb_str(&pts));
-        var_s(&vars, "dts", sb_str(&dts));
-        char scen[300];
-        snprintf(scen, sizeof scen, "%s: L2 error of x against h (fitted orders in the legend)", scn);
-        var_s(&vars, "scen", scen);
-        sb_printf(&vars, "ns=%zu; gx=%.10g; gy=%.10g; W=1300; H=800; ", nb, hmax, gy);
-        clamp_note(&vars, nclamp, nceil);
-        /* reading: orders from highest to lowest */
-        for (size_t a = 0; a < nord; a++)
-          for (size_t b = a + 1; b < nord; b++)
-            if (ord_val[b] > ord_val[a]) {
-              const double tv = ord_val[a];
-              ord_val[a] = ord_val[b];
-              ord_val[b] = tv;
-              const size_t ti = ord_idx[a];
-              ord_idx[a] = ord_idx[b];
-              ord_idx[b] = ti;
-            }
-        sb_puts(&p->reading, "Fitted orders in x (least-squares slope of log error against log h): ");
-        for (size_t a = 0; a < nord; a++) {
-          char lab[160];
-          series_label(&S->s[ord_idx[a]], lab, sizeof lab);
-          sb_printf(&p->reading, "%s%s %.2f", a ? ", " : "", lab, ord_val[a]);
-        }
-        if (nord == 0)
-          sb_puts(&p->reading, "none (orders.csv missing)");
-        if (!is_closed_form(R, scn))
-          sb_puts(&p->reading, " (against the event-driven reference)");
-        if (none.n)
-          sb_printf(&p->reading, "; no successful run: %s", sb_str(&none));
-        sb_puts(&p->reading, ".");
-        st = gp_render(rp, p, "conv.gp", &vars, err);
-      }
+    pb_looks(&b, s, 1);
+    if (!isnan(o) && nord < MAX_SERIES) {
+      ord_idx[nord] = j;
+      ord_val[nord++] = o;
     }
-    sb_free(&d);
-    sb_free(&vars);
-    sb_free(&colors);
-    sb_free(&pts);
-    sb_free(&dts);
-    sb_free(&rd);
-    sb_free(&none);
+    b.nb++;
   }
+  /* the guide lines pass through the median error at the largest step */
+  double gy;
+  {
+    double at[MAX_SERIES];
+    size_t na = 0;
+    for (size_t j = 0; j < S->n && na < MAX_SERIES; j++)
+      for (size_t q = 0; q < S->s[j].n; q++) {
+        const run *r = &R->r[S->s[j].idx[q]];
+        if (conv_point(r) && r->h == hmax) {
+          at[na++] = log(r->err_x_l2);
+          break;
+        }
+      }
+    gy = na ? exp(fb_median(at, na)) : 1.0;
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful convergence run");
+  } else {
+    sb_printf(pb_var(&b, "scen"), "%s: L2 error of x against h (fitted orders in the legend)", scn);
+    /* reading: orders from highest to lowest */
+    for (size_t a = 0; a < nord; a++)
+      for (size_t c = a + 1; c < nord; c++)
+        if (ord_val[c] > ord_val[a]) {
+          const double tv = ord_val[a];
+          ord_val[a] = ord_val[c];
+          ord_val[c] = tv;
+          const size_t ti = ord_idx[a];
+          ord_idx[a] = ord_idx[c];
+          ord_idx[c] = ti;
+        }
+    sb_puts(&p->reading, "Fitted orders in x (least-squares slope of log error against log h): ");
+    for (size_t a = 0; a < nord; a++) {
+      char lab[160];
+      series_label(&S->s[ord_idx[a]], lab, sizeof lab);
+      sb_printf(&p->reading, "%s%s %.2f", a ? ", " : "", lab, ord_val[a]);
+    }
+    if (nord == 0)
+      sb_puts(&p->reading, "none (orders.csv missing)");
+    if (!is_closed_form(R, scn))
+      sb_puts(&p->reading, " (against the event-driven reference)");
+    if (none.n)
+      sb_printf(&p->reading, "; no successful run: %s", sb_str(&none));
+    sb_puts(&p->reading, ".");
+    st = plot_draw(rp, p, "conv.gp", &b, err, "ns=%zu; gx=%.10g; gy=%.10g; W=1300; H=800", b.nb,
+                   hmax, gy);
+  }
+  pb_free(&b);
+  sb_free(&none);
   return st;
 }
 
@@ -1415,189 +1532,124 @@ static void cost_sentence(const runs *R, const char *scenario, double target, sb
   sb_free(&miss);
 }
 
-static int plots_wp(report *rp, series_set *S, series_set *C, fb_err *err)
+/* A run a work-precision plot draws: an error against a CPU time. */
+static int wp_point(const run *r)
+{
+  return r->ok && r->err_x_l2 > 0 && r->cpu_s > 0 && isfinite(r->err_x_l2);
+}
+
+static int wp_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
 {
   const runs *R = &rp->R;
-  names sc;
-  group_scenarios(R, "work-precision", &sc);
-  int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    const char *scn = sc.s[i];
-    char title[256];
-    snprintf(title, sizeof title, "%s: work-precision (error of x against CPU time)", scn);
-    plot_entry *p = plot_new(rp, title, "wp_%s", scn);
-    if (p == NULL)
-      break;
-    series_collect(R, "work-precision", scn, S);
-    series_collect(R, "convergence", scn, C);
-    sbuf d = {0}, vars = {0}, colors = {0}, pts = {0}, dts = {0};
-    size_t nb = 0, nclamp = 0, nceil = 0;
-    for (int pass = 0; pass < 2; pass++) {
-      const series_set *X = pass == 0 ? S : C;
-      for (size_t j = 0; j < X->n; j++) {
-        const series *s = &X->s[j];
-        size_t np = 0;
-        for (size_t q = 0; q < s->n; q++) {
-          const run *r = &R->r[s->idx[q]];
-          np += r->ok && r->err_x_l2 > 0 && r->cpu_s > 0 && isfinite(r->err_x_l2);
-        }
-        if (np == 0)
-          continue;
-        char lab[160], t[220];
-        series_label(s, lab, sizeof lab);
-        snprintf(t, sizeof t, "%s (%s)", lab, pass == 0 ? "tolerance ladder" : "fixed h ladder");
-        blk_start(&d, nb, t);
-        for (size_t q = 0; q < s->n; q++) {
-          const run *r = &R->r[s->idx[q]];
-          if (!(r->ok && r->err_x_l2 > 0 && r->cpu_s > 0 && isfinite(r->err_x_l2)))
-            continue;
-          sb_dat(&d, r->cpu_s);
-          sb_dat(&d, fmin(fmax(r->err_x_l2, ERR_FLOOR), ERR_CEIL));
-          sb_puts(&d, "\n");
-          nclamp += r->err_x_l2 < ERR_FLOOR;
-          nceil += r->err_x_l2 > ERR_CEIL;
-        }
-        sb_gword(&colors, model_color(s->model));
-        sb_printf(&pts, "%d ", integrator_pt(s->integrator));
-        sb_printf(&dts, "%d ", pass == 0 ? 1 : 2);
-        nb++;
-      }
+  series_collect(R, "work-precision", scn, rp->S);
+  series_collect(R, "convergence", scn, rp->C);
+  plot_build b = {0};
+  /* tolerance ladders solid, then the fixed-step ladders dashed */
+  for (int pass = 0; pass < 2; pass++) {
+    const series_set *X = pass == 0 ? rp->S : rp->C;
+    for (size_t j = 0; j < X->n; j++) {
+      const series *s = &X->s[j];
+      drawn d;
+      if (series_drawn(R, s, wp_point, &d) == 0)
+        continue;
+      char t[220];
+      snprintf(t, sizeof t, "%s (%s)", d.label, pass == 0 ? "tolerance ladder" : "fixed h ladder");
+      pb_block(&b, t);
+      for (size_t q = 0; q < d.n; q++)
+        pb_err_point(&b, d.row[q]->cpu_s, d.row[q]->err_x_l2);
+      pb_looks(&b, s, pass == 0 ? 1 : 2);
+      b.nb++;
     }
-    if (nb == 0) {
-      plot_skip(rp, p, "no successful work-precision run");
-    } else {
-      char dpath[PATH_LEN];
-      st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-      if (st == FB_OK) {
-        const double target = wp_target(R, scn);
-        var_s(&vars, "data", dpath);
-        var_s(&vars, "colors", sb_str(&colors));
-        var_s(&vars, "pts", sb_str(&pts));
-        var_s(&vars, "dts", sb_str(&dts));
-        char scen[300];
-        snprintf(scen, sizeof scen, "%s: error of x against CPU time (solid: tolerance ladders, dashed: fixed steps)", scn);
-        var_s(&vars, "scen", scen);
-        sb_printf(&vars, "ns=%zu; target=%.10g; W=1400; H=%d; ", nb, isnan(target) ? 0.0 : target,
-                  nb > 14 ? 1000 : 850);
-        clamp_note(&vars, nclamp, nceil);
-        if (isnan(target))
-          sb_puts(&p->reading, "No run reaches an L2 error of x of 0.1 m s^0.5");
-        else
-          cost_sentence(R, scn, target, &p->reading);
-        sb_puts(&p->reading, ".");
-        /* capitalize the first letter */
-        if (p->reading.s != NULL && p->reading.s[0] >= 'a' && p->reading.s[0] <= 'z')
-          p->reading.s[0] = (char)(p->reading.s[0] - 'a' + 'A');
-        st = gp_render(rp, p, "wp.gp", &vars, err);
-      }
-    }
-    sb_free(&d);
-    sb_free(&vars);
-    sb_free(&colors);
-    sb_free(&pts);
-    sb_free(&dts);
   }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful work-precision run");
+  } else {
+    const double target = wp_target(R, scn);
+    sb_printf(pb_var(&b, "scen"),
+              "%s: error of x against CPU time (solid: tolerance ladders, dashed: fixed steps)", scn);
+    if (isnan(target))
+      sb_puts(&p->reading, "No run reaches an L2 error of x of 0.1 m s^0.5");
+    else
+      cost_sentence(R, scn, target, &p->reading);
+    sb_puts(&p->reading, ".");
+    /* capitalize the first letter */
+    if (p->reading.s != NULL && p->reading.s[0] >= 'a' && p->reading.s[0] <= 'z')
+      p->reading.s[0] = (char)(p->reading.s[0] - 'a' + 'A');
+    st = plot_draw(rp, p, "wp.gp", &b, err, "ns=%zu; target=%.10g; W=1400; H=%d", b.nb,
+                   isnan(target) ? 0.0 : target, b.nb > 14 ? 1000 : 850);
+  }
+  pb_free(&b);
   return st;
 }
 
 /* ==== cost against mu ===================================================================== */
 
-static int plots_cost(report *rp, series_set *S, fb_err *err)
+/* A run a cost plot draws: a cost at a friction coefficient, its budget hit or not. */
+static int cost_point(const run *r)
+{
+  return (r->ok || r->budget) && r->nfe > 0 && !isnan(r->value);
+}
+
+static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
 {
   const runs *R = &rp->R;
-  names sc;
-  group_scenarios(R, "cost-mu", &sc);
-  int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    const char *scn = sc.s[i];
-    char title[256];
-    snprintf(title, sizeof title, "%s: cost against the friction coefficient", scn);
-    plot_entry *p = plot_new(rp, title, "cost_%s", scn);
-    if (p == NULL)
-      break;
-    series_collect(R, "cost-mu", scn, S);
-    sbuf d = {0}, vars = {0}, colors = {0}, pts = {0};
-    size_t nb = 0;
-    double mumin = NAN, mumax = NAN;
-    size_t ncpu = 0, nbudget = 0;
-    sbuf *rd = &p->reading;
-    for (size_t j = 0; j < S->n; j++) {
-      const series *s = &S->s[j];
-      long lo = -1, hi = -1;
-      sbuf budg = {0};
-      size_t np = 0;
-      for (size_t q = 0; q < s->n; q++) {
-        const run *r = &R->r[s->idx[q]];
-        np += (r->ok || r->budget) && r->nfe > 0 && !isnan(r->value);
-      }
-      if (np == 0)
-        continue;
-      char lab[160];
-      series_label(s, lab, sizeof lab);
-      blk_start(&d, nb, lab);
-      for (size_t q = 0; q < s->n; q++) {
-        const run *r = &R->r[s->idx[q]];
-        if (!((r->ok || r->budget) && r->nfe > 0 && !isnan(r->value)))
-          continue;
-        sb_dat(&d, r->value);
-        sb_dat(&d, r->nfe);
-        sb_dat(&d, r->cpu_s > 0 ? r->cpu_s : (double)NAN);
-        sb_dat(&d, r->budget ? r->nfe : (double)NAN);
-        sb_dat(&d, r->budget && r->cpu_s > 0 ? r->cpu_s : (double)NAN);
-        sb_puts(&d, "\n");
-        if (isnan(mumin) || r->value < mumin)
-          mumin = r->value;
-        if (isnan(mumax) || r->value > mumax)
-          mumax = r->value;
-        if (lo < 0 || r->value < R->r[lo].value)
-          lo = (long)s->idx[q];
-        if (hi < 0 || r->value > R->r[hi].value)
-          hi = (long)s->idx[q];
-        if (r->budget)
-          sb_printf(&budg, "%s%g", budg.n ? ", " : "", r->value);
-        ncpu += r->cpu_s > 0;
-        nbudget += r->budget;
-      }
-      if (lo >= 0 && hi != lo) {
-        sb_printf(rd, "%s%s x%.3g (mu %g -> %g", nb ? "; " : "", lab, R->r[hi].nfe / R->r[lo].nfe,
-                  R->r[lo].value, R->r[hi].value);
-        if (budg.n)
-          sb_printf(rd, ", budget hit at mu = %s", sb_str(&budg));
-        sb_puts(rd, ")");
-      }
-      sb_free(&budg);
-      sb_gword(&colors, model_color(s->model));
-      sb_printf(&pts, "%d ", integrator_pt(s->integrator));
-      nb++;
+  series_set *S = rp->S;
+  series_collect(R, "cost-mu", scn, S);
+  plot_build b = {0};
+  double mumin = NAN, mumax = NAN;
+  size_t ncpu = 0, nbudget = 0;
+  sbuf *rd = &p->reading;
+  for (size_t j = 0; j < S->n; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, cost_point, &d) == 0)
+      continue;
+    const run *lo = NULL, *hi = NULL;
+    sbuf budg = {0};
+    pb_block(&b, d.label);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->value);
+      sb_dat(&b.data, r->nfe);
+      sb_dat(&b.data, r->cpu_s > 0 ? r->cpu_s : (double)NAN);
+      sb_dat(&b.data, r->budget ? r->nfe : (double)NAN);
+      sb_dat(&b.data, r->budget && r->cpu_s > 0 ? r->cpu_s : (double)NAN);
+      sb_puts(&b.data, "\n");
+      if (isnan(mumin) || r->value < mumin)
+        mumin = r->value;
+      if (isnan(mumax) || r->value > mumax)
+        mumax = r->value;
+      if (lo == NULL || r->value < lo->value)
+        lo = r;
+      if (hi == NULL || r->value > hi->value)
+        hi = r;
+      if (r->budget)
+        sb_printf(&budg, "%s%g", budg.n ? ", " : "", r->value);
+      ncpu += r->cpu_s > 0;
+      nbudget += r->budget;
     }
-    if (nb == 0) {
-      plot_skip(rp, p, "no run of the cost-mu group with a cost");
-    } else {
-      /* the reading so far is the list; prefix it */
-      sbuf full = {0};
-      sb_printf(&full, "Growth of the RHS evaluations with the friction coefficient: %s.",
-                rd->n ? sb_str(rd) : "single points only");
-      sb_free(rd);
-      *rd = full;
-      char dpath[PATH_LEN];
-      st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-      if (st == FB_OK) {
-        var_s(&vars, "data", dpath);
-        var_s(&vars, "colors", sb_str(&colors));
-        var_s(&vars, "pts", sb_str(&pts));
-        char scen[300];
-        snprintf(scen, sizeof scen, "%s: cost against the friction coefficient mu", scn);
-        var_s(&vars, "scen", scen);
-        sb_printf(&vars, "ns=%zu; logx=%d; havecpu=%d; nbudget=%zu; W=1300; H=950", nb,
-                  mumin > 0 && mumax / mumin >= 9.99 ? 1 : 0, ncpu > 0, nbudget);
-        st = gp_render(rp, p, "cost.gp", &vars, err);
-      }
+    if (hi != lo) {
+      sb_printf(rd, "%s%s x%.3g (mu %g -> %g", b.nb ? "; " : "", d.label, hi->nfe / lo->nfe, lo->value,
+                hi->value);
+      if (budg.n)
+        sb_printf(rd, ", budget hit at mu = %s", sb_str(&budg));
+      sb_puts(rd, ")");
     }
-    sb_free(&d);
-    sb_free(&vars);
-    sb_free(&colors);
-    sb_free(&pts);
+    sb_free(&budg);
+    pb_looks(&b, s, 0);
+    b.nb++;
   }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no run of the cost-mu group with a cost");
+  } else {
+    reading_lead(rd, "Growth of the RHS evaluations with the friction coefficient");
+    sb_printf(pb_var(&b, "scen"), "%s: cost against the friction coefficient mu", scn);
+    st = plot_draw(rp, p, "cost.gp", &b, err, "ns=%zu; logx=%d; havecpu=%d; nbudget=%zu; W=1300; H=950",
+                   b.nb, mumin > 0 && mumax / mumin >= 9.99 ? 1 : 0, ncpu > 0, nbudget);
+  }
+  pb_free(&b);
   return st;
 }
 
@@ -1626,19 +1678,19 @@ static int plot_drift(report *rp, fb_err *err)
   }
   /* drifts below this (round-off, or exactly 0) are drawn at it as open triangles */
   const double yfloor = 1e-12;
-  sbuf d = {0}, vars = {0}, vn = {0}, colors = {0}, pts = {0};
+  plot_build b = {0};
   sbuf above = {0}, below = {0}, zero = {0}, unknown = {0};
   static const char *const vcol[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                      "#8c564b", "#e377c2", "#7f7f7f"};
   static const int vpt[] = {7, 5, 9, 13, 15, 11, 3, 6};
   for (size_t j = 0; j < variants.n; j++) {
-    sb_gword(&vn, variants.s[j]);
-    sb_gword(&colors, vcol[j % 8]);
-    sb_printf(&pts, "%d ", vpt[j % 8]);
+    sb_gword(pb_var(&b, "variants"), variants.s[j]);
+    sb_gword(pb_var(&b, "colors"), vcol[j % 8]);
+    sb_printf(pb_var(&b, "pts"), "%d ", vpt[j % 8]);
   }
   for (size_t i = 0; i < models.n; i++) {
-    sb_printf(&d, "%zu ", i + 1);
-    sb_gword(&d, models.s[i]);
+    sb_printf(&b.data, "%zu ", i + 1);
+    sb_gword(&b.data, models.s[i]);
     double mx = NAN;
     const char *mxv = "";
     int allzero = 1, any = 0;
@@ -1652,8 +1704,8 @@ static int plot_drift(report *rp, fb_err *err)
           break;
         }
       }
-      sb_dat(&d, v >= yfloor ? v : (double)NAN);
-      sb_dat(&d, v < yfloor ? yfloor : (double)NAN);
+      sb_dat(&b.data, v >= yfloor ? v : (double)NAN);
+      sb_dat(&b.data, v < yfloor ? yfloor : (double)NAN);
       if (!isnan(v)) {
         any = 1;
         allzero &= v < yfloor;
@@ -1663,7 +1715,7 @@ static int plot_drift(report *rp, fb_err *err)
         }
       }
     }
-    sb_puts(&d, "\n");
+    sb_puts(&b.data, "\n");
     sbuf *dst = !any ? &unknown : allzero ? &zero : mx > FB_VERDICT_DRIFT_PER_CYCLE ? &above : &below;
     sb_printf(dst, "%s%s", dst->n ? ", " : "", models.s[i]);
     if (any && !allzero) {
@@ -1680,23 +1732,10 @@ static int plot_drift(report *rp, fb_err *err)
   if (unknown.n)
     sb_printf(rd, "; no successful run: %s", sb_str(&unknown));
   sb_puts(rd, ".");
-  char dpath[PATH_LEN];
-  int st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-  if (st == FB_OK) {
-    var_s(&vars, "data", dpath);
-    var_s(&vars, "variants", sb_str(&vn));
-    var_s(&vars, "colors", sb_str(&colors));
-    var_s(&vars, "pts", sb_str(&pts));
-    var_s(&vars, "scen", "drift: drift per forcing cycle inside the reference's stick (exact answer: 0)");
-    sb_printf(&vars, "nv=%zu; nm=%zu; yfloor=%.3g; threshold=%.3g; W=1300; H=800", variants.n,
-              models.n, yfloor, FB_VERDICT_DRIFT_PER_CYCLE);
-    st = gp_render(rp, p, "drift.gp", &vars, err);
-  }
-  sb_free(&d);
-  sb_free(&vars);
-  sb_free(&vn);
-  sb_free(&colors);
-  sb_free(&pts);
+  sb_puts(pb_var(&b, "scen"), "drift: drift per forcing cycle inside the reference's stick (exact answer: 0)");
+  const int st = plot_draw(rp, p, "drift.gp", &b, err, "nv=%zu; nm=%zu; yfloor=%.3g; threshold=%.3g; W=1300; H=800",
+                           variants.n, models.n, yfloor, FB_VERDICT_DRIFT_PER_CYCLE);
+  pb_free(&b);
   sb_free(&above);
   sb_free(&below);
   sb_free(&zero);
@@ -1706,218 +1745,162 @@ static int plot_drift(report *rp, fb_err *err)
 
 /* ==== chatter against h =================================================================== */
 
-static int plot_chatter(report *rp, series_set *S, fb_err *err)
+/* A run the chatter plot draws: a chatter rate at a fixed step. */
+static int chatter_point(const run *r)
+{
+  return r->ok && r->h > 0 && !isnan(r->chatter_rate);
+}
+
+static int plot_chatter(report *rp, fb_err *err)
 {
   const runs *R = &rp->R;
-  const char *scn = "stick-slip";
-  series_collect(R, "convergence", scn, S);
+  series_set *S = rp->S;
+  series_collect(R, "convergence", "stick-slip", S);
   if (S->n == 0)
     return FB_OK;
   plot_entry *p = plot_new(rp, "stick-slip: chatter against the step", "chatter");
   if (p == NULL)
     return FB_OK;
   const double yfloor = 0.01;
-  sbuf d = {0}, vars = {0}, colors = {0}, pts = {0}, dts = {0}, zero = {0}, titles = {0};
-  size_t nb = 0;
-  long fin[MAX_SERIES];
+  plot_build b = {0};
+  sbuf zero = {0};
+  const run *fin[MAX_SERIES]; /* the finest step of each ladder that chatters at all */
   size_t nfin = 0;
   for (size_t j = 0; j < S->n; j++) {
     const series *s = &S->s[j];
-    size_t np = 0;
-    long finest = -1;
-    for (size_t q = 0; q < s->n; q++) {
-      const run *r = &R->r[s->idx[q]];
-      if (r->ok && r->h > 0 && !isnan(r->chatter_rate)) {
-        np++;
-        if (finest < 0 || r->h < R->r[finest].h)
-          finest = (long)s->idx[q];
-      }
-    }
-    if (np == 0)
+    drawn d;
+    if (series_drawn(R, s, chatter_point, &d) == 0)
       continue;
-    char lab[160];
-    series_label(s, lab, sizeof lab);
-    blk_start(&d, nb, lab);
-    for (size_t q = 0; q < s->n; q++) {
-      const run *r = &R->r[s->idx[q]];
-      if (!(r->ok && r->h > 0 && !isnan(r->chatter_rate)))
-        continue;
-      sb_dat(&d, r->h);
-      sb_dat(&d, r->chatter_rate > 0 ? r->chatter_rate : (double)NAN);
-      sb_dat(&d, r->chatter_rate == 0 ? yfloor : (double)NAN);
-      sb_puts(&d, "\n");
+    const run *finest = NULL;
+    pb_block(&b, d.label);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->h);
+      sb_dat(&b.data, r->chatter_rate > 0 ? r->chatter_rate : (double)NAN);
+      sb_dat(&b.data, r->chatter_rate == 0 ? yfloor : (double)NAN);
+      sb_puts(&b.data, "\n");
+      if (finest == NULL || r->h < finest->h)
+        finest = r;
     }
-    sb_gword(&colors, model_color(s->model));
-    sb_gword(&titles, lab);
-    sb_printf(&pts, "%d ", integrator_pt(s->integrator));
-    sb_printf(&dts, "%d ", 1);
-    if (R->r[finest].chatter_rate > 0)
+    pb_looks(&b, s, 1);
+    sb_gword(pb_var(&b, "titles"), d.label);
+    if (finest->chatter_rate > 0)
       fin[nfin++] = finest;
     else
-      sb_printf(&zero, "%s%s", zero.n ? ", " : "", lab);
-    nb++;
+      sb_printf(&zero, "%s%s", zero.n ? ", " : "", d.label);
+    b.nb++;
   }
   int st = FB_OK;
-  if (nb == 0) {
+  if (b.nb == 0) {
     plot_skip(rp, p, "no successful fixed-step run on stick-slip");
   } else {
     for (size_t a = 0; a < nfin; a++)
-      for (size_t b = a + 1; b < nfin; b++)
-        if (R->r[fin[b]].chatter_rate > R->r[fin[a]].chatter_rate) {
-          const long t = fin[a];
-          fin[a] = fin[b];
-          fin[b] = t;
+      for (size_t c = a + 1; c < nfin; c++)
+        if (fin[c]->chatter_rate > fin[a]->chatter_rate) {
+          const run *t = fin[a];
+          fin[a] = fin[c];
+          fin[c] = t;
         }
     sbuf *rd = &p->reading;
     sb_puts(rd, "At the finest step of each ladder, velocity sign changes per second of stick: ");
-    for (size_t a = 0; a < nfin; a++) {
-      const run *r = &R->r[fin[a]];
-      sb_printf(rd, "%s%s/%s %.3g (h=%g)", a ? ", " : "", r->model, r->integrator, r->chatter_rate, r->h);
-    }
+    for (size_t a = 0; a < nfin; a++)
+      sb_printf(rd, "%s%s/%s %.3g (h=%g)", a ? ", " : "", fin[a]->model, fin[a]->integrator,
+                fin[a]->chatter_rate, fin[a]->h);
     if (zero.n)
       sb_printf(rd, "%snone at all for %s", nfin ? "; " : "", sb_str(&zero));
     sb_printf(rd, " (verdict threshold %g /s).", FB_VERDICT_CHATTER_RATE);
-    char dpath[PATH_LEN];
-    st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-    if (st == FB_OK) {
-      var_s(&vars, "data", dpath);
-      var_s(&vars, "colors", sb_str(&colors));
-      var_s(&vars, "pts", sb_str(&pts));
-      var_s(&vars, "dts", sb_str(&dts));
-      var_s(&vars, "titles", sb_str(&titles));
-      var_s(&vars, "scen", "stick-slip: chatter inside the reference's stick intervals against h");
-      sb_printf(&vars, "ns=%zu; yfloor=%g; threshold=%g; W=1300; H=800", nb, yfloor,
-                FB_VERDICT_CHATTER_RATE);
-      st = gp_render(rp, p, "chatter.gp", &vars, err);
-    }
+    sb_puts(pb_var(&b, "scen"), "stick-slip: chatter inside the reference's stick intervals against h");
+    st = plot_draw(rp, p, "chatter.gp", &b, err, "ns=%zu; yfloor=%g; threshold=%g; W=1300; H=800", b.nb,
+                   yfloor, FB_VERDICT_CHATTER_RATE);
   }
-  sb_free(&d);
-  sb_free(&vars);
-  sb_free(&colors);
-  sb_free(&pts);
-  sb_free(&dts);
+  pb_free(&b);
   sb_free(&zero);
-  sb_free(&titles);
   return st;
 }
 
 /* ==== regularization ====================================================================== */
 
-static int plots_regularization(report *rp, series_set *S, fb_err *err)
+/* A run a regularization plot draws: an error or a drift at a parameter value. */
+static int regularization_point(const run *r)
+{
+  return r->ok && r->value > 0 && (r->err_x_l2 >= 0 || r->drift >= 0);
+}
+
+static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
 {
   const runs *R = &rp->R;
-  names sc;
-  group_scenarios(R, "regularization", &sc);
-  int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    const char *scn = sc.s[i];
-    char title[256];
-    snprintf(title, sizeof title, "%s: sensitivity to the regularization parameter", scn);
-    plot_entry *p = plot_new(rp, title, "regularization_%s", scn);
-    if (p == NULL)
-      break;
-    series_collect(R, "regularization", scn, S);
-    /* floor for zeros: a decade below the smallest positive error or drift */
-    double minpos = NAN;
-    for (size_t j = 0; j < S->n; j++)
-      for (size_t q = 0; q < S->s[j].n; q++) {
-        const run *r = &R->r[S->s[j].idx[q]];
-        if (!r->ok)
-          continue;
-        if (r->err_x_l2 > 0 && (isnan(minpos) || r->err_x_l2 < minpos))
-          minpos = r->err_x_l2;
-        if (r->drift > 0 && (isnan(minpos) || r->drift < minpos))
-          minpos = r->drift;
-      }
-    const double yfloor = isnan(minpos) ? 1e-12 : pow(10, floor(log10(minpos)) - 1);
-    sbuf d = {0}, vars = {0}, colors = {0}, pt = {0}, px = {0};
-    sbuf *rd = &p->reading;
-    size_t nb = 0, nzero = 0;
-    for (size_t j = 0; j < S->n && nb < 4; j++) {
-      const series *s = &S->s[j];
-      long lo = -1, hi = -1;
-      sbuf budg = {0};
-      size_t np = 0;
-      for (size_t q = 0; q < s->n; q++) {
-        const run *r = &R->r[s->idx[q]];
-        np += r->ok && r->value > 0 && (r->err_x_l2 >= 0 || r->drift >= 0);
-      }
-      if (np == 0)
+  series_set *S = rp->S;
+  series_collect(R, "regularization", scn, S);
+  /* floor for zeros: a decade below the smallest positive error or drift */
+  double minpos = NAN;
+  for (size_t j = 0; j < S->n; j++)
+    for (size_t q = 0; q < S->s[j].n; q++) {
+      const run *r = &R->r[S->s[j].idx[q]];
+      if (!r->ok)
         continue;
-      char lab[160], t[300];
-      series_label(s, lab, sizeof lab);
-      snprintf(t, sizeof t, "%s: %s", lab, s->sweep);
-      blk_start(&d, nb, t);
+      if (r->err_x_l2 > 0 && (isnan(minpos) || r->err_x_l2 < minpos))
+        minpos = r->err_x_l2;
+      if (r->drift > 0 && (isnan(minpos) || r->drift < minpos))
+        minpos = r->drift;
+    }
+  const double yfloor = isnan(minpos) ? 1e-12 : pow(10, floor(log10(minpos)) - 1);
+  plot_build b = {0};
+  sbuf *rd = &p->reading;
+  size_t nzero = 0;
+  for (size_t j = 0; j < S->n && b.nb < 4; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, regularization_point, &d) == 0)
+      continue;
+    char t[300];
+    snprintf(t, sizeof t, "%s: %s", d.label, s->sweep);
+    pb_block(&b, t);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->value);
+      sb_dat(&b.data, r->err_x_l2 > 0 ? r->err_x_l2 : (double)NAN);
+      sb_dat(&b.data, r->drift > 0 ? r->drift : (double)NAN);
+      sb_dat(&b.data, r->nfe > 0 ? r->nfe : (double)NAN);
+      sb_dat(&b.data, r->err_x_l2 == 0 ? yfloor : (double)NAN);
+      sb_dat(&b.data, r->drift == 0 ? yfloor : (double)NAN);
+      nzero += r->err_x_l2 == 0 || r->drift == 0;
+      sb_puts(&b.data, "\n");
+    }
+    sb_gword(pb_var(&b, "colors"), model_color(s->model));
+    sb_gword(pb_var(&b, "ptitles"), t);
+    snprintf(t, sizeof t, "%s (model parameter, log scale)", s->sweep);
+    sb_gword(pb_var(&b, "pxlabels"), t);
+    if (d.n > 1) {
+      /* from one end of the ladder to the other, and the runs that failed on it */
+      const run *lo = d.row[0], *hi = d.row[d.n - 1];
+      sb_printf(rd, "%s%s from %s = %g to %g: L2 error of x ", b.nb ? "; " : "", d.label, s->sweep,
+                lo->value, hi->value);
+      sb_change(rd, lo->err_x_l2, hi->err_x_l2);
+      sb_puts(rd, ", drift ");
+      sb_change(rd, lo->drift, hi->drift);
+      sb_printf(rd, " m, nfe %.0f -> %.0f", lo->nfe, hi->nfe);
+      sbuf failed = {0};
       for (size_t q = 0; q < s->n; q++) {
         const run *r = &R->r[s->idx[q]];
-        if (!r->ok) {
-          if (r->value > 0)
-            sb_printf(&budg, "%s%s at %g", budg.n ? ", " : "", r->status, r->value);
-          continue;
-        }
-        if (!(r->value > 0 && (r->err_x_l2 >= 0 || r->drift >= 0)))
-          continue;
-        sb_dat(&d, r->value);
-        sb_dat(&d, r->err_x_l2 > 0 ? r->err_x_l2 : (double)NAN);
-        sb_dat(&d, r->drift > 0 ? r->drift : (double)NAN);
-        sb_dat(&d, r->nfe > 0 ? r->nfe : (double)NAN);
-        sb_dat(&d, r->err_x_l2 == 0 ? yfloor : (double)NAN);
-        sb_dat(&d, r->drift == 0 ? yfloor : (double)NAN);
-        nzero += r->err_x_l2 == 0 || r->drift == 0;
-        sb_puts(&d, "\n");
-        if (lo < 0)
-          lo = (long)s->idx[q];
-        hi = (long)s->idx[q];
+        if (!r->ok && r->value > 0)
+          sb_printf(&failed, "%s%s at %g", failed.n ? ", " : "", r->status, r->value);
       }
-      sb_gword(&pt, t);
-      snprintf(t, sizeof t, "%s (model parameter, log scale)", s->sweep);
-      sb_gword(&px, t);
-      sb_gword(&colors, model_color(s->model));
-      if (lo >= 0 && hi != lo) {
-        const run *a = &R->r[lo], *b = &R->r[hi];
-        sb_printf(rd, "%s%s from %s = %g to %g: L2 error of x ", nb ? "; " : "", lab, s->sweep, a->value, b->value);
-        sb_num(rd, a->err_x_l2);
-        sb_puts(rd, " -> ");
-        sb_num(rd, b->err_x_l2);
-        sb_puts(rd, ", drift ");
-        sb_num(rd, a->drift);
-        sb_puts(rd, " -> ");
-        sb_num(rd, b->drift);
-        sb_printf(rd, " m, nfe %.0f -> %.0f", a->nfe, b->nfe);
-        if (budg.n)
-          sb_printf(rd, " (%s)", sb_str(&budg));
-      }
-      sb_free(&budg);
-      nb++;
+      if (failed.n)
+        sb_printf(rd, " (%s)", sb_str(&failed));
+      sb_free(&failed);
     }
-    if (nb == 0) {
-      plot_skip(rp, p, "no successful run of the regularization group");
-    } else {
-      sbuf full = {0};
-      sb_printf(&full, "In ladder order (looser to stiffer regularization): %s.", rd->n ? sb_str(rd) : "single points only");
-      sb_free(rd);
-      *rd = full;
-      char dpath[PATH_LEN];
-      st = write_data(rp, p->name, &d, dpath, sizeof dpath, err);
-      if (st == FB_OK) {
-        var_s(&vars, "data", dpath);
-        var_s(&vars, "colors", sb_str(&colors));
-        var_s(&vars, "ptitles", sb_str(&pt));
-        var_s(&vars, "pxlabels", sb_str(&px));
-        char scen[300];
-        snprintf(scen, sizeof scen, "%s: error, drift and cost against the regularization parameter", scn);
-        var_s(&vars, "scen", scen);
-        sb_printf(&vars, "ns=%zu; nzero=%zu; yfloor=%.3g; W=%d; H=%d", nb, nzero, yfloor,
-                  nb > 1 ? 1500 : 1000, nb > 2 ? 1100 : 680);
-        st = gp_render(rp, p, "regularization.gp", &vars, err);
-      }
-    }
-    sb_free(&d);
-    sb_free(&vars);
-    sb_free(&colors);
-    sb_free(&pt);
-    sb_free(&px);
+    b.nb++;
   }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful run of the regularization group");
+  } else {
+    reading_lead(rd, "In ladder order (looser to stiffer regularization)");
+    sb_printf(pb_var(&b, "scen"), "%s: error, drift and cost against the regularization parameter", scn);
+    st = plot_draw(rp, p, "regularization.gp", &b, err, "ns=%zu; nzero=%zu; yfloor=%.3g; W=%d; H=%d",
+                   b.nb, nzero, yfloor, b.nb > 1 ? 1500 : 1000, b.nb > 2 ? 1100 : 680);
+  }
+  pb_free(&b);
   return st;
 }
 
@@ -2063,6 +2046,21 @@ static int plots_grid(report *rp, fb_err *err)
   sb_free(&ftv);
   return st;
 }
+
+
+/* ==== the plots, in the order report.html shows them ====================================== */
+
+static const plot_kind plot_kinds[] = {
+    {"baseline", "traj", "trajectories of every model (baseline runs) and the reference", traj_draw, NULL},
+    {"convergence", "conv", "convergence of x under step refinement", conv_draw, NULL},
+    {"work-precision", "wp", "work-precision (error of x against CPU time)", wp_draw, NULL},
+    {"cost-mu", "cost", "cost against the friction coefficient", cost_draw, NULL},
+    {.single = plot_drift},
+    {.single = plot_chatter},
+    {"regularization", "regularization", "sensitivity to the regularization parameter",
+     regularization_draw, NULL},
+    {.single = plots_grid},
+};
 
 /* ==== report.html ========================================================================= */
 
@@ -2783,6 +2781,8 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   rp->dir = dir;
+  rp->S = S;
+  rp->C = C;
   {
     const long nproc = jobs > 0 ? (long)jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rp->maxjobs = nproc < 1 ? 1 : nproc > MAX_GP_JOBS ? MAX_GP_JOBS : (size_t)nproc;
@@ -2809,22 +2809,9 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
   if (st == FB_OK) {
     load_meta(rp);
     verdicts_compute(&rp->R, &rp->O, v, MAX_NAMES, &nv);
-    st = plots_traj(rp, err);
   }
-  if (st == FB_OK)
-    st = plots_conv(rp, S, err);
-  if (st == FB_OK)
-    st = plots_wp(rp, S, C, err);
-  if (st == FB_OK)
-    st = plots_cost(rp, S, err);
-  if (st == FB_OK)
-    st = plot_drift(rp, err);
-  if (st == FB_OK)
-    st = plot_chatter(rp, S, err);
-  if (st == FB_OK)
-    st = plots_regularization(rp, S, err);
-  if (st == FB_OK)
-    st = plots_grid(rp, err);
+  for (size_t k = 0; k < sizeof plot_kinds / sizeof plot_kinds[0] && st == FB_OK; k++)
+    st = plots_of_kind(rp, &plot_kinds[k], err);
   {
     const int s2 = gp_wait_all(rp, err); /* also after a failure: no process left behind */
     if (st == FB_OK)
