@@ -47,13 +47,15 @@ static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, in
   int st;
   fb_counters *cnt = fs->cnt;
   const int counted = cnt->nfe + 4 <= fs->max_rhs;
+  /* every stage time (t, t + h/2, t + h) strictly inside the segment: no break test */
+  const int inside = t > fs->seg_t0 && t + h < fs->seg_t1;
   if (counted)
     cnt->nfe += 4;
 #define FB_RK4_EVAL_(tt, X, V, Z)                                                              \
   do {                                                                                         \
     if (!counted && (st = fb_system_count(fs, tt)) != GSL_SUCCESS)                             \
       return st;                                                                               \
-    if ((st = fb_system_eval_scalar_law(fs, force, tt, X, V, Z, &kv, kz)) != FB_OK)            \
+    if ((st = fb_system_eval_scalar_law(fs, force, inside, tt, X, V, Z, &kv, kz)) != FB_OK)    \
       return fb_system_failed(fs, tt, st);                                                     \
   } while (0)
   for (int i = 0; i < nz; i++)

@@ -53,10 +53,10 @@ typedef struct fb_system {
   double u0;       /* its surface velocity */
   const void *cp0; /* its resolved parameters */
   fb_force_law force0; /* the model's force law */
-  /* the scalar plant, copied out of it: D, K, 1/M (used only when has_D, has_K), the
+  /* the scalar plant, copied out of it: D, K (0 when the plant has none), 1/M, the
    * forcing (fa_mode 0: none, 1: depends on t only, cached, 2: on the state too) */
   double D0, K0, Minv0;
-  int has_D0, has_K0, fa_mode;
+  int fa_mode;
   fb_force_fn force_fn;
   const void *sp;
   gsl_odeiv2_system gsys; /* function, jacobian, dimension, params = this */
@@ -108,15 +108,16 @@ static inline void fb_system_applied_force(fb_system *s, double t, const double 
  * `force`: v' into *dv, z' into dz.  The generic assembly's operations in the same order
  * (fb_plant_sub_linear's sums start from 0.0, so do these), with the contact's view and
  * parameters looked up at alloc.  Scalars in and out, so that an inlining stepper keeps
- * x and v in registers; a constant `force` is inlined too (fb_kernel.h). */
-static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law force, double t,
-                                                   double x, double v, const double *z,
-                                                   double *dv, double *dz)
+ * x and v in registers; a constant `force` is inlined too (fb_kernel.h).  inside = 1:
+ * the caller knows seg_t0 < t < seg_t1 (no break test needed). */
+static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law force,
+                                                   int inside, double t, double x, double v,
+                                                   const double *z, double *dv, double *dz)
 {
   /* Only copies of x, v and f have their address taken (by the forcing callback), so
    * that x, v and f themselves can stay in registers. */
   double f, F;
-  if (t <= s->seg_t0 || t >= s->seg_t1)
+  if (!inside && (t <= s->seg_t0 || t >= s->seg_t1))
     t = fb_system_segment_time(s, t);
   if (s->fa_mode == 1) {
     if (t != s->fa_t) {
@@ -133,10 +134,10 @@ static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law fo
   } else {
     f = 0.0;
   }
-  if (s->has_D0)
-    f -= 0.0 + s->D0 * v;
-  if (s->has_K0)
-    f -= 0.0 + s->K0 * x;
+  /* Without damping (stiffness) D0 (K0) is 0 and f - (0.0 + 0 v) is f, to the bit, for
+   * every finite v: the generic assembly, which skips the term, gives the same double. */
+  f -= 0.0 + s->D0 * v;
+  f -= 0.0 + s->K0 * x;
   const int st = force(s->cp0, &s->ci0, v - s->u0, z, &F, dz);
   if (st != FB_OK)
     return st;
@@ -149,7 +150,7 @@ static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law fo
 static FB_HOT_INLINE int fb_system_eval_scalar_xv(fb_system *s, double t, double x, double v,
                                                   const double *z, double *dv, double *dz)
 {
-  return fb_system_eval_scalar_law(s, s->force0, t, x, v, z, dv, dz);
+  return fb_system_eval_scalar_law(s, s->force0, 0, t, x, v, z, dv, dz);
 }
 
 /* The same on a state vector y = [x, v, z]. */

@@ -29,11 +29,9 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
     fb_contact_in_at(pl, 0, pl->t0, &s->ci0, &s->u0);
     s->cp0 = fb_model_cparams(s->md, 0);
     s->force0 = s->md->type->force;
-    s->D0 = pl->D[0];
-    s->K0 = pl->K[0];
+    s->D0 = pl->has_D ? pl->D[0] : 0.0;
+    s->K0 = pl->has_K ? pl->K[0] : 0.0;
     s->Minv0 = pl->Minv[0];
-    s->has_D0 = pl->has_D;
-    s->has_K0 = pl->has_K;
     s->fa_mode = pl->force == NULL ? 0 : pl->force_uses_state ? 2 : 1;
     s->force_fn = pl->force;
     s->sp = pl->sp;
