@@ -84,14 +84,16 @@ static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
                     gsl_strerror(gsl_status), t);
 }
 
-/* The fixed-step loop of a scalar system with a kernel (fb_kernel.h) over one segment
- * [*tp, t1): the generic loop below, same checks in the same order, with its state in
- * locals: the generic loop keeps t, the options and the counters behind pointers that
- * every call (step, observer) may change, so it reloads them after each. */
-static int kernel_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
-                          const fb_observer *obs, fb_counters *cnt, fb_err *err)
+/* Fixed steps over one segment [*tp, t1): t = tseg + k h (no accumulated round-off),
+ * the last step shortened to land exactly on t1 (a remainder below 1e-9 h is merged into
+ * it).  Each step by the scalar kernel (fb_kernel.h) when there is one, else by the GSL
+ * stepper.  The loop state lives in locals: behind pointers, every call (step,
+ * observer) would force a reload of t, the options and the counters. */
+static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
+                         const fb_observer *obs, fb_counters *cnt, fb_err *err)
 {
-  const fb_scalar_step_fn step = ws->kstep;
+  const fb_scalar_step_fn kstep = ws->kstep;
+  gsl_odeiv2_step *const gstep = ws->d->s;
   fb_system *const fs = &ws->sys;
   const size_t dim = ws->pb->dim;
   const double h0 = ws->o.h, tseg = *tp;
@@ -112,7 +114,10 @@ static int kernel_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
     for (size_t i = 0; i < dim; i++)
       ysave[i] = y[i];
     const int last = (t1 - t) <= h0 * (1.0 + 1e-9);
-    const int gst = step(fs, t, last ? t1 - t : h0, y, yerr);
+    const double h = last ? t1 - t : h0;
+    const int gst = kstep != NULL
+                        ? kstep(fs, t, h, y, yerr)
+                        : gsl_odeiv2_step_apply(gstep, t, h, y, yerr, NULL, NULL, &fs->gsys);
     if (gst != GSL_SUCCESS) {
       memcpy(y, ysave, dim * sizeof(double));
       st = step_failure(ws, gst, t, err);
@@ -150,39 +155,25 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
   ws->sys.stop = FB_OK;
   while (*t < T) {
     const double t1 = fb_problem_next_stop(ws->pb, *t);
-    const double tseg = *t; /* fixed steps: t = tseg + k h, no accumulated round-off */
-    ws->sys.seg_t0 = tseg > ws->pb->plant->t0 ? tseg : -(double)INFINITY;
+    ws->sys.seg_t0 = *t > ws->pb->plant->t0 ? *t : -(double)INFINITY;
     ws->sys.seg_t1 = t1 < T ? t1 : (double)INFINITY;
-    unsigned long kseg = 0;
-    if (ws->kstep != NULL && ws->fixed) {
-      const int kst = kernel_segment(ws, t, t1, y, obs, cnt, err);
-      if (kst != FB_OK)
-        return kst;
+    if (ws->fixed) {
+      const int fst = fixed_segment(ws, t, t1, y, obs, cnt, err);
+      if (fst != FB_OK)
+        return fst;
     }
-    while (*t < t1) {
+    while (*t < t1) { /* adaptive */
       if (cnt->nsteps + cnt->nrejected >= ws->o.max_steps)
         return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
                           ws->o.max_steps, *t);
       for (size_t i = 0; i < dim; i++) /* dim is small: no call */
         ws->ysave[i] = y[i];
       const double tprev = *t;
-      int st;
-      if (ws->fixed) {
-        /* Land exactly on t1; a remainder below 1e-9 h is merged into the last step. */
-        double h = ws->o.h;
-        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-        if (last)
-          h = t1 - *t;
-        st = gsl_odeiv2_step_apply(d->s, *t, h, y, ws->yerr, NULL, NULL, &ws->sys.gsys);
-        if (st == GSL_SUCCESS)
-          *t = last ? t1 : tseg + (double)(++kseg) * ws->o.h;
-      } else {
-        const unsigned long failed0 = d->e->failed_steps;
-        if (ws->h > ws->o.hmax)
-          ws->h = ws->o.hmax;
-        st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &ws->sys.gsys, t, t1, &ws->h, y);
-        cnt->nrejected += d->e->failed_steps - failed0;
-      }
+      const unsigned long failed0 = d->e->failed_steps;
+      if (ws->h > ws->o.hmax)
+        ws->h = ws->o.hmax;
+      const int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &ws->sys.gsys, t, t1, &ws->h, y);
+      cnt->nrejected += d->e->failed_steps - failed0;
       if (st != GSL_SUCCESS) {
         memcpy(y, ws->ysave, dim * sizeof(double));
         *t = tprev;
