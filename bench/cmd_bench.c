@@ -395,8 +395,11 @@ int fb_cmd_bench(int argc, char **argv)
                         "'fricbench list models'\n", optarg);
         return FB_EXIT_USAGE;
       }
-      if (nonly < sizeof only / sizeof only[0])
-        only[nonly++] = optarg;
+      if (nonly == sizeof only / sizeof only[0]) {
+        fprintf(stderr, "fricbench: --model given more than %zu times\n", nonly);
+        return FB_EXIT_USAGE;
+      }
+      only[nonly++] = optarg;
       break;
     case 'h': fputs(bench_help, stdout); return FB_EXIT_OK;
     case 'n':
