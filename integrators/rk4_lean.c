@@ -79,7 +79,7 @@ fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs)
   if (!fs->scalar || fs->nz > FB_MAX_Z || fs->dim != 2 + fs->nz)
     return NULL;
   const fb_model_kernels *k = fs->md->type->kernels;
-  if (k != NULL && k->rk4_scalar != NULL && fs->force0 == fs->md->type->force)
+  if (k != NULL && k->rk4_scalar != NULL)
     return k->rk4_scalar;
   return rk4_scalar_generic[fs->nz];
 }
