@@ -61,12 +61,31 @@ typedef struct fb_metrics {
   /* energy: friction power F v_r must be <= 0 */
   double power_pos_count; /* samples with F v_r > 1e-9 Fs v_scale */
   double power_pos_max;   /* largest positive F v_r (W) */
+  /* stick held inside the reference's stick intervals (docs/design.md §6), summed over
+   * contacts: by the velocity test |v_r| < v_stick, and by the model's own flag (NaN when
+   * the model has none) */
+  double stick_held;      /* s */
+  double stick_flag_time; /* s */
+  /* drift as accumulation: in the longest reference stick of each contact, N forcing
+   * cycles (1/f_c) after its start and 2N, the growth of the run's deviation from the
+   * reference, |d(t_2N) - d(t_N)| / N, largest over contacts; a bounded elastic
+   * deflection does not grow and gives ~0 */
+  double drift_rate;      /* m per cycle; NaN when no stick lasts two cycles */
+  /* the three errors (docs/design.md §6): err_* above are the total error against the
+   * scenario's Coulomb reference; disc_* against the model's own converged solution with
+   * the same parameters (discretization error); mod_* that own solution against the
+   * Coulomb reference (modelling error, a property of the parameters, not of h);
+   * own_ref_err estimates the own solution's accuracy (floor of disc_*) */
+  double disc_x_l2, disc_v_l2, disc_x_max;
+  double mod_x_l2, mod_v_l2;
+  double own_ref_err;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 20
+#define FB_NMETRICS 29
+#define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
 /* The inverse of fb_metrics_to_array (the suite's journal stores the array). */
@@ -95,6 +114,10 @@ int fb_stream_step(void *ctx, double t, const double *y);
 /* All metrics of a finished run (trace complete).  Returns FB_OK. */
 int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
                        const fb_stream *st, fb_metrics *m);
+/* L2-in-time (trapezoid) and max errors of x and v of trace a against trace b on their
+ * common grid (the same accuracy norms as fb_metrics_compute); any pointer may be NULL. */
+void fb_trace_errors(const fb_trace *a, const fb_trace *b, size_t n, double *x_l2,
+                     double *v_l2, double *x_max);
 
 /* Median of v[0..n) (sorts v in place); NaN when n = 0. */
 double fb_median(double *v, size_t n);
@@ -102,5 +125,23 @@ double fb_median(double *v, size_t n);
 /* Observed order: least-squares slope of log(err) against log(h) (gsl_fit_linear) over
  * the finite, positive pairs; NaN with fewer than 2. */
 double fb_observed_order(const double *h, const double *err, size_t n);
+
+/* The observed order on the asymptotic range only (docs/design.md §6).  h[] from coarse
+ * to fine, err[] the discretization errors, floor the level below which an error is
+ * round-off or the reference's own error.  Local orders p_k = log(e_k/e_{k+1}) /
+ * log(h_k/h_{k+1}); the asymptotic range is the longest run of >= 3 consecutive errors,
+ * all finite and above 100 x floor, falling monotonically, whose local orders agree
+ * within FB_ORDER_AGREE; the order is the gsl_fit_linear slope over it.  Otherwise
+ * NaN and *why names the reason ("too few points", "round-off", "plateau",
+ * "non-monotone", "local orders disagree"). */
+#define FB_ORDER_AGREE 0.3
+typedef struct fb_order_fit {
+  double order;          /* NaN: no asymptotic range */
+  size_t first, count;   /* the range used, indices into h[] */
+  double local[FB_EXP_MAX_LOCAL]; /* local orders, n - 1 of them */
+  const char *why;       /* "" when fitted */
+} fb_order_fit;
+void fb_order_asymptotic(const double *h, const double *err, size_t n, double floor,
+                         fb_order_fit *fit);
 
 #endif

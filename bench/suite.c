@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fb_io.h"
+#include "fb_own_ref.h"
 #include "fb_report.h"
 #include "fb_resume.h"
 #include "fb_schedule.h"
@@ -52,6 +53,12 @@ typedef struct ref_entry {
   int status;
   char message[FB_ERR_LEN];
   int needed;       /* resume: a job still to run uses it, or its file is missing */
+  /* a model's own reference (fb_own_ref.h) instead of the scenario's Coulomb one */
+  int own;
+  size_t coul;         /* the Coulomb reference of the same scenario variant */
+  fb_own_method om;
+  double acc;          /* its accuracy estimate (L2 of x) */
+  double mod_x, mod_v; /* modelling error: it against the Coulomb reference */
 } ref_entry;
 
 typedef struct job {
@@ -64,6 +71,7 @@ typedef struct job {
   char sparams[1024];  /* scenario parameters, resolved */
   char mparams[512];   /* model parameters, as set (auto shown as auto) */
   size_t ref;          /* index into the reference table */
+  size_t own;          /* the model's own reference in the same table, SIZE_MAX: none */
   fb_run_result res;
   fb_metrics m;
   int done;            /* resume: finished (run now, taken from the journal, or not ready) */
@@ -159,7 +167,7 @@ static void ref_compute(suite *S, ref_entry *re)
   const fb_plant *pl = &sc->plant;
   const size_t ns = jb->cs.samples;
   fb_err err = {{0}};
-  re->kind = sc->type->ref_kind(sc->params);
+  re->kind = re->own ? FB_REF_NONE : sc->type->ref_kind(sc->params);
   re->ref.nc = pl->nc;
   re->ref.stick = calloc(pl->nc ? pl->nc : 1, sizeof(fb_spans));
   if (re->ref.stick == NULL) {
@@ -168,6 +176,16 @@ static void ref_compute(suite *S, ref_entry *re)
   }
   fb_case rc;
   int st = FB_OK;
+  if (re->own) {
+    st = fb_own_ref_solve(&jb->cs, &re->om, S->o->max_steps, S->o->max_rhs,
+                          &re->ref.tr, &re->acc, &err);
+    re->kind = st == FB_OK ? FB_REF_EVENT : FB_REF_NONE;
+    re->status = st;
+    if (st != FB_OK)
+      snprintf(re->message, sizeof re->message, "own reference (%s): %.400s", re->om.integrator,
+               err.msg);
+    return;
+  }
   if (re->kind == FB_REF_EXACT) {
     st = fb_trace_alloc(&re->ref.tr, ns, pl->n, pl->nc, 0);
     const size_t n = pl->n;
@@ -279,6 +297,14 @@ static void job_run(suite *S, job *jb)
   snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
   if (jb->status == FB_OK && have_ref)
     fb_metrics_compute(pb, &tr, &re->ref, st_ok ? &stream : NULL, &jb->m);
+  if (jb->status == FB_OK && jb->own != SIZE_MAX && S->refs[jb->own].kind != FB_REF_NONE) {
+    const ref_entry *oe = &S->refs[jb->own];
+    fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
+                    &jb->m.disc_x_max);
+    jb->m.mod_x_l2 = oe->own ? oe->mod_x : 0.0;
+    jb->m.mod_v_l2 = oe->own ? oe->mod_v : 0.0;
+    jb->m.own_ref_err = oe->own ? oe->acc : 0.0;
+  }
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
     traj_name(jb, path, sizeof path, S->o->out_dir);
@@ -785,8 +811,13 @@ static int resume_begin(suite *S, fb_err *err)
   }
   S->have_journal = 1;
   for (size_t k = 0; k < S->njobs; k++)
-    if (!S->jobs[k].done)
+    if (!S->jobs[k].done) {
       S->refs[S->jobs[k].ref].needed = 1;
+      if (S->jobs[k].own != SIZE_MAX && S->jobs[k].own != S->jobs[k].ref) {
+        S->refs[S->jobs[k].own].needed = 1;
+        S->refs[S->refs[S->jobs[k].own].coul].needed = 1; /* its modelling error */
+      }
+    }
   for (size_t r = 0; r < S->nrefs; r++) {
     ref_entry *re = &S->refs[r];
     if (!re->needed && re->want_traj) {
@@ -961,7 +992,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   for (size_t e = 0; e < tbl->n; e++)
     cap += tbl->e[e].nvalues ? tbl->e[e].nvalues : 1;
   S.jobs = calloc(cap ? cap : 1, sizeof *S.jobs);
-  S.refs = calloc(cap ? cap : 1, sizeof *S.refs);
+  S.refs = calloc(2 * cap + 1, sizeof *S.refs); /* a Coulomb and an own reference per job */
   if (S.jobs == NULL || S.refs == NULL) {
     suite_free(&S);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -973,6 +1004,9 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
     if (o->quick && nv > FB_QUICK_LADDER)
       nv = FB_QUICK_LADDER;
+    double hmin = NAN; /* the finest step of a step ladder: sets an own reference's step */
+    for (size_t v = 0; x->sweep == FB_SWEEP_H && v < nv; v++)
+      hmin = isnan(hmin) ? x->values[v] : fmin(hmin, x->values[v]);
     for (size_t v = 0; v < nv; v++) {
       job *jb = &S.jobs[S.njobs++];
       jb->exp = x;
@@ -995,6 +1029,32 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
       if (x->flags & FB_EXP_TRAJ)
         S.refs[r].want_traj = 1;
       jb->ref = r;
+      jb->own = SIZE_MAX;
+      if (strcmp(x->group, "grid") == 0)
+        continue; /* seed 004's picture: no discretization study there */
+      if (jb->cs.md.type->suite.exact_limit) {
+        jb->own = r; /* no regularization: the Coulomb reference is its own */
+        continue;
+      }
+      /* the model's own reference for these parameters and this kind of integrator */
+      char mkey[96];
+      fb_own_method om;
+      fb_own_method_of(&jb->cs, hmin, &om, mkey, sizeof mkey);
+      char okey[2048];
+      snprintf(okey, sizeof okey, "%s|own|%s|%s|%s", key, x->model, jb->mparams, mkey);
+      size_t oi = 0;
+      while (oi < S.nrefs && strcmp(S.refs[oi].key, okey) != 0)
+        oi++;
+      if (oi == S.nrefs) {
+        S.refs[oi].key = strdup(okey);
+        S.refs[oi].job = (size_t)(jb - S.jobs);
+        S.refs[oi].tag = x->tag;
+        S.refs[oi].own = 1;
+        S.refs[oi].coul = r;
+        S.refs[oi].om = om;
+        S.nrefs++;
+      }
+      jb->own = oi;
     }
   }
   int vst = resume_verify(&S, err); /* --resume: DIR/journal is this table's, or nothing */
@@ -1019,6 +1079,14 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
   for (size_t r = 0; r < S.nrefs; r++) {
     ref_entry *re = &S.refs[r];
+    if (re->own) {
+      re->mod_x = re->mod_v = NAN;
+      const ref_entry *ce = &S.refs[re->coul];
+      if (re->kind != FB_REF_NONE && ce->kind != FB_REF_NONE)
+        fb_trace_errors(&re->ref.tr, &ce->ref.tr, S.jobs[re->job].cs.sc.plant.n, &re->mod_x,
+                        &re->mod_v, NULL);
+      continue;
+    }
     if (re->want_traj && re->kind != FB_REF_NONE) {
       const job *jb = &S.jobs[re->job];
       snprintf(path, sizeof path, "%s/traj/%s/reference%s%s.csv", o->out_dir, jb->exp->scenario,
@@ -1119,6 +1187,11 @@ static size_t schedule(suite *S, int refs)
       if (keep != NULL)
         keep[jb->ref] = 1;
       cost[jb->ref] = (double)jb->cs.samples; /* event references cost ~ their grid */
+      if (jb->own != SIZE_MAX && jb->own != jb->ref) { /* own: tight solves and a check */
+        if (keep != NULL)
+          keep[jb->own] = keep[S->refs[jb->own].coul] = 1;
+        cost[jb->own] = 10.0 * (double)jb->cs.samples;
+      }
     }
   }
   S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);

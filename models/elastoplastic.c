@@ -838,6 +838,8 @@ const fb_model_type fb_model_elastoplastic = {
     .stick = ep_stick,
     .schemes = ep_schemes,
     .suite = {.color = "#8c564b",
+              .own = {"newmark", "newmark"}, /* adaptive steppers crawl on the switching
+                                                rate form: its limit, by the return map */
               .conv = {"rk4", "newmark", NULL},
               .wp = {"rkf45", "rk8pd", NULL},
               .cost_integrator = "rkf45",

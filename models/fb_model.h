@@ -109,6 +109,12 @@ typedef struct fb_model_suite {
   const char *alt_sets[5];      /* group (e.g. a published set), NULL-terminated; NULL tag: none */
   const char *grid_integrator;  /* seed 004's eps x h grid on two-mass-drive with this scheme
                                    (parameters eps and dT); NULL: not in the grid */
+  int exact_limit;              /* 1: as h -> 0 the model's solution is the Coulomb one (no
+                                   regularization), so its own reference is the scenario's */
+  const char *own[2];           /* integrators of its own reference (docs/design.md §6): the
+                                   first, or the second when a run uses the first; NULL:
+                                   rk8pd and rkck (stiff laws name implicit ones) */
+  double own_tol;               /* their tolerance; 0: 1e-11 */
   double cost_hint;             /* relative cost per adaptive run for the scheduler (1: a
                                    smooth law; 10: stiff slopes; 100: collapsing steps) */
   const char *expect;           /* expected behaviour with its source, for the report */

@@ -886,6 +886,7 @@ const fb_model_type fb_model_glowinski = {
     .stick = NULL,
     .schemes = glow_schemes,
     .suite = {.color = "#e377c2",
+              .exact_limit = 1,
               .conv = {"glowinski-lie", "glowinski-strang", NULL},
               .wp = {NULL},
               .cost_integrator = "glowinski-lie",

@@ -56,6 +56,7 @@ const fb_model_type fb_model_naive_sign = {
     .kernels = &naive_sign_kernels,
     .jac = naive_sign_jac,
     .suite = {.color = "#d62728",
+              .exact_limit = 1,
               .conv = {"heun3", NULL},
               .wp = {"rkf45", NULL},
               .cost_integrator = "rkf45",

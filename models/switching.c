@@ -909,6 +909,7 @@ const fb_model_type fb_model_switching = {
     .stick = NULL,
     .schemes = switching_schemes,
     .suite = {.color = "#17becf",
+              .exact_limit = 1,
               .conv = {"paper", NULL},
               .wp = {"event", NULL},
               .cost_integrator = "event",
