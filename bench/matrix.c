@@ -29,7 +29,7 @@
 #define BASE(s, m) {"baseline", "", s, m, NULL, {NULL}, NONE_, NAN, NAN, TR | Q, 0}
 #define BASELINE_ROW(s)                                                                    \
   BASE(s, "naive-sign"), BASE(s, "smooth-sign"), BASE(s, "kikuuwe"), BASE(s, "lugre"),    \
-      BASE(s, "dahl"), BASE(s, "elastoplastic"), BASE(s, "glowinski"), BASE(s, "switching")
+      BASE(s, "dahl"), BASE(s, "penalty"), BASE(s, "glowinski"), BASE(s, "switching")
 
 /* Fixed-step convergence: one experiment per (scenario, model, integrator). */
 #define CONV(s, sets, H, quick)                                                             \
@@ -37,8 +37,8 @@
       {"convergence", "", s, "smooth-sign", "rk4", sets, H, NAN, NAN, 0, 0},                   \
       {"convergence", "", s, "kikuuwe", "rk4", sets, H, NAN, NAN, quick, 0},                   \
       {"convergence", "", s, "lugre", "bsimp", sets, H, NAN, NAN, 0, 0},                      \
-      {"convergence", "", s, "elastoplastic", "rk4", sets, H, NAN, NAN, 0, 0},                 \
-      {"convergence", "", s, "elastoplastic", "newmark", sets, H, NAN, NAN, quick, 0},         \
+      {"convergence", "", s, "penalty", "rk4", sets, H, NAN, NAN, 0, 0},                 \
+      {"convergence", "", s, "penalty", "newmark", sets, H, NAN, NAN, quick, 0},         \
       {"convergence", "", s, "glowinski", "glowinski-lie", sets, H, NAN, NAN, quick, 0},       \
       {"convergence", "", s, "glowinski", "glowinski-strang", sets, H, NAN, NAN, 0, 0},        \
       {"convergence", "", s, "switching", "paper", sets, H, NAN, NAN, quick, 0}
@@ -53,8 +53,8 @@
       {"work-precision", "", s, "kikuuwe", "msbdf", {NULL}, TOLS, NAN, NAN, 0, 0},             \
       {"work-precision", "", s, "lugre", "msbdf", {NULL}, TOLS, NAN, NAN, quick, 0},           \
       {"work-precision", "", s, "lugre", "rk4imp", {NULL}, TOLS, NAN, NAN, 0, 0},              \
-      {"work-precision", "", s, "elastoplastic", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},       \
-      {"work-precision", "", s, "elastoplastic", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},       \
+      {"work-precision", "", s, "penalty", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},       \
+      {"work-precision", "", s, "penalty", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},       \
       {"work-precision", "", s, "switching", "event", {NULL}, TOLS, NAN, NAN, quick, 0}
 
 /* Cost against the friction coefficient (seed 001 §3's claim). */
@@ -63,7 +63,7 @@
       {"cost-mu", "", s, "smooth-sign", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},                 \
       {"cost-mu", "", s, "kikuuwe", "rkf45", {NULL}, MU, NAN, 1e-6, quick, 0},                 \
       {"cost-mu", "", s, "lugre", "msbdf", {NULL}, MU, NAN, 1e-6, 0, 0},                       \
-      {"cost-mu", "", s, "elastoplastic", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},               \
+      {"cost-mu", "", s, "penalty", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},               \
       {"cost-mu", "", s, "glowinski", "glowinski-lie", {NULL}, MU, 1e-3, NAN, 0, 0},           \
       {"cost-mu", "", s, "switching", "event", {NULL}, MU, NAN, 1e-6, quick, 0}
 
@@ -75,7 +75,7 @@
        {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, quick, 0},                                   \
       {"regularization", "", s, "lugre", "msbdf", {NULL}, FB_SWEEP_PARAM, "sigma0",         \
        {1e3, 1e4, 1e5, 1e6, 1e7}, 5, NAN, 1e-8, 0, 0},                                         \
-      {"regularization", "", s, "elastoplastic", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio", \
+      {"regularization", "", s, "penalty", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio", \
        {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, 0, 0}
 
 /* The drift variants (SPEC §5 `drift`) with every model's default integrator. */
@@ -85,7 +85,7 @@
       {"drift", tag, "drift", "kikuuwe", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},     \
       {"drift", tag, "drift", "lugre", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},       \
       {"drift", tag, "drift", "dahl", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},        \
-      {"drift", tag, "drift", "elastoplastic", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
+      {"drift", tag, "drift", "penalty", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
       {"drift", tag, "drift", "glowinski", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},   \
       {"drift", tag, "drift", "switching", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}
 
@@ -116,9 +116,9 @@ const fb_experiment fb_default_experiments[] = {
     DRIFT_VARIANT("zero-mean", "b=0", "a=0.9", NULL),
     DRIFT_VARIANT("near-Fs", "b=0.75", "a=0.6", NULL),
     DRIFT_VARIANT("slide-then-hold", "t_push=1", NULL, NULL),
-    {"grid", "eps=0.1", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.1", NULL},
+    {"grid", "eps=0.1", "two-mass-drive", "penalty", "newmark", {"eps=0.1", "dT=0", NULL},
      FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
-    {"grid", "eps=0.001", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.001", NULL},
+    {"grid", "eps=0.001", "two-mass-drive", "penalty", "newmark", {"eps=0.001", "dT=0", NULL},
      FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
 };
 

@@ -434,7 +434,7 @@ static const char *model_color(const char *model)
     const char *model, *color;
   } map[] = {
       {"naive-sign", "#d62728"}, {"smooth-sign", "#ff7f0e"},   {"kikuuwe", "#2ca02c"},
-      {"lugre", "#1f77b4"},      {"dahl", "#9467bd"},          {"elastoplastic", "#8c564b"},
+      {"lugre", "#1f77b4"},      {"dahl", "#9467bd"},          {"penalty", "#8c564b"},
       {"glowinski", "#e377c2"},  {"switching", "#17becf"},     {"karnopp", "#bcbd22"},
       {"dupont-ep", "#7f7f7f"},  {"kikuuwe-be", "#006d2c"},
   };
@@ -2214,7 +2214,7 @@ static const expectation *expected(const char *model)
 {
   static const expectation map[] = {
       {"naive-sign", 0, -1, 1, NAN},  {"smooth-sign", 0, 1, -1, NAN}, {"kikuuwe", 1, 0, -1, NAN},
-      {"lugre", -1, 1, -1, NAN},      {"elastoplastic", -1, 0, -1, NAN},
+      {"lugre", -1, 1, -1, NAN},      {"penalty", -1, 0, -1, NAN},
       {"glowinski", 1, 0, 0, 1.0},    {"switching", 1, 0, 0, NAN},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

@@ -29,7 +29,7 @@ static double adaptive_penalty(const char *model)
   if (strcmp(model, "naive-sign") == 0)
     return 100; /* the step collapses at every attempted stick */
   if (strcmp(model, "smooth-sign") == 0 || strcmp(model, "kikuuwe") == 0 ||
-      strcmp(model, "elastoplastic") == 0)
+      strcmp(model, "penalty") == 0)
     return 10; /* stiff slopes */
   return 3;
 }

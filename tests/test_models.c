@@ -151,11 +151,11 @@ Test(dahl, special_case)
 }
 
 /* The bound is never exceeded, and plastic loading freezes H. */
-Test(elastoplastic, bound_and_flow_rule)
+Test(penalty, bound_and_flow_rule)
 {
   const char *sets[] = {"cT", "1e4", NULL};
   law L;
-  law_init(&L, "elastoplastic", stribeck, sets);
+  law_init(&L, "penalty", stribeck, sets);
   for (double H = -3; H <= 3; H += 0.173)
     for (double v = -0.01; v <= 0.01; v += 0.00071) {
       double F, dz[1], z = H;
@@ -170,14 +170,14 @@ Test(elastoplastic, bound_and_flow_rule)
   law_free(&L);
 }
 
-Test(elastoplastic, eps_needs_stiffness)
+Test(penalty, eps_needs_stiffness)
 {
   fb_plant pl;
   fb_model md;
   fb_err err;
   plant1(&pl, coulomb2, 1.0); /* K = 0 at the contact */
-  cr_assert_eq(fb_model_init(&md, fb_model_find("elastoplastic")), FB_OK);
-  cr_assert_eq(fb_params_set(md.type->params, "elastoplastic", md.params, "eps", "0.1", &err),
+  cr_assert_eq(fb_model_init(&md, fb_model_find("penalty")), FB_OK);
+  cr_assert_eq(fb_params_set(md.type->params, "penalty", md.params, "eps", "0.1", &err),
                FB_OK);
   cr_assert_eq(fb_model_resolve(&md, &pl, &err), FB_EINVAL);
   cr_assert(strstr(err.msg, "eps") != NULL, "%s", err.msg);

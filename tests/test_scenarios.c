@@ -90,11 +90,11 @@ Test(inclined_block, kikuuwe_stops_and_sticks)
   check_stop("kikuuwe", &w, Fs_block() / K, Fs_block() / K, 1e-4);
 }
 
-Test(inclined_block, elastoplastic_stops_and_sticks)
+Test(inclined_block, penalty_stops_and_sticks)
 {
   const double cT = pow(2 * M_PI * 100 * 0.5, 2);
-  stop_watch w = watch("elastoplastic", "rk4", 1e-4, 0, NULL, 0.05);
-  check_stop("elastoplastic", &w, Fs_block() / cT, 2 * Fs_block() / cT, 1e-4);
+  stop_watch w = watch("penalty", "rk4", 1e-4, 0, NULL, 0.05);
+  check_stop("penalty", &w, Fs_block() / cT, 2 * Fs_block() / cT, 1e-4);
 }
 
 /* LuGre's viscous term sigma2 is physics the Coulomb block does not have: switch it off
@@ -146,16 +146,16 @@ static double drift_extent(const char *model, const char *integ, double h, doubl
   return e;
 }
 
-Test(drift, lugre_and_smooth_sign_drift_kikuuwe_and_elastoplastic_hold)
+Test(drift, lugre_and_smooth_sign_drift_kikuuwe_and_penalty_hold)
 {
   const double K = pow(2 * M_PI * 100 * 1.0, 2), Fs = 1.5; /* f_c = 1 Hz */
   double xe_l, xe_s, xe_k, xe_e;
   const double el = drift_extent("lugre", "msbdf", 0, 1e-10, &xe_l);
   const double es = drift_extent("smooth-sign", "rk4", 1e-4, 0, &xe_s);
   const double ek = drift_extent("kikuuwe", "rk4", 1e-4, 0, &xe_k);
-  const double ee = drift_extent("elastoplastic", "rk4", 1e-4, 0, &xe_e);
+  const double ee = drift_extent("penalty", "rk4", 1e-4, 0, &xe_e);
   cr_log_info("drift over 10 cycles: lugre x(T)=%.3e, smooth-sign x(T)=%.3e, kikuuwe max|x|=%.3e "
-              "(bound Fs/K=%.3e), elastoplastic max|x|=%.3e (bound Fs/cT=%.3e)\n",
+              "(bound Fs/K=%.3e), penalty max|x|=%.3e (bound Fs/cT=%.3e)\n",
               xe_l, xe_s, ek, Fs / K, ee, Fs / K);
   /* LuGre's presliding displacement is at most Fs/sigma0 = 1.5e-5; drift is what
    * accumulates beyond it, cycle after cycle. */
@@ -168,7 +168,7 @@ Test(drift, lugre_and_smooth_sign_drift_kikuuwe_and_elastoplastic_hold)
   cr_assert(xe_s > 0.5 * creep && xe_s < 2 * creep, "smooth-sign must creep: x(T) = %g", xe_s);
   cr_assert(xe_s > 100 * Fs / K, "smooth-sign's creep dwarfs the true-stick compliance");
   cr_assert(ek <= Fs / K, "kikuuwe: max |x| = %g > Fs/K = %g", ek, Fs / K);
-  cr_assert(ee <= Fs / K, "elastoplastic: max |x| = %g > Fs/cT = %g", ee, Fs / K);
+  cr_assert(ee <= Fs / K, "penalty: max |x| = %g > Fs/cT = %g", ee, Fs / K);
 }
 
 /* Drift grows with the number of cycles for LuGre (accumulation, not presliding). */

@@ -1,4 +1,4 @@
-/* test_elastoplastic.c — the elasto-plastic penalty model (seed 004 §2; SPEC §3 M5):
+/* test_penalty.c — the elasto-plastic penalty model (seed 004 §2; SPEC §3 M5):
  * its return mapping, the rate form under GSL and the Newmark scheme, on drift,
  * stick-slip and two-mass-drive (seed 004 figs. 3-4).  No timing anywhere. */
 #include <criterion/criterion.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_elastoplastic.h"
+#include "fb_penalty.h"
 #include "fb_test.h"
 #include "fb_util.h"
 
@@ -19,13 +19,13 @@
 static const fb_friction law_coulomb = {FB_SHAPE_COULOMB, 1.0, 1.0, 1.0};
 static const fb_friction law_stribeck = {FB_SHAPE_STRIBECK, 1.5, 1.0, 1e-3};
 
-static int inside(const fb_ep_map *m, double dT, double vr)
+static int inside(const fb_penalty_map *m, double dT, double vr)
 {
   return fabs(m->H - dT * vr) < m->R0;
 }
 
 /* m, p, q on the same branches of both clamps (for difference checks). */
-static int same_branch(const fb_ep_map *m, const fb_ep_map *p, const fb_ep_map *q, double dT,
+static int same_branch(const fb_penalty_map *m, const fb_penalty_map *p, const fb_penalty_map *q, double dT,
                        double vm, double vp, double vq)
 {
   return m->plastic == p->plastic && m->plastic == q->plastic &&
@@ -49,8 +49,8 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
             for (size_t iv = 0; iv < sizeof vrs / sizeof *vrs; iv++) {
               const fb_contact_in c = {laws[il], 1.0, laws[il]->mu_s};
               const double cT = cTs[ic], dT = dTs[id], Hn = Hs[ih], ds = dss[is], vr = vrs[iv];
-              fb_ep_map m, m2;
-              cr_assert_eq(fb_ep_return_map(cT, dT, &c, Hn, ds, vr, &m), FB_OK);
+              fb_penalty_map m, m2;
+              cr_assert_eq(fb_penalty_return_map(cT, dT, &c, Hn, ds, vr, &m), FB_OK);
               const double R0 = fb_contact_S(&c, fabs(vr), NULL);
               cr_assert_eq(m.R0, R0);
               cr_assert(fabs(m.H) <= R0 && fabs(m.F) <= R0,
@@ -63,16 +63,16 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
                 cr_assert(m.H == fb_sgn(Htr) * R0 && m.plastic, "plastic branch must project");
               cr_assert_eq(m.F, fb_clamp(m.H - dT * vr, R0));
               /* Idempotence: mapping the mapped state again (no increment) changes nothing. */
-              cr_assert_eq(fb_ep_return_map(cT, dT, &c, m.H, 0.0, vr, &m2), FB_OK);
+              cr_assert_eq(fb_penalty_return_map(cT, dT, &c, m.H, 0.0, vr, &m2), FB_OK);
               cr_assert(m2.H == m.H && m2.F == m.F,
                         "return map not idempotent: H %g -> %g, F %g -> %g", m.H, m2.H, m.F,
                         m2.F);
               /* Tangents against central differences where all three evaluations stay on
                * the same branches (elastic/plastic, force inside/on the bound). */
               const double d = 1e-7 * fmax(1e-6, fabs(ds)) + 1e-12, dv = 1e-9;
-              fb_ep_map p, q;
-              fb_ep_return_map(cT, dT, &c, Hn, ds + d, vr, &p);
-              fb_ep_return_map(cT, dT, &c, Hn, ds - d, vr, &q);
+              fb_penalty_map p, q;
+              fb_penalty_return_map(cT, dT, &c, Hn, ds + d, vr, &p);
+              fb_penalty_return_map(cT, dT, &c, Hn, ds - d, vr, &q);
               if (same_branch(&m, &p, &q, dT, vr, vr, vr)) {
                 const double fd = (p.F - q.F) / (2 * d);
                 cr_assert(fabs(fd - m.dF_dds) <= 1e-5 * (fabs(m.dF_dds) + cT) + 1e-9,
@@ -81,8 +81,8 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
                 fd_checked++;
               }
               if (fabs(vr) > 10 * dv) {
-                fb_ep_return_map(cT, dT, &c, Hn, ds, vr + dv, &p);
-                fb_ep_return_map(cT, dT, &c, Hn, ds, vr - dv, &q);
+                fb_penalty_return_map(cT, dT, &c, Hn, ds, vr + dv, &p);
+                fb_penalty_return_map(cT, dT, &c, Hn, ds, vr - dv, &q);
                 if (same_branch(&m, &p, &q, dT, vr, vr + dv, vr - dv)) {
                   const double fd = (p.F - q.F) / (2 * dv);
                   cr_assert(fabs(fd - m.dF_dvr) <= 1e-4 * (fabs(m.dF_dvr) + 1.0),
@@ -96,10 +96,10 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
   cr_log_info("return map: %lu cases (%lu plastic), dF/dds checked on %lu\n", cases, plastic,
               fd_checked);
   cr_assert(plastic > 0 && plastic < cases && fd_checked > cases / 4);
-  fb_ep_map m;
+  fb_penalty_map m;
   const fb_contact_in c = {&law_coulomb, 1.0, 1.0};
-  cr_assert_eq(fb_ep_return_map(-1.0, 0.0, &c, 0.0, 0.0, 0.0, &m), FB_EINVAL);
-  cr_assert_eq(fb_ep_return_map(1.0, 0.0, &c, NAN, 0.0, 0.0, &m), FB_EINVAL);
+  cr_assert_eq(fb_penalty_return_map(-1.0, 0.0, &c, 0.0, 0.0, 0.0, &m), FB_EINVAL);
+  cr_assert_eq(fb_penalty_return_map(1.0, 0.0, &c, NAN, 0.0, 0.0, &m), FB_EINVAL);
 }
 
 /* ------------------------------------------------------------------------------------
@@ -185,9 +185,9 @@ Test(ep_bound, both_integrators)
     /* The output grid on the steps, so that the recorded F is the reported one, not an
      * interpolation between steps (T: 200, 10, 10). */
     const double T = strcmp(cases[k].sc, "two-mass-drive") == 0 ? 200.0 : 10.0;
-    int st = fbt_run(cases[k].sc, "elastoplastic", cases[k].integ, cases[k].h, 0, cases[k].sets,
+    int st = fbt_run(cases[k].sc, "penalty", cases[k].integ, cases[k].h, 0, cases[k].sets,
                      (size_t)floor(T / cases[k].h + 0.5) + 1, &tr, &obs, &res);
-    cr_assert_eq(st, FB_OK, "%s/elastoplastic/%s: %s", cases[k].sc, cases[k].integ, res.message);
+    cr_assert_eq(st, FB_OK, "%s/penalty/%s: %s", cases[k].sc, cases[k].integ, res.message);
     double maxF = 0.0; /* |F|/R0 on the output grid: F = clamp(H - dT v, S(|v|)) */
     for (size_t s = 0; s < tr.filled; s++) {
       const double v = tr.y[s * tr.dim + 2 * tr.n - 1];
@@ -228,9 +228,9 @@ Test(ep_drift, micro_slip_bounded_by_Fs_over_cT)
     const char *const sets[] = {set, NULL};
     fb_trace tr;
     fb_run_result res;
-    int st = fbt_run("drift", "elastoplastic", "newmark", cases[k].h, 0, sets, 10001, &tr, NULL,
+    int st = fbt_run("drift", "penalty", "newmark", cases[k].h, 0, sets, 10001, &tr, NULL,
                      &res);
-    cr_assert_eq(st, FB_OK, "drift/elastoplastic/newmark: %s", res.message);
+    cr_assert_eq(st, FB_OK, "drift/penalty/newmark: %s", res.message);
     double xmax = 0.0;
     int all_stick = 1;
     for (size_t s = 0; s < tr.filled; s++) {
@@ -270,12 +270,12 @@ static double order_against_rk8pd(const char *const *sets, const double *hs, siz
 {
   fb_trace ref, tr;
   fb_run_result res;
-  cr_assert_eq(fbt_run("stick-slip", "elastoplastic", "rk8pd", 0, 1e-12, sets, 101, &ref, NULL,
+  cr_assert_eq(fbt_run("stick-slip", "penalty", "rk8pd", 0, 1e-12, sets, 101, &ref, NULL,
                        &res),
                FB_OK, "%s", res.message);
   double lh[8], le[8], c0, c1, c00, c01, c11, ss;
   for (size_t k = 0; k < nh; k++) {
-    cr_assert_eq(fbt_run("stick-slip", "elastoplastic", "newmark", hs[k], 0, sets, 101, &tr,
+    cr_assert_eq(fbt_run("stick-slip", "penalty", "newmark", hs[k], 0, sets, 101, &tr,
                          NULL, &res),
                  FB_OK, "%s", res.message);
     errs[k] = max_x_err(&tr, &ref);
@@ -313,13 +313,13 @@ Test(ep_newmark, adaptive_step_doubling_converges)
   static const char *const sets[] = {"cT=100", NULL};
   fb_trace ref, tr;
   fb_run_result res;
-  cr_assert_eq(fbt_run("stick-slip", "elastoplastic", "rk8pd", 0, 1e-12, sets, 101, &ref, NULL,
+  cr_assert_eq(fbt_run("stick-slip", "penalty", "rk8pd", 0, 1e-12, sets, 101, &ref, NULL,
                        &res),
                FB_OK, "%s", res.message);
   const double tols[] = {1e-4, 1e-6, 1e-8};
   double e[3];
   for (size_t k = 0; k < 3; k++) {
-    cr_assert_eq(fbt_run("stick-slip", "elastoplastic", "newmark", 0, tols[k], sets, 101, &tr,
+    cr_assert_eq(fbt_run("stick-slip", "penalty", "newmark", 0, tols[k], sets, 101, &tr,
                          NULL, &res),
                  FB_OK, "%s", res.message);
     e[k] = max_x_err(&tr, &ref);
@@ -341,10 +341,10 @@ Test(ep_newmark, bracketed_fallback_and_solve_failure)
   static const char *const one[] = {"eps=0.001", "T=200", "newmark_max=1", NULL};
   fb_trace a, b;
   fb_run_result ra, rb;
-  cr_assert_eq(fbt_run("two-mass-drive", "elastoplastic", "newmark", 0.1, 0, def, 201, &a, NULL,
+  cr_assert_eq(fbt_run("two-mass-drive", "penalty", "newmark", 0.1, 0, def, 201, &a, NULL,
                        &ra),
                FB_OK, "%s", ra.message);
-  cr_assert_eq(fbt_run("two-mass-drive", "elastoplastic", "newmark", 0.1, 0, one, 201, &b, NULL,
+  cr_assert_eq(fbt_run("two-mass-drive", "penalty", "newmark", 0.1, 0, one, 201, &b, NULL,
                        &rb),
                FB_OK, "%s", rb.message);
   const double e = max_x_err(&a, &b);
@@ -356,7 +356,7 @@ Test(ep_newmark, bracketed_fallback_and_solve_failure)
   fb_trace_free(&a);
   fb_trace_free(&b);
   static const char *const two[] = {"newmark_max=1", NULL};
-  const int st = fbt_run("coupled-sledges", "elastoplastic", "newmark", 0.1, 0, two, 11, NULL,
+  const int st = fbt_run("coupled-sledges", "penalty", "newmark", 0.1, 0, two, 11, NULL,
                          NULL, &rb);
   cr_assert_eq(st, FB_ESOLVE, "expected FB_ESOLVE, got %d (%s)", st, rb.message);
   cr_assert(strstr(rb.message, "Newton") != NULL, "%s", rb.message);
@@ -510,6 +510,7 @@ static void phase_vs_reference(step_rec r[2][2], double T)
             "small eps with small h must give the best phase curve");
 }
 
+/* seed 004 ran the undamped penalty spring: dT = 0 (the default is critical). */
 Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
 {
   const double T = 40.0 * M_PI / 0.2; /* the scenario's default: 20 drive periods */
@@ -520,13 +521,13 @@ Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
   double ferr[2];
   for (int ie = 0; ie < 2; ie++) {
     for (int ih = 0; ih < 2; ih++) {
-      const char *const sets[] = {eps_set[ie], NULL};
+      const char *const sets[] = {eps_set[ie], "dT=0", NULL};
       fb_run_result res;
       rec_init(&r[ie][ih], 2, (size_t)(T / hs[ih]) + 16, &law_coulomb);
       const fb_observer obs = {rec_step, &r[ie][ih]};
-      const int st = fbt_run("two-mass-drive", "elastoplastic", "newmark", hs[ih], 0, sets, 2,
+      const int st = fbt_run("two-mass-drive", "penalty", "newmark", hs[ih], 0, sets, 2,
                              NULL, &obs, &res);
-      cr_assert_eq(st, FB_OK, "two-mass-drive/elastoplastic/newmark eps=%g h=%g: %s", eps[ie],
+      cr_assert_eq(st, FB_OK, "two-mass-drive/penalty/newmark eps=%g h=%g: %s", eps[ie],
                    hs[ih], res.message);
       cr_assert(r[ie][ih].max_H_over_R0 <= 1.0);
       stick_measure(&r[ie][ih], T, &s[ie][ih]);

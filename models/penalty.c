@@ -1,5 +1,6 @@
-/* elastoplastic.c — elasto-plastic penalty regularization (Engleder, Vielsack & Spiess,
- * seed 004 §2; SPEC §3 M5): the rate form for the generic ODE steppers, and the paper's
+/* penalty.c — elasto-plastic penalty regularization (Engleder, Vielsack & Spiess,
+ * seed 004 §2; docs/design.md §3 M5; not Dupont's elasto-plastic model, which is
+ * elastoplastic.c): the rate form for the generic ODE steppers, and the paper's
  * own scheme, average-acceleration Newmark with the return mapping inside each step's
  * equilibrium solve (model-owned integrator "newmark").
  *
@@ -12,14 +13,14 @@
  *     rate form:  Hdot = -cT v_r, except Hdot = 0 when |H| >= R0 and H v_r < 0 (loading
  *         beyond the bound)
  *     F = clamp(H - dT v_r, -R0, R0)   (force on the body; dT: optional damper parallel
- *         to the penalty spring, "Vielsack (1996)" in seed 004 §2; 0 by default)
+ *         to the penalty spring, "Vielsack (1996)" in seed 004 §2; critical by default)
  * Both integrators report F through the same force() below, so the output is the same
  * function of the state for both.  The rate form is a Filippov system: when the bound
  * grows during slip (a falling S, |v_r| decreasing) H must slide along |H| = R0(v_r(t)),
  * which fixed-step steppers cross step by step but error-controlled ones resolve by
  * ever smaller steps (belt-oscillator with rk8pd --tol 1e-11 exhausts the RHS budget);
  * the return mapping clamps onto the new bound exactly and has no such sliding mode.
- * A stuck contact slips elastically by at most Fs/cT and its force oscillates at the
+ * A stuck contact slips elastically by at most Fs/cT; undamped (dT = 0) its force rings at the
  * penalty frequency sqrt(cT/m) (seed 004 fig. 4); small eps with a large step gives
  * structural errors (seed 004 figs. 3-4).
  *
@@ -28,7 +29,10 @@
  *                m (2 pi f_ratio f_c)^2 (m: effective mass at the contact)
  *   eps          k/cT, the paper's regularization parameter (k = K_jj at the contact's
  *                DOF); set cT or eps, not both
- *   dT           parallel damper (N s/m), default 0
+ *   dT           parallel damper (N s/m); auto: 2 sqrt(cT m), critical with the body as
+ *                Kikuuwe's B, so that the two anchor-spring models compare on equal
+ *                terms; dT = 0 is seed 004's undamped variant (its two-mass-drive grid),
+ *                whose stuck contact rings at sqrt(cT/m)/(2 pi)
  *   f_ratio      penalty frequency over the scenario's f_c for the auto cT, default 100
  *   newmark_tol  Newton tolerance of the Newmark step, relative: converged when
  *                max_i |r_i| <= tol * max_i (sum of |terms| of equation i), default 1e-12
@@ -81,7 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_elastoplastic.h"
+#include "fb_penalty.h"
 #include "fb_integrator.h"
 #include "fb_kernel.h"
 #include "fb_model.h"
@@ -104,8 +108,9 @@ static const fb_param_desc ep_desc[] = {
     {"eps", "1", "regularization parameter k/cT of seed 004 (k = stiffness at the contact)",
      offsetof(ep_params, eps), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "unused unless set", NULL},
-    {"dT", "N s/m", "damper parallel to the penalty spring", offsetof(ep_params, dT), 0, 0,
-     INFINITY, 0, NULL, NULL},
+    {"dT", "N s/m", "damper parallel to the penalty spring (0: seed 004's undamped variant)",
+     offsetof(ep_params, dT), NAN, 0, INFINITY, FB_PARAM_AUTO,
+     "2 sqrt(cT m), critical with the body", NULL},
     {"f_ratio", "1", "penalty frequency over the scenario's f_c (for auto cT)",
      offsetof(ep_params, f_ratio), 100, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
     {"newmark_tol", "1", "newmark: Newton tolerance on the residual, relative to the forces",
@@ -123,11 +128,11 @@ static int ep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   if (!isnan(p->eps)) {
     if (!isnan(p->cT))
       return fb_err_set(err, FB_EINVAL,
-                        "elastoplastic: set cT or eps, not both (cT = %g, eps = %g)", p->cT,
+                        "penalty: set cT or eps, not both (cT = %g, eps = %g)", p->cT,
                         p->eps);
     if (!(sc->k > 0))
       return fb_err_set(err, FB_EINVAL,
-                        "elastoplastic: eps = %g needs a stiffness k > 0 at the contact's DOF "
+                        "penalty: eps = %g needs a stiffness k > 0 at the contact's DOF "
                         "(have k = %g): set cT instead",
                         p->eps, sc->k);
     p->cT = sc->k / p->eps;
@@ -136,6 +141,10 @@ static int ep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
     const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
     p->cT = sc->m * w * w;
   }
+  /* Critical damping of the penalty spring with the body, as Kikuuwe's B: the two
+   * spring-slider-damper elements then differ only in their method, not their damper. */
+  if (isnan(p->dT))
+    p->dT = 2.0 * sqrt(p->cT * sc->m);
   return FB_OK;
 }
 
@@ -181,9 +190,9 @@ static int ep_stick(const void *pv, const fb_contact_in *c, double vr, const dou
   return fabs(z[0] - p->dT * vr) < fb_contact_S(c, fabs(vr), NULL);
 }
 
-/* Seed 004 §2: elastic predictor, plastic corrector (see fb_elastoplastic.h). */
-int fb_ep_return_map(double cT, double dT, const fb_contact_in *c, double H_n, double ds,
-                     double vr, fb_ep_map *out)
+/* Seed 004 §2: elastic predictor, plastic corrector (see fb_penalty.h). */
+int fb_penalty_return_map(double cT, double dT, const fb_contact_in *c, double H_n, double ds,
+                     double vr, fb_penalty_map *out)
 {
   if (!(cT >= 0 && dT >= 0 && isfinite(cT) && isfinite(dT) && isfinite(H_n) && isfinite(ds) &&
         isfinite(vr)))
@@ -280,7 +289,7 @@ static int nm_alloc(void **out, const fb_integrator_type *type, const fb_problem
   const size_t n = pl->n, nc = pl->nc, dim = pb->dim;
   (void)type;
   if (pb->model->type->nz != 1 || dim != 2 * n + nc)
-    return fb_err_set(err, FB_EUNSUP, "newmark: needs the elastoplastic state layout [x, v, H]");
+    return fb_err_set(err, FB_EUNSUP, "newmark: needs the penalty state layout [x, v, H]");
   nm_ws *w = calloc(1, sizeof *w);
   if (w == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -404,12 +413,12 @@ static int nm_residual(nm_ws *w, double t, double h, const double *y, const doub
     const ep_params *p = fb_model_cparams(w->md, i);
     const size_t j = pl->contact[i].dof;
     fb_contact_in ci;
-    fb_ep_map rm;
+    fb_penalty_map rm;
     double u1;
     fb_contact_in_at(pl, i, t1, &ci, &u1);
     const double dx = h * y[n + j] + 0.25 * h * h * (a[j] + a1[j]);
     const double ds = dx - 0.5 * h * (w->u0[i] + u1);
-    const int st = fb_ep_return_map(p->cT, p->dT, &ci, y[2 * n + i], ds, w->v1[j] - u1, &rm);
+    const int st = fb_penalty_return_map(p->cT, p->dT, &ci, y[2 * n + i], ds, w->v1[j] - u1, &rm);
     if (st != FB_OK)
       return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", t1);
     H[i] = rm.H;
@@ -557,9 +566,9 @@ static double nm_phi(double F, void *params)
   const double h = c->h, a1 = c->abj + c->gj * F;
   const double ds = (h * c->vj + 0.25 * h * h * (c->aj + a1)) - 0.5 * h * (c->u0 + c->u1);
   const double vr = c->vj + 0.5 * h * (c->aj + a1) - c->u1;
-  fb_ep_map rm;
+  fb_penalty_map rm;
   c->w->cnt->nfe++;
-  if (fb_ep_return_map(c->p->cT, c->p->dT, &c->ci, c->Hn, ds, vr, &rm) != FB_OK)
+  if (fb_penalty_return_map(c->p->cT, c->p->dT, &c->ci, c->Hn, ds, vr, &rm) != FB_OK)
     return (double)NAN;
   return F - rm.F;
 }
@@ -819,8 +828,8 @@ static const fb_integrator_type *const ep_schemes[] = {&ep_newmark, NULL};
 
 FB_MODEL_KERNELS(ep, ep_force, 1);
 
-const fb_model_type fb_model_elastoplastic = {
-    .name = "elastoplastic",
+const fb_model_type fb_model_penalty = {
+    .name = "penalty",
     .title = "elasto-plastic penalty (spring cT capped by the friction bound): rate form, "
              "or Newmark with return mapping",
     .reference = "Engleder, Vielsack & Spiess, seed 004 §2; SPEC §3 M5",
