@@ -123,10 +123,12 @@ Test(kikuuwe, auto_defaults)
 }
 
 /* Steady sliding: zdot = 0 at z = S sgn v / sigma0, and |F| = S(|v|) + sigma2 |v|. */
+/* The published set of Canudas de Wit et al. 1995, by --set: |F| = S(|v|) + sigma2 |v|. */
 Test(lugre, steady_sliding)
 {
   law L;
-  law_init(&L, "lugre", stribeck, NULL);
+  const char *sets[] = {"sigma0", "1e5", "sigma1", "316.22776601683796", "sigma2", "0.4", NULL};
+  law_init(&L, "lugre", stribeck, sets);
   const double vs[] = {1e-4, 5e-4, 1e-3, 3e-3, 0.1, 2.0, -0.002, -1.0};
   for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
     const double v = vs[k], S = 1.0 + 0.5 * exp(-(v / 0.001) * (v / 0.001));
@@ -139,10 +141,41 @@ Test(lugre, steady_sliding)
   law_free(&L);
 }
 
+/* The defaults are Kikuuwe's anchor: sigma0 = m (2 pi 100 f_c)^2, sigma1 = 2 sqrt(sigma0 m)
+ * (m = 1, f_c = 1 Hz here), and no viscous term: steady sliding gives |F| = S(|v|). */
+Test(lugre, defaults_as_kikuuwe_no_viscous)
+{
+  law L, K;
+  law_init(&L, "lugre", stribeck, NULL);
+  law_init(&K, "kikuuwe", stribeck, NULL);
+  const fb_param_set *ps = L.md.type->params, *ks = K.md.type->params;
+  const double s0 = fb_param_get(fb_params_find(ps, "sigma0"), L.cp);
+  const double s1 = fb_param_get(fb_params_find(ps, "sigma1"), L.cp);
+  cr_assert_float_eq(s0, pow(2.0 * M_PI * 100.0, 2.0), 1e-9 * s0);
+  cr_assert_eq(s0, fb_param_get(fb_params_find(ks, "K"), K.cp));
+  cr_assert_float_eq(s1, 2.0 * sqrt(s0), 1e-12 * s1);
+  cr_assert_eq(s1, fb_param_get(fb_params_find(ks, "B"), K.cp));
+  cr_assert_eq(fb_param_get(fb_params_find(ps, "sigma2"), L.cp), 0.0);
+  const double vs[] = {1e-4, 3e-3, 2.0, -1.0};
+  for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
+    const double v = vs[k], S = 1.0 + 0.5 * exp(-(v / 0.001) * (v / 0.001));
+    double z = S * (v > 0 ? 1 : -1) / s0, F, dz[1];
+    L.md.type->force(L.cp, &L.ci, v, &z, &F, dz);
+    cr_assert_float_eq(F, -S * (v > 0 ? 1 : -1), 1e-12, "v=%g: no viscous term", v);
+  }
+  law_free(&L);
+  law_free(&K);
+  law_init(&L, "dahl", stribeck, NULL);
+  cr_assert_float_eq(fb_param_get(fb_params_find(L.md.type->params, "sigma0"), L.cp), s0,
+                     1e-9 * s0, "dahl's sigma0 is auto like lugre's");
+  law_free(&L);
+}
+
 Test(dahl, special_case)
 {
   law L;
-  law_init(&L, "dahl", stribeck, NULL);
+  const char *sets[] = {"sigma0", "1e5", NULL};
+  law_init(&L, "dahl", stribeck, sets);
   double z = 2e-6, F, dz[1];
   L.md.type->force(L.cp, &L.ci, 0.3, &z, &F, dz);
   cr_assert_float_eq(F, -1e5 * z, 1e-15, "Dahl: F = -sigma0 z (sigma1 = sigma2 = 0)");
