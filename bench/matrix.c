@@ -96,7 +96,7 @@
 #define ALL_SCENARIOS(X)                                                                    \
   X("inclined-block"), X("stick-slip"), X("drift"), X("glowinski-tp1"), X("glowinski-tp2"), \
       X("glowinski-2dof"), X("glowinski-3dof"), X("belt-oscillator"), X("two-mass-drive"),  \
-      X("coupled-sledges")
+      X("coupled-sledges"), X("preload-hold")
 
 const fb_experiment fb_default_experiments[] = {
     ALL_SCENARIOS(BASELINE_ROW),
