@@ -218,6 +218,27 @@ Test(penalty, eps_needs_stiffness)
   fb_plant_free(&pl);
 }
 
+/* The damper dT is critical by default, 2 sqrt(cT m) as Kikuuwe's B; dT = 0 (seed 004's
+ * undamped variant) stays 0. */
+Test(penalty, damper_critical_by_default)
+{
+  law P, K;
+  law_init(&P, "penalty", stribeck, NULL);
+  law_init(&K, "kikuuwe", stribeck, NULL);
+  const fb_param_set *ps = P.md.type->params, *ks = K.md.type->params;
+  const double cT = fb_param_get(fb_params_find(ps, "cT"), P.cp);
+  const double dT = fb_param_get(fb_params_find(ps, "dT"), P.cp);
+  cr_assert_float_eq(dT, 2.0 * sqrt(cT * 1.0), 1e-12 * dT);
+  cr_assert_eq(cT, fb_param_get(fb_params_find(ks, "K"), K.cp));
+  cr_assert_eq(dT, fb_param_get(fb_params_find(ks, "B"), K.cp));
+  law_free(&P);
+  law_free(&K);
+  const char *sets[] = {"dT", "0", NULL};
+  law_init(&P, "penalty", stribeck, sets);
+  cr_assert_eq(fb_param_get(fb_params_find(ps, "dT"), P.cp), 0.0);
+  law_free(&P);
+}
+
 /* Conformance over the registry: finite, odd, dissipative in steady state, analytic
  * Jacobians agree with differences away from kinks. */
 Test(conformance, every_ode_model)
