@@ -175,4 +175,16 @@ const fb_model_type fb_model_elastoplastic = {
     .kernels = &dep_kernels,
     .jac = dep_jac,
     .stick = dep_stick,
+    .suite = {.color = "#bcbd22",
+              .fixed_integrator = "rk4imp", /* stiff like LuGre: msbdf cannot take fixed steps */
+              .conv = {"rk4imp", NULL},
+              .wp = {"msbdf", "rk4imp", NULL},
+              .cost_integrator = "msbdf",
+              .reg_param = "f_ratio",
+              .reg_values = {3, 10, 30, 100, 300, 1000},
+              .nreg = 6,
+              .cost_hint = 3,
+              .expect = "no accumulation under oscillating loads below its breakaway "
+                        "displacement (purely elastic presliding), where LuGre drifts; "
+                        "plastic creep beyond r_ba Fs (Dupont et al. 2002)"},
 };
