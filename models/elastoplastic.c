@@ -20,14 +20,21 @@
  * z / S: alpha = 1 is LuGre, alpha = 0 is a pure spring (zdot = v, the anchor fixed).
  * Below z_ba the bristle deflection follows the displacement exactly, z - z0 = s - s0,
  * so an oscillating load below breakaway moves the body elastically and returns it:
- * no drift (the property Dupont et al. 2002 built the model for), where LuGre creeps a little
- * at every cycle because its alpha is 1 everywhere.
+ * no drift (the property Dupont et al. 2002 built the model for), where LuGre creeps a
+ * little at every cycle because its alpha is 1 everywhere.  A load beyond r_ba Fs enters
+ * the transition and creeps plastically, by design (on drift's near-Fs variant, peak
+ * 0.9 Fs, about 1/17 of LuGre's rate).
  *
- * Defaults as LuGre's (one physics for every model): sigma0 = m (2 pi f_ratio f_c)^2
- * (auto, f_ratio = 100, Kikuuwe's K), sigma1 = 2 sqrt(sigma0 m) (auto, critical,
- * Kikuuwe's B), sigma2 = 0 (viscous friction is plant damping).  Stick flag: alpha = 0
- * (the purely elastic region: |z| <= z_ba, or unloading).  Stiff like LuGre (sigma0/m
- * large): default msbdf at 1e-8.  Kind: ODE with analytic Jacobian.  State: z (m).
+ * Parameters (per contact; defaults as LuGre's, one physics for every model):
+ *   sigma0   bristle stiffness (N/m); auto m (2 pi f_ratio f_c)^2, Kikuuwe's K
+ *   sigma1   bristle damping (N s/m); auto 2 sqrt(sigma0 m), critical, Kikuuwe's B
+ *   sigma2   viscous friction (N s/m), default 0 (viscous friction is plant damping)
+ *   r_ba     z_ba / z_max (1), in (0, 1), default 0.7
+ *   f_ratio  bristle frequency over the scenario's f_c (1), default 100
+ * (m: effective mass at the contact; f_c: the scenario's characteristic frequency).
+ * Stick flag: alpha = 0 (the purely elastic region: |z| <= z_ba, or unloading).  Stiff
+ * like LuGre (sigma0/m large): default msbdf at 1e-8.  Kind: ODE with analytic Jacobian.
+ * State: z (m).
  */
 #include <math.h>
 #include <stddef.h>
