@@ -1,7 +1,8 @@
 /* test_elastoplastic.c — Dupont et al. 2002's single-state elasto-plastic model
  * (docs/design.md §3 M5b): its law in each region of alpha(z, v), the analytic Jacobian,
  * purely elastic presliding (no plastic creep below z_ba), and no accumulation on the
- * drift scenario where LuGre and Dahl accumulate.  No timing anywhere. */
+ * drift scenario where LuGre and Dahl accumulate (Kikuuwe and penalty hold too).  No
+ * timing anywhere. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -197,6 +198,15 @@ Test(elastoplastic, drift_does_not_accumulate, .timeout = 120)
                 var[i].tag, acc, compliance, r);
     cr_assert(fabs(acc) <= 1e-4 * compliance, "%s: elastoplastic accumulates %g", var[i].tag,
               acc);
+  }
+  /* Kikuuwe's anchor and the penalty spring hold too: bounded elastic deflection only. */
+  static const char *const holders[] = {"kikuuwe", "penalty"};
+  for (size_t i = 0; i < 2; i++) {
+    double r;
+    const double acc = accumulation(holders[i], NULL, NULL, NULL, &r);
+    cr_log_info("drift default: %s accumulates %.3g m/cycle, x(40)/x(10) = %.4f\n", holders[i],
+                acc, r);
+    cr_assert(fabs(acc) <= 1e-4 * compliance, "%s accumulates %g", holders[i], acc);
   }
   /* LuGre and Dahl accumulate on the default load, cycle after cycle. */
   double rl, rd, re;
