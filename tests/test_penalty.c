@@ -585,3 +585,53 @@ Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
       rec_free(&r[ie][ih]);
     }
 }
+
+/* Stick time on stick-slip by the velocity test (|v| < 1e-4 v_scale, v_scale = 4) and
+ * sign changes of v inside it, from a 10001-point trajectory. */
+static double stick_by_velocity(const char *integ, const char *const *sets, size_t *flips)
+{
+  fb_trace tr;
+  fb_run_result res;
+  cr_assert_eq(fbt_run("stick-slip", "penalty", integ, 1e-4, 0, sets, 10001, &tr, NULL, &res),
+               FB_OK, "%s", res.message);
+  double st = 0.0;
+  *flips = 0;
+  for (size_t k = 1; k < tr.filled; k++) {
+    const double v = tr.y[k * tr.dim + 1], vp = tr.y[(k - 1) * tr.dim + 1];
+    if (fabs(v) < 4e-4) {
+      st += tr.t[k] - tr.t[k - 1];
+      *flips += v * vp < 0.0;
+    }
+  }
+  fb_trace_free(&tr);
+  return st;
+}
+
+/* The same spring-slider-damper physics as Kikuuwe's anchor: with the default critical
+ * damper (dT = 2 sqrt(cT m) = Kikuuwe's B) the penalty model sticks as long as Kikuuwe's
+ * by the velocity test; seed 004's undamped spring (dT = 0) rings during stick, so the
+ * velocity test sees almost no stick although the return mapping holds the contact. */
+Test(penalty, critical_damper_sticks_like_kikuuwe)
+{
+  fb_trace tr;
+  fb_run_result res;
+  cr_assert_eq(fbt_run("stick-slip", "kikuuwe", "rk4", 1e-4, 0, NULL, 10001, &tr, NULL, &res),
+               FB_OK, "%s", res.message);
+  double sk = 0.0;
+  for (size_t k = 1; k < tr.filled; k++)
+    if (fabs(tr.y[k * tr.dim + 1]) < 4e-4)
+      sk += tr.t[k] - tr.t[k - 1];
+  fb_trace_free(&tr);
+  size_t f_rk4, f_nm, f_0;
+  const double s_rk4 = stick_by_velocity("rk4", NULL, &f_rk4);
+  const double s_nm = stick_by_velocity("newmark", NULL, &f_nm);
+  static const char *const undamped[] = {"dT=0", NULL};
+  const double s_0 = stick_by_velocity("newmark", undamped, &f_0);
+  cr_log_info("stick-slip, stick by |v| < 4e-4: kikuuwe %.3f s; penalty rk4 %.3f s (%zu sign "
+              "changes), newmark %.3f s (%zu), newmark dT=0 %.3f s (%zu)\n",
+              sk, s_rk4, f_rk4, s_nm, f_nm, s_0, f_0);
+  cr_assert(fabs(s_rk4 - sk) <= 0.01 * sk && fabs(s_nm - sk) <= 0.01 * sk,
+            "critically damped penalty sticks like kikuuwe: %g, %g vs %g", s_rk4, s_nm, sk);
+  cr_assert(s_0 < 0.25 * sk && f_0 > 10 * (f_nm + 1), "undamped: %g s, %zu sign changes", s_0,
+            f_0);
+}
