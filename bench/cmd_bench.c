@@ -17,7 +17,7 @@
  * state, bit for bit: the largest difference of the final states relative to their
  * largest component is reported, and one above 1e-12 fails the command (exit 1), since
  * then the two would not compute the same thing.
- * Model-owned schemes (glowinski-lie, switching's paper scheme, elastoplastic's newmark)
+ * Model-owned schemes (glowinski-lie, switching's paper scheme, penalty's newmark)
  * have no hand-written twin: their ns per step is reported alone.
  *
  * Output: a table on stdout; with --out, CSV with the columns
@@ -102,9 +102,9 @@ static inline void rhs_lugre(const loop_params *P, double t, const double *y, do
   dy[2] = zd;
 }
 
-/* elastoplastic, rate form: H' = -cT v unless |H| >= S and H v < 0; F = clamp(H - dT v, S);
+/* penalty, rate form: H' = -cT v unless |H| >= S and H v < 0; F = clamp(H - dT v, S);
  * p1 = cT, p2 = dT. */
-static inline void rhs_elastoplastic(const loop_params *P, double t, const double *y, double *dy)
+static inline void rhs_penalty(const loop_params *P, double t, const double *y, double *dy)
 {
   const double v = y[1], H = y[2];
   dy[2] = (fabs(H) >= P->S && H * v < 0.0) ? 0.0 : -P->p1 * v;
@@ -150,7 +150,7 @@ LOOP_RK4(loop_naive, rhs_naive, 2)
 LOOP_RK4(loop_smooth, rhs_smooth, 2)
 LOOP_RK4(loop_kikuuwe, rhs_kikuuwe, 3)
 LOOP_RK4(loop_lugre, rhs_lugre, 3)
-LOOP_RK4(loop_elastoplastic, rhs_elastoplastic, 3)
+LOOP_RK4(loop_penalty, rhs_penalty, 3)
 
 typedef void (*loop_fn)(const loop_params *P, double h, unsigned long nsteps, double *y);
 
@@ -167,7 +167,7 @@ static const twin twins[] = {
     {"kikuuwe", loop_kikuuwe, {"K", "B", NULL}},
     {"lugre", loop_lugre, {"sigma0", "sigma1", "sigma2", NULL}},
     {"dahl", loop_lugre, {"sigma0", "sigma1", "sigma2", NULL}},
-    {"elastoplastic", loop_elastoplastic, {"cT", "dT", NULL}},
+    {"penalty", loop_penalty, {"cT", "dT", NULL}},
 };
 
 static const twin *twin_find(const char *model)
@@ -349,7 +349,7 @@ static const char bench_help[] =
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
     "model on stick-slip under fixed-step rk4, alternating runs, medians of the repeats;\n"
     "and ns per step of the model-owned schemes glowinski-lie, paper (switching) and\n"
-    "newmark (elastoplastic).  Both must end in the same state (checked, exit 1 if not).\n"
+    "newmark (penalty).  Both must end in the same state (checked, exit 1 if not).\n"
     "Prints a table; --out also writes CSV (columns model,integrator,scenario,h,steps,\n"
     "ns_per_step,ns_per_rhs,loop_ns_per_step,loop_ns_per_rhs,ratio,max_rel_diff,repeats).\n"
     "A benchmark: run it on an otherwise idle machine.\n"
@@ -443,7 +443,7 @@ int fb_cmd_bench(int argc, char **argv)
   }
   /* every ODE model under rk4, then the model-owned schemes */
   static const char *const owned[][2] = {
-      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"elastoplastic", "newmark"}};
+      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"}};
   bench_row rows[64];
   size_t nr = 0;
   for (size_t m = 0; fb_model_registry[m] != NULL && nr < 60; m++)

@@ -4,8 +4,10 @@
  * `NAME=VALUE` (scenario or model, `scenario.NAME` / `model.NAME` to disambiguate), then
  * prepared (plant built, model resolved, integrator checked) and run.  The trajectory
  * is recorded on a uniform output grid by interpolating between accepted steps, so the
- * recording never changes an adaptive run's step sequence: positions by cubic Hermite
- * (the velocity is their exact derivative), velocities, states and forces linearly.
+ * recording never changes an adaptive run's step sequence: positions by quintic Hermite
+ * (x, v, a at both ends), velocities and states by cubic Hermite (linear where a state
+ * has no derivative), forces linearly.  At a forcing break each end of a step takes the
+ * one-sided derivative of the piece the step lies in (steps land on breaks exactly).
  */
 #ifndef FB_RUN_H
 #define FB_RUN_H

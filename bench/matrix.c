@@ -40,7 +40,8 @@ static const double fixed_view[] = FB_FIXED_VIEW_H;
  * ~1e5 steps at the finer common step. */
 static const char *const fixed_view_scenarios[] = {
     "inclined-block", "stick-slip",     "drift",           "glowinski-tp1", "glowinski-tp2",
-    "glowinski-2dof", "glowinski-3dof", "belt-oscillator", "coupled-sledges", NULL};
+    "glowinski-2dof", "glowinski-3dof", "belt-oscillator", "coupled-sledges", "preload-hold",
+    NULL};
 
 /* Convergence scenarios and the first step of their ladders (about span / 540). */
 static const struct {

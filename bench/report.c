@@ -2205,6 +2205,7 @@ static const expectation *expected(const char *model)
   static const expectation map[] = {
       {"naive-sign", 0, -1, 1, NAN},  {"smooth-sign", 0, 1, -1, NAN}, {"kikuuwe", 1, 0, -1, NAN},
       {"lugre", -1, 1, -1, NAN},      {"elastoplastic", -1, 0, -1, NAN},
+      {"penalty", -1, 0, -1, NAN},
       {"glowinski", 1, 0, 0, 1.0},    {"switching", 1, 0, 0, NAN},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

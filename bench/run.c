@@ -335,6 +335,24 @@ static void recorder_next(recorder *r)
   r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1] : (double)NAN;
 }
 
+/* The time at which to evaluate the plant for a derivative at t: t itself, except at a
+ * forcing break, where the step's own piece counts.  Scenarios define their forcing on
+ * half-open pieces, either way round, so the value *at* a break belongs to one side or
+ * the other; a step that ends on a break lies in the left piece (side < 0: just below
+ * t), a step that starts on one in the right piece (side > 0: just above).  Integrators
+ * land on breaks exactly, and a model-owned scheme reports the state at a break from
+ * the left and, when its forces jump there (a stick multiplier), again from the right:
+ * with this, the derivative at each end of a step is the one-sided derivative of the
+ * piece the step lies in, consistent with the multiplier the scheme reports (a stuck
+ * contact's acceleration is then udot, 0 on fixed ground, not the other piece's). */
+static double deriv_time(const fb_plant *pl, double t, int side)
+{
+  for (size_t k = 0; k < pl->nbreaks; k++)
+    if (pl->breaks[k] == t)
+      return nextafter(t, side < 0 ? -INFINITY : INFINITY);
+  return t;
+}
+
 /* A step that may fill grid points (or repeats the last sampled instant): outputs and
  * derivatives at its end, the samples inside it, then the state kept for the next.
  * Out of line so that recorder_step, taken after every step, stays a leaf function
@@ -349,13 +367,17 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
   if (k > 0 && r->have_prev && tr->t[k - 1] == t)
     k--;
   if (k < tr->ns && grid_time(r, k) <= t) {
+    const fb_plant *pl = r->pb->plant;
     int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
     if (st == FB_OK)
-      st = fb_problem_deriv(r->pb, t, y, r->F, r->dy, r->work);
-    if (st == FB_OK && r->have_prev && !r->prev_out) {
+      st = fb_problem_deriv(r->pb, deriv_time(pl, t, -1), y, r->F, r->dy, r->work);
+    /* the previous step's end derivative is this step's start derivative, except at a
+     * break, where the pieces differ */
+    const double tp_right = r->have_prev ? deriv_time(pl, r->tp, +1) : r->tp;
+    if (st == FB_OK && r->have_prev && (!r->prev_out || tp_right != r->tp)) {
       st = fb_problem_output(r->pb, r->tp, r->yp, r->Fp, r->sp);
       if (st == FB_OK)
-        st = fb_problem_deriv(r->pb, r->tp, r->yp, r->Fp, r->dyp, r->work);
+        st = fb_problem_deriv(r->pb, tp_right, r->yp, r->Fp, r->dyp, r->work);
     }
     if (st != FB_OK)
       return r->status = st;

@@ -9,7 +9,7 @@
  *    (operator splitting, return mapping, event-driven switching).  The model lists
  *    its own integrators in `schemes`; they advance the same y = [x, v, z] layout,
  *    where z holds what the method needs to report (multiplier, plastic force, mode).
- * A model may belong to both (elastoplastic: rate form under GSL, Newmark of its own).
+ * A model may belong to both (penalty: rate form under GSL, Newmark of its own).
  *
  * A model never knows the scenario: it sees a contact (friction characteristic,
  * normal force) and, once, the scales used to resolve its "auto" parameters.

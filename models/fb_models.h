@@ -9,6 +9,7 @@ extern const fb_model_type fb_model_smooth_sign;
 extern const fb_model_type fb_model_kikuuwe;
 extern const fb_model_type fb_model_lugre;
 extern const fb_model_type fb_model_dahl;
+extern const fb_model_type fb_model_penalty;
 extern const fb_model_type fb_model_elastoplastic;
 extern const fb_model_type fb_model_switching;
 extern const fb_model_type fb_model_glowinski;

@@ -1,18 +1,27 @@
-/* lugre.c — the LuGre model (Canudas de Wit et al. 1995; seed 002 eq. 12; SPEC §3 M4)
- * and its special case, the Dahl model.
+/* lugre.c — the LuGre model (Canudas de Wit et al. 1995; seed 002 eq. 12;
+ * docs/design.md §3 M4) and its special case, the Dahl model.
  *
  *     zdot = v_r - sigma0 |v_r| z / S(|v_r|)
  *     F    = -(sigma0 z + sigma1 zdot + sigma2 v_r)
  *
  * z is the mean bristle deflection (m).  Steady sliding: z = S sgn(v)/sigma0, so
- * |F| = S(|v|) + sigma2 |v| (Stribeck curve plus viscous friction).  Standard
- * parameters (m = 1): sigma0 = 1e5 N/m, sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m;
- * with Fc = 1, Fs = 1.5, vs = 0.001 from the scenario's characteristic.  Stiff for
- * explicit steppers (sigma0/m large; in slip the z-rate is sigma0 |v|/S).  Known to
- * drift under oscillating sub-breakaway loads (seed 002 §3.1, fig. 3(b)).
+ * |F| = S(|v|) + sigma2 |v| (Stribeck curve plus viscous friction).  Stiff for explicit
+ * steppers (sigma0/m large; in slip the z-rate is sigma0 |v|/S).  Known to drift under
+ * oscillating sub-breakaway loads (seed 002 §3.1, fig. 3(b)).
+ *
+ * Defaults: one physics for every model (docs/design.md §1, §3).  sigma0 = m (2 pi
+ * f_ratio f_c)^2 (auto, f_ratio = 100: the bristle spring is Kikuuwe's anchor spring K,
+ * m the effective mass at the contact, f_c the scenario's characteristic frequency),
+ * sigma1 = 2 sqrt(sigma0 m) (auto, critical damping of the bristle with the body:
+ * Kikuuwe's B), sigma2 = 0 (viscous friction c_v v is plant damping, which every
+ * model sees or none does).  The published set of Canudas de Wit et al. 1995 (m = 1,
+ * sigma0 = 1e5 N/m, sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m, with Fc = 1, Fs = 1.5,
+ * vs = 0.001, the drift scenario's defaults) stays one command away:
+ *     fricbench run --scenario drift --model lugre --set sigma0=1e5 \
+ *         --set sigma1=316.22776601683796 --set sigma2=0.4
  *
  * Dahl: sigma1 = sigma2 = 0 and S = Fc, the kinetic level (no Stribeck); Fs for a
- * characteristic without a kinetic level (leine).  Kind: ODE
+ * characteristic without a kinetic level (leine); sigma0 auto as LuGre's.  Kind: ODE
  * with analytic Jacobian.  State: z (m).
  */
 #include <math.h>
@@ -26,31 +35,52 @@ typedef struct lugre_params {
   double sigma0; /* bristle stiffness (N/m) */
   double sigma1; /* bristle damping (N s/m) */
   double sigma2; /* viscous friction (N s/m) */
+  double f_ratio; /* bristle frequency over the scenario's f_c, for the auto sigma0 */
   double dahl;   /* 1: S = Fc (Dahl), fixed by the model type, not a parameter */
 } lugre_params;
 
-static const fb_param_desc lugre_desc[] = {
-    {"sigma0", "N/m", "bristle stiffness", offsetof(lugre_params, sigma0), 1e5, 0, INFINITY,
-     FB_PARAM_MIN_OPEN, NULL, NULL},
-    {"sigma1", "N s/m", "bristle damping", offsetof(lugre_params, sigma1), 316.22776601683796, 0,
-     INFINITY, 0, NULL, NULL},
-    {"sigma2", "N s/m", "viscous friction", offsetof(lugre_params, sigma2), 0.4, 0, INFINITY, 0,
-     NULL, NULL},
-};
-static const fb_param_set lugre_set = {sizeof(lugre_params), 3, lugre_desc};
+#define LUGRE_SIGMA0                                                                      \
+  {"sigma0", "N/m", "bristle stiffness", offsetof(lugre_params, sigma0), NAN, 0, INFINITY,    \
+   FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "m (2 pi f_ratio f_c)^2, as Kikuuwe's K", NULL}
+#define LUGRE_F_RATIO                                                                     \
+  {"f_ratio", "1", "bristle frequency over the scenario's f_c (for auto sigma0)",            \
+   offsetof(lugre_params, f_ratio), 100, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL}
 
-static const fb_param_desc dahl_desc[] = {
-    {"sigma0", "N/m", "bristle stiffness", offsetof(lugre_params, sigma0), 1e5, 0, INFINITY,
-     FB_PARAM_MIN_OPEN, NULL, NULL},
+static const fb_param_desc lugre_desc[] = {
+    LUGRE_SIGMA0,
+    {"sigma1", "N s/m", "bristle damping", offsetof(lugre_params, sigma1), NAN, 0, INFINITY,
+     FB_PARAM_AUTO, "2 sqrt(sigma0 m), critical with the body, as Kikuuwe's B", NULL},
+    {"sigma2", "N s/m", "viscous friction (plant damping belongs to the scenario)",
+     offsetof(lugre_params, sigma2), 0, 0, INFINITY, 0, NULL, NULL},
+    LUGRE_F_RATIO,
 };
-static const fb_param_set dahl_set = {sizeof(lugre_params), 1, dahl_desc};
+static const fb_param_set lugre_set = {sizeof(lugre_params), 4, lugre_desc};
+
+static const fb_param_desc dahl_desc[] = {LUGRE_SIGMA0, LUGRE_F_RATIO};
+static const fb_param_set dahl_set = {sizeof(lugre_params), 2, dahl_desc};
 
 static const char *const lugre_z[] = {"z"};
+
+/* The auto defaults: the bristle is Kikuuwe's anchor spring and damper (seed 002 §4.1
+ * defaults, docs/design.md §3 M3-M4), so the two models differ only in their law. */
+static int lugre_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
+{
+  lugre_params *p = pv;
+  (void)err;
+  if (isnan(p->sigma0)) {
+    const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
+    p->sigma0 = sc->m * w * w;
+  }
+  if (isnan(p->sigma1))
+    p->sigma1 = 2.0 * sqrt(p->sigma0 * sc->m);
+  p->dahl = 0.0;
+  return FB_OK;
+}
 
 static int dahl_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
   lugre_params *p = pv;
-  (void)sc, (void)err;
+  lugre_resolve(p, sc, err);
   p->sigma1 = 0.0;
   p->sigma2 = 0.0;
   p->dahl = 1.0;
@@ -117,14 +147,15 @@ FB_MODEL_KERNELS(lugre, lugre_force, 1);
 
 const fb_model_type fb_model_lugre = {
     .name = "lugre",
-    .title = "LuGre bristle model: presliding, Stribeck, viscous (drifts under sub-breakaway)",
-    .reference = "Canudas de Wit et al. 1995; seed 002 eq. 12; SPEC §3 M4",
+    .title = "LuGre bristle model: presliding, Stribeck (drifts under sub-breakaway)",
+    .reference = "Canudas de Wit et al. 1995; seed 002 eq. 12; docs/design.md §3 M4",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC,
     .default_integrator = "msbdf",
     .default_tol = 1e-8,
     .params = &lugre_set,
     .nz = 1,
     .z_names = lugre_z,
+    .resolve = lugre_resolve,
     .init = lugre_init,
     .force = lugre_force,
     .kernels = &lugre_kernels,
@@ -135,9 +166,9 @@ const fb_model_type fb_model_lugre = {
               .conv = {"rk4imp", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",
-              .reg_param = "sigma0",
-              .reg_values = {1e3, 1e4, 1e5, 1e6, 1e7},
-              .nreg = 5,
+              .reg_param = "f_ratio",
+              .reg_values = {3, 10, 30, 100, 300, 1000},
+              .nreg = 6,
               .alt_tag = "lugre-1995",
               .alt_sets = {"sigma0=1e5", "sigma1=316.22776601683796", "sigma2=0.4", NULL},
               .cost_hint = 3,
@@ -148,7 +179,7 @@ const fb_model_type fb_model_lugre = {
 const fb_model_type fb_model_dahl = {
     .name = "dahl",
     .title = "Dahl model: LuGre with sigma1 = sigma2 = 0 and S = Fc",
-    .reference = "Dahl 1968; as the special case of LuGre in SPEC §3 M4",
+    .reference = "Dahl 1968; as the special case of LuGre in docs/design.md §3 M4",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC,
     .default_integrator = "msbdf",
     .default_tol = 1e-8,

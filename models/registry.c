@@ -10,6 +10,7 @@ const fb_model_type *const fb_model_registry[] = {
     &fb_model_kikuuwe,
     &fb_model_lugre,
     &fb_model_dahl,
+    &fb_model_penalty,
     &fb_model_elastoplastic,
     &fb_model_switching,
     &fb_model_glowinski,

@@ -28,20 +28,20 @@ do for [k = 1:4] {
     set xlabel 'xi = x_m - v t [m]'
     set ylabel "xi' = v_m - v [m/s]"
     if (ref ne '') {
-      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'elastoplastic/newmark', \
+      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark', \
            ref skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
     } else {
-      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'elastoplastic/newmark'
+      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark'
     }
   } else {
     set xlabel 't [s]'
     set ylabel 'contact force F [N]'
     set xrange [tmin : tmax]
     if (ref ne '') {
-      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'elastoplastic/newmark', \
+      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark', \
            ref skip 1 u 1:(column(Fc)) w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
     } else {
-      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'elastoplastic/newmark'
+      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark'
     }
   }
 }

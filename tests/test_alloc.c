@@ -71,7 +71,7 @@ Test(alloc, fixed_step_gsl_and_heun3)
   same_allocations("stick-slip", "kikuuwe", "rk4", 1e-3, 0);
   same_allocations("stick-slip", "kikuuwe", "rk8pd", 1e-3, 0);
   same_allocations("stick-slip", "naive-sign", "heun3", 1e-3, 0);
-  same_allocations("stick-slip", "elastoplastic", "rk2", 1e-3, 0);
+  same_allocations("stick-slip", "penalty", "rk2", 1e-3, 0);
 }
 
 Test(alloc, adaptive)
@@ -99,7 +99,7 @@ Test(alloc, gsl_internal_allocations_of_implicit_steppers)
 Test(alloc, model_owned_schemes)
 {
   same_allocations("stick-slip", "glowinski", "glowinski-lie", 1e-3, 0);
-  same_allocations("stick-slip", "elastoplastic", "newmark", 1e-3, 0);
+  same_allocations("stick-slip", "penalty", "newmark", 1e-3, 0);
   same_allocations("stick-slip", "switching", "paper", 1e-3, 0);
   same_allocations("stick-slip", "switching", "event", 0, 1e-8);
 }

@@ -44,7 +44,7 @@ static const bad catalogue[] = {
      "rkf45"},
     {{"run", "-s", "drift", "-m", "switching", "-i", "glowinski-lie", "-o", "@/x.csv", NULL}, 2,
      "'glowinski-lie'", "event"},
-    {{"run", "-s", "drift", "-m", "elastoplastic", "-i", "paper", "-o", "@/x.csv", NULL}, 2,
+    {{"run", "-s", "drift", "-m", "penalty", "-i", "paper", "-o", "@/x.csv", NULL}, 2,
      "'paper'", "newmark"},
     {{"run", "-s", "drift", "-m", "glowinski", "--tol", "1e-6", "-o", "@/x.csv", NULL}, 2,
      "glowinski-lie", "use --h"},

@@ -96,7 +96,7 @@ Test(faults, budget_is_budget)
 Test(faults, extreme_legal_inputs_run_to_a_status, .timeout = 120)
 {
   static const char *const models[] = {"naive-sign", "smooth-sign", "kikuuwe", "lugre",
-                                       "dahl", "elastoplastic", "switching", "glowinski"};
+                                       "dahl", "penalty", "switching", "glowinski"};
   typedef struct xcase {
     const char *scenario;
     const char *sets[3];
@@ -116,7 +116,7 @@ Test(faults, extreme_legal_inputs_run_to_a_status, .timeout = 120)
   };
   /* the models' own stiffness-like parameters at 1e12 */
   static const char *const stiff[][2] = {
-      {"kikuuwe", "K=1e12"}, {"elastoplastic", "cT=1e12"}, {"lugre", "sigma0=1e12"},
+      {"kikuuwe", "K=1e12"}, {"penalty", "cT=1e12"}, {"lugre", "sigma0=1e12"},
       {"dahl", "sigma0=1e12"}, {"smooth-sign", "eps_v=1e-12"}};
   size_t n = 0;
   for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)

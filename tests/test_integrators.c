@@ -138,14 +138,14 @@ Test(evolve, budgets)
  * naive-sign: fixed h = 1e-4 (with error control its step collapses at every stick: the
  * budget test above shows it).  Pairs marked below cannot step at all: the implicit
  * step equation has no solution across the sign jump (naive-sign) or the plastic switch
- * (elastoplastic rate form); they must end with a reported status, never crash. */
+ * (penalty rate form); they must end with a reported status, never crash. */
 typedef struct expect {
   const char *model, *stepper;
 } expect;
 static const expect cannot_step[] = {
     {"naive-sign", "rk1imp"},    {"naive-sign", "rk2imp"},   {"naive-sign", "rk4imp"},
-    {"naive-sign", "msadams"},   {"naive-sign", "msbdf"},    {"elastoplastic", "msadams"},
-    {"elastoplastic", "msbdf"},  {NULL, NULL},
+    {"naive-sign", "msadams"},   {"naive-sign", "msbdf"},    {"penalty", "msadams"},
+    {"penalty", "msbdf"},  {NULL, NULL},
 };
 
 static int expected_to_fail(const char *m, const char *s)

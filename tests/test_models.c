@@ -123,10 +123,12 @@ Test(kikuuwe, auto_defaults)
 }
 
 /* Steady sliding: zdot = 0 at z = S sgn v / sigma0, and |F| = S(|v|) + sigma2 |v|. */
+/* The published set of Canudas de Wit et al. 1995, by --set: |F| = S(|v|) + sigma2 |v|. */
 Test(lugre, steady_sliding)
 {
   law L;
-  law_init(&L, "lugre", stribeck, NULL);
+  const char *sets[] = {"sigma0", "1e5", "sigma1", "316.22776601683796", "sigma2", "0.4", NULL};
+  law_init(&L, "lugre", stribeck, sets);
   const double vs[] = {1e-4, 5e-4, 1e-3, 3e-3, 0.1, 2.0, -0.002, -1.0};
   for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
     const double v = vs[k], S = 1.0 + 0.5 * exp(-(v / 0.001) * (v / 0.001));
@@ -139,10 +141,41 @@ Test(lugre, steady_sliding)
   law_free(&L);
 }
 
+/* The defaults are Kikuuwe's anchor: sigma0 = m (2 pi 100 f_c)^2, sigma1 = 2 sqrt(sigma0 m)
+ * (m = 1, f_c = 1 Hz here), and no viscous term: steady sliding gives |F| = S(|v|). */
+Test(lugre, defaults_as_kikuuwe_no_viscous)
+{
+  law L, K;
+  law_init(&L, "lugre", stribeck, NULL);
+  law_init(&K, "kikuuwe", stribeck, NULL);
+  const fb_param_set *ps = L.md.type->params, *ks = K.md.type->params;
+  const double s0 = fb_param_get(fb_params_find(ps, "sigma0"), L.cp);
+  const double s1 = fb_param_get(fb_params_find(ps, "sigma1"), L.cp);
+  cr_assert_float_eq(s0, pow(2.0 * M_PI * 100.0, 2.0), 1e-9 * s0);
+  cr_assert_eq(s0, fb_param_get(fb_params_find(ks, "K"), K.cp));
+  cr_assert_float_eq(s1, 2.0 * sqrt(s0), 1e-12 * s1);
+  cr_assert_eq(s1, fb_param_get(fb_params_find(ks, "B"), K.cp));
+  cr_assert_eq(fb_param_get(fb_params_find(ps, "sigma2"), L.cp), 0.0);
+  const double vs[] = {1e-4, 3e-3, 2.0, -1.0};
+  for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
+    const double v = vs[k], S = 1.0 + 0.5 * exp(-(v / 0.001) * (v / 0.001));
+    double z = S * (v > 0 ? 1 : -1) / s0, F, dz[1];
+    L.md.type->force(L.cp, &L.ci, v, &z, &F, dz);
+    cr_assert_float_eq(F, -S * (v > 0 ? 1 : -1), 1e-12, "v=%g: no viscous term", v);
+  }
+  law_free(&L);
+  law_free(&K);
+  law_init(&L, "dahl", stribeck, NULL);
+  cr_assert_float_eq(fb_param_get(fb_params_find(L.md.type->params, "sigma0"), L.cp), s0,
+                     1e-9 * s0, "dahl's sigma0 is auto like lugre's");
+  law_free(&L);
+}
+
 Test(dahl, special_case)
 {
   law L;
-  law_init(&L, "dahl", stribeck, NULL);
+  const char *sets[] = {"sigma0", "1e5", NULL};
+  law_init(&L, "dahl", stribeck, sets);
   double z = 2e-6, F, dz[1];
   L.md.type->force(L.cp, &L.ci, 0.3, &z, &F, dz);
   cr_assert_float_eq(F, -1e5 * z, 1e-15, "Dahl: F = -sigma0 z (sigma1 = sigma2 = 0)");
@@ -151,11 +184,11 @@ Test(dahl, special_case)
 }
 
 /* The bound is never exceeded, and plastic loading freezes H. */
-Test(elastoplastic, bound_and_flow_rule)
+Test(penalty, bound_and_flow_rule)
 {
   const char *sets[] = {"cT", "1e4", NULL};
   law L;
-  law_init(&L, "elastoplastic", stribeck, sets);
+  law_init(&L, "penalty", stribeck, sets);
   for (double H = -3; H <= 3; H += 0.173)
     for (double v = -0.01; v <= 0.01; v += 0.00071) {
       double F, dz[1], z = H;
@@ -170,19 +203,40 @@ Test(elastoplastic, bound_and_flow_rule)
   law_free(&L);
 }
 
-Test(elastoplastic, eps_needs_stiffness)
+Test(penalty, eps_needs_stiffness)
 {
   fb_plant pl;
   fb_model md;
   fb_err err;
   plant1(&pl, coulomb2, 1.0); /* K = 0 at the contact */
-  cr_assert_eq(fb_model_init(&md, fb_model_find("elastoplastic")), FB_OK);
-  cr_assert_eq(fb_params_set(md.type->params, "elastoplastic", md.params, "eps", "0.1", &err),
+  cr_assert_eq(fb_model_init(&md, fb_model_find("penalty")), FB_OK);
+  cr_assert_eq(fb_params_set(md.type->params, "penalty", md.params, "eps", "0.1", &err),
                FB_OK);
   cr_assert_eq(fb_model_resolve(&md, &pl, &err), FB_EINVAL);
   cr_assert(strstr(err.msg, "eps") != NULL, "%s", err.msg);
   fb_model_free(&md);
   fb_plant_free(&pl);
+}
+
+/* The damper dT is critical by default, 2 sqrt(cT m) as Kikuuwe's B; dT = 0 (seed 004's
+ * undamped variant) stays 0. */
+Test(penalty, damper_critical_by_default)
+{
+  law P, K;
+  law_init(&P, "penalty", stribeck, NULL);
+  law_init(&K, "kikuuwe", stribeck, NULL);
+  const fb_param_set *ps = P.md.type->params, *ks = K.md.type->params;
+  const double cT = fb_param_get(fb_params_find(ps, "cT"), P.cp);
+  const double dT = fb_param_get(fb_params_find(ps, "dT"), P.cp);
+  cr_assert_float_eq(dT, 2.0 * sqrt(cT * 1.0), 1e-12 * dT);
+  cr_assert_eq(cT, fb_param_get(fb_params_find(ks, "K"), K.cp));
+  cr_assert_eq(dT, fb_param_get(fb_params_find(ks, "B"), K.cp));
+  law_free(&P);
+  law_free(&K);
+  const char *sets[] = {"dT", "0", NULL};
+  law_init(&P, "penalty", stribeck, sets);
+  cr_assert_eq(fb_param_get(fb_params_find(ps, "dT"), P.cp), 0.0);
+  law_free(&P);
 }
 
 /* Conformance over the registry: finite, odd, dissipative in steady state, analytic

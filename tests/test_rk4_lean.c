@@ -67,7 +67,7 @@ static void compare_paths(const char *scenario, const char *model, double h, int
 Test(rk4_lean, scalar_path_is_the_generic_path_to_the_bit)
 {
   const char *models[] = {"naive-sign", "smooth-sign", "kikuuwe", "lugre", "dahl",
-                          "elastoplastic"};
+                          "penalty"};
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
     compare_paths("stick-slip", models[i], 1e-5, 20000); /* stable for LuGre's bristles */
     /* no spring, no damper: the kernel's unconditional 0 x and 0 v terms */

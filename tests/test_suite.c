@@ -416,7 +416,7 @@ Test(suite, report_survives_odd_rows, .timeout = 120)
         "nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,3.1,3.0\n", fp);
   /* a short row, a blank line, a row without a reference, infinities and garbage numbers */
   fputs("5,drift,default,drift,kikuuwe\n\n", fp);
-  fputs("6,grid,eps=0.1,two-mass-drive,elastoplastic,newmark,fixed,0.1,nan,nan,h,0.1,v=0.5;Omega=0.2;T=628,,"
+  fputs("6,grid,eps=0.1,two-mass-drive,penalty,newmark,fixed,0.1,nan,nan,h,0.1,v=0.5;Omega=0.2;T=628,,"
         "none,ok,,628,6283,0,12566,0,0,0,0,inf,-inf,x,,,,,,,,,,,,,,,,,,0.004,0.004\n", fp);
   fclose(fp);
   fb_err err = {{0}};

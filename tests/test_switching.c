@@ -342,7 +342,7 @@ static int two_watch_step(void *ctx, double t, const double *y)
 
 Test(switching, coupled_sledges_stick_together_within_bounds)
 {
-  const char *sets[] = {"mu=0.15", NULL};
+  const char *sets[] = {"mu=0.15", "A=2", NULL};
   const double Fs = 0.15 * 9.81;
   two_watch w = {{Fs, Fs}, 0.5, 0, 0, 0, 0, 0};
   const fb_observer obs = {two_watch_step, &w};
@@ -387,8 +387,8 @@ Test(switching, coupled_sledges_stick_together_within_bounds)
   free(sp);
 }
 
-/* At the default mu = 0.3 the drive (force <= k1 A = 2 < mu m g = 2.94) never breaks
- * sledge 1 loose: exact answer x = 0, F1 = -k1 A sin(omega t), F2 = 0. */
+/* At mu = 0.3 the drive of amplitude A = 2 (force <= k1 A = 2 < mu m g = 2.94) never
+ * breaks sledge 1 loose: exact answer x = 0, F1 = -k1 A sin(omega t), F2 = 0. */
 typedef struct still_watch {
   unsigned long reports, moved, not_stuck;
   double max_F_err;
@@ -404,18 +404,50 @@ static int still_watch_step(void *ctx, double t, const double *y)
   return 0;
 }
 
-Test(switching, coupled_sledges_default_stays_stuck)
+/* The drive amplitude A = 2 (the suite's pure-stick series) at mu = 0.3: nothing moves. */
+Test(switching, coupled_sledges_A2_stays_stuck)
 {
   still_watch w = {0, 0, 0, 0};
   const fb_observer obs = {still_watch_step, &w};
   fb_run_result res;
   const sw_opts o = {0, 1e-10, 1e-12, NULL, 0, 0};
-  cr_assert_eq(sw_run("coupled-sledges", "event", NULL, &o, 2, NULL, &obs, &res), FB_OK, "%s",
+  const char *sets[] = {"A=2", NULL};
+  cr_assert_eq(sw_run("coupled-sledges", "event", sets, &o, 2, NULL, &obs, &res), FB_OK, "%s",
                res.message);
   cr_assert_eq(res.cnt.nevents, 0);
   cr_assert(w.reports > 10 && w.moved == 0 && w.not_stuck == 0, "%lu of %lu reports moved",
             w.moved, w.reports);
   cr_assert(w.max_F_err < 1e-12, "multipliers off the drive force by %g", w.max_F_err);
+}
+
+/* The default A = 10: the reference sticks and slips at every mu of the suite's cost
+ * ladder (sledge 1 sticks at every reversal of the drive and slides in between), where
+ * A = 2 gives pure stick from mu = k1 A / (m1 g) = 0.204 up. */
+Test(switching, coupled_sledges_default_sticks_and_slips_at_every_mu)
+{
+  const fb_scenario_type *st = fb_scenario_find("coupled-sledges");
+  static const char *const mus[] = {"mu=0.01", "mu=0.03", "mu=0.1", "mu=0.2",
+                                    "mu=0.3",  "mu=0.45", "mu=0.6"};
+  for (size_t m = 0; m < sizeof mus / sizeof mus[0]; m++)
+    for (int a2 = 0; a2 < 2; a2++) {
+      const char *sets[] = {mus[m], a2 ? "A=2" : NULL, NULL};
+      void *sp = scenario_params(st, sets);
+      fb_interval_list l;
+      fb_err err;
+      cr_assert_eq(fb_reference_run(st, sp, 11, NULL, &l, &err), FB_OK, "%s", err.msg);
+      double stick = 0.0, slip = 0.0;
+      for (size_t k = 0; k < l.n; k++)
+        *(l.iv[k].mode == FB_MODE_STICK ? &stick : &slip) += l.iv[k].end - l.iv[k].start;
+      cr_log_info("coupled-sledges %s A=%d: stick %.3f s, slip %.3f s (both sledges)\n",
+                  mus[m], a2 ? 2 : 10, stick, slip);
+      if (!a2)
+        cr_assert(stick > 0.0 && slip > 1.0, "%s A=10: stick %g s, slip %g s", mus[m], stick,
+                  slip);
+      else if (m >= 4)
+        cr_assert(slip == 0.0, "%s A=2: pure stick, slip %g s", mus[m], slip);
+      fb_interval_list_free(&l);
+      free(sp);
+    }
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -689,8 +721,8 @@ Test(reference, cli_writes_trajectory_and_intervals)
   cr_assert_eq(fbt_dir_entries(dir), 2, "no temporaries left");
 
   /* Several contacts: suffixed columns, contacts numbered from 1; --set; stdout. */
-  const char *b[] = {"reference", "--scenario", "coupled-sledges", "--set", "mu=0.15",
-                     "--samples", "11", "--intervals", p2, "--out", "-", NULL};
+  const char *b[] = {"reference", "--scenario", "coupled-sledges", "--set", "mu=0.15", "--set",
+                     "A=2", "--samples", "11", "--intervals", p2, "--out", "-", NULL};
   cr_assert_eq(fbt_cli(b, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   const char *hdr = "t,x1,x2,v1,v2,F1,F2,mode1,force1,mode2,force2,stick1,stick2\n";
   cr_assert(strncmp(out, hdr, strlen(hdr)) == 0, "%s", out);
@@ -764,4 +796,35 @@ Test(reference, cli_bad_input)
     cr_assert_eq(fbt_dir_entries(dir), 0, "case %zu: no file left", k);
   }
   fbt_rmdir(dir);
+}
+
+/* Dense output at forcing breaks: on glowinski-2dof both DOFs are stuck on (1, 2) and
+ * DOF 2 on (0, 1], the forcing jumping at t = 1.  The recorder's Hermite derivative at a
+ * step that starts on the break must be the right piece's, consistent with the
+ * multiplier the scheme reports there (acceleration 0 in stick); with the left piece's
+ * the sampled v2 reached -0.018 on (1, 1.25) while the state is exactly 0. */
+Test(switching, dense_output_at_forcing_breaks)
+{
+  fb_trace tr;
+  fb_run_result res;
+  cr_assert_eq(fbt_run("glowinski-2dof", "switching", "event", 0, 1e-10, NULL, 4001, &tr, NULL,
+                       &res),
+               FB_OK, "%s", res.message);
+  double v2 = 0.0, v1 = 0.0, x2 = 0.0;
+  for (size_t k = 0; k < tr.filled; k++) {
+    const double t = tr.t[k], *y = tr.y + k * tr.dim; /* x1, x2, v1, v2, ... */
+    if (t > 1.0 && t < 1.25)
+      v2 = fmax(v2, fabs(y[3]));
+    if (t > 1.0 && t < 2.0)
+      v1 = fmax(v1, fabs(y[2]));
+    if (t < 2.0)
+      x2 = fmax(x2, fabs(y[1]));
+  }
+  cr_log_info("glowinski-2dof switching/event tol 1e-10, 4001 samples: max |v2| on (1, 1.25) "
+              "%.3g, max |v1| on (1, 2) %.3g, max |x2| on [0, 2) %.3g\n",
+              v2, v1, x2);
+  cr_assert(v2 <= 1e-9, "sampled v2 on (1, 1.25): %g", v2);
+  cr_assert(v1 <= 1e-9, "sampled v1 on (1, 2): %g", v1);
+  cr_assert(x2 <= 1e-9, "sampled x2 on [0, 2): %g", x2);
+  fb_trace_free(&tr);
 }
