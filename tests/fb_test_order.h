@@ -30,7 +30,7 @@ typedef struct fbo_acc {
   double tp, ex_p, ev_p, sx, sv, exT;
 } fbo_acc;
 
-static int fbo_step(void *ctx, double t, const double *y)
+static inline int fbo_step(void *ctx, double t, const double *y)
 {
   fbo_acc *a = ctx;
   double x[FBO_NMAX], v[FBO_NMAX], ex = 0.0, ev = 0.0, exT = 0.0;
@@ -58,7 +58,7 @@ typedef struct fbo_err {
 } fbo_err;
 
 /* A built scenario with the scenario's assignments of `sets` applied (others skipped). */
-static void fbo_scenario_open(fb_scenario *sc, const char *name, const char *const *sets)
+static inline void fbo_scenario_open(fb_scenario *sc, const char *name, const char *const *sets)
 {
   fb_err err;
   const fb_scenario_type *st = fb_scenario_find(name);
@@ -77,7 +77,7 @@ static void fbo_scenario_open(fb_scenario *sc, const char *name, const char *con
   cr_assert_eq(fb_scenario_build(sc, &err), FB_OK, "%s: %s", name, err.msg);
 }
 
-static fbo_err fbo_run(const char *scenario, const char *model, const char *integ, double h,
+static inline fbo_err fbo_run(const char *scenario, const char *model, const char *integ, double h,
                        const char *const *sets)
 {
   fb_scenario sc;
@@ -98,7 +98,7 @@ static fbo_err fbo_run(const char *scenario, const char *model, const char *inte
 
 /* Observed order over the asymptotic range (see the file's comment); *lo, *hi: the range's
  * first and last index; NaN when there is none. */
-static double fbo_order(const double *h, const double *e, size_t k, size_t *lo, size_t *hi)
+static inline double fbo_order(const double *h, const double *e, size_t k, size_t *lo, size_t *hi)
 {
   size_t best_lo = 0, best_len = 0;
   for (size_t s = 0; s + 2 < k; s++) {
@@ -142,7 +142,7 @@ typedef struct fbo_study {
   unsigned long ninner[16], nsteps[16];
 } fbo_study;
 
-static fbo_study fbo_ladder(const char *scenario, const char *model, const char *integ_,
+static inline fbo_study fbo_ladder(const char *scenario, const char *model, const char *integ_,
                             double h0, size_t nh, const char *const *sets)
 {
   const char *integ = integ_ ? integ_ : "default";
