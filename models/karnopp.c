@@ -26,7 +26,9 @@
  *
  * Parameters: dv (m/s, auto 1e-3 v_scale, the scenario's velocity scale).  No state.
  * Stick flag: 1 inside the window with |f_app| <= Fs (the stick branch holds), else 0.
- * Kind: ODE (every GSL stepper); analytic partials: dF/dv_r = 0 in the window (f_app
+ * Kind: ODE (every GSL stepper; the law jumps at |v_r| = dv, so rk1imp, msadams and msbdf
+ * fail to step across the window's edge on stick-slip, as they do across naive-sign's
+ * jump); analytic partials: dF/dv_r = 0 in the window (f_app
  * depends on x and v through the plant, which the partials hold fixed), -S'(|v_r|)
  * outside.
  */
@@ -107,4 +109,15 @@ const fb_model_type fb_model_karnopp = {
     .force = karnopp_force,
     .jac = karnopp_jac,
     .stick = karnopp_stick,
+    .suite = {.color = "#bcbd22",
+              .conv = {"rk4", NULL},
+              .wp = {"rkf45", "rk8pd", NULL},
+              .cost_integrator = "rkf45",
+              .reg_param = "dv_ratio",
+              .reg_values = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5},
+              .nreg = 5,
+              .cost_hint = 100,
+              .expect = "sticks with creep up to dv (the velocity is frozen in the window); "
+                        "with coupled contacts f_app omits the others' friction: chatter and "
+                        "collapsing adaptive steps (Karnopp 1985)"},
 };

@@ -554,4 +554,15 @@ const fb_model_type fb_model_kikuuwe_be = {
     .output = kbe_output,
     .stick = NULL,
     .schemes = kbe_schemes,
+    /* No regularization ladder: K and B are swept through the ODE form (`kikuuwe`), and
+     * the suite's regularization group runs adaptive, which these schemes are not. */
+    .suite = {.color = "#98df8a",
+              .conv = {"kbe-symplectic", "kbe-exact", "kbe-relay", NULL},
+              .wp = {NULL},
+              .cost_integrator = "kbe-symplectic",
+              .cost_h = 1e-3,
+              .cost_hint = 1,
+              .expect = "first order; the relay form sticks exactly (v identically 0) at any h; "
+                        "the impedance form holds its anchor (stick up to Fs/K) while "
+                        "h sqrt(K/m) < ~1 (Kikuuwe et al., IEEE T-RO 22(6) 2006)"},
 };
