@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fb_system.h"
 #include "fb_test.h"
 #include "fb_test_order.h"
 
@@ -135,4 +136,90 @@ Test(karnopp, multi_contact_weakness)
   }
   cr_assert(ratio[0] < 2.0, "uncoupled contacts: ratio %.1f", ratio[0]);
   cr_assert(ratio[1] > 100.0, "coupled contacts: ratio %.1f", ratio[1]);
+}
+
+/* ---- f_app, computed once by the integrator layer ---------------------------------------- */
+
+/* A two-DOF plant (coupled mass, damping and stiffness, applied force depending on the
+ * state) whose contact 0 (DOF 0) rides a belt accelerating at udot, contact 1 on DOF 1. */
+typedef struct fapp_sp {
+  double udot;
+} fapp_sp;
+
+static void fapp_force(const void *sp, double t, const double *x, const double *v, double *f)
+{
+  (void)sp;
+  f[0] = 0.3 + 0.1 * t - 0.2 * x[1] * x[1];
+  f[1] = -0.4 + 0.05 * v[0];
+}
+
+static void fapp_contact(const void *sp, size_t i, double t, fb_contact_state *cs)
+{
+  const fapp_sp *p = sp;
+  cs->N = 10.0;
+  cs->u = i == 0 ? 0.25 + p->udot * t : 0.0;
+  cs->udot = i == 0 ? p->udot : 0.0;
+}
+
+/* fb_contact_fapp's choice (models/fb_model.h): a stick force -f_app on DOF 0 alone gives
+ * DOF 0 exactly the belt's acceleration.  Through the system's right-hand side (the one
+ * place that computes f_app for the ODE steppers) with DOF 0 stuck and DOF 1 sliding,
+ * DOF 0's acceleration is off the belt's by (M^-1)_01 F_1: the other contact's friction
+ * is missing from f_app (Karnopp's weakness).  The reported force is the same -f_app. */
+Test(karnopp, f_app_is_the_stuck_dofs_balance)
+{
+  fb_plant pl;
+  fb_err err;
+  fapp_sp sp = {0.7};
+  cr_assert_eq(fb_plant_alloc(&pl, 2, 2, 0), FB_OK);
+  const double M[4] = {2, 1, 1, 2}, D[4] = {0.3, -0.1, -0.1, 0.2}, K[4] = {2, -1, -1, 2};
+  memcpy(pl.M, M, sizeof M);
+  memcpy(pl.D, D, sizeof D);
+  memcpy(pl.K, K, sizeof K);
+  pl.T = 1;
+  pl.f_c = 1;
+  pl.v_scale = 1;
+  pl.sp = &sp;
+  pl.force = fapp_force;
+  pl.force_uses_state = 1;
+  pl.contact_state = fapp_contact;
+  for (size_t i = 0; i < 2; i++) {
+    pl.contact[i].dof = i;
+    pl.contact[i].law = (fb_friction){FB_SHAPE_COULOMB, 1.0, 1.0, 1.0};
+  }
+  cr_assert_eq(fb_plant_finish(&pl, "test", &err), FB_OK, "%s", err.msg);
+  const double t = 0.4, x[2] = {0.1, -0.3};
+  /* 1. the formula: F_0 = -f_app_0 alone on DOF 0 gives a_0 = udot */
+  const double v[2] = {0.25 + 0.7 * t, 1.5};
+  double f[2], a[2], a2[2];
+  fb_plant_smooth_force(&pl, t, x, v, f);
+  fb_plant_solve_mass(&pl, f, a);
+  const double fapp = fb_contact_fapp(&pl, 0, t, a);
+  f[0] -= fapp;
+  fb_plant_solve_mass(&pl, f, a2);
+  cr_assert(fabs(a2[0] - 0.7) <= 1e-14, "a_0 = %.17g, udot = 0.7", a2[0]);
+  /* 2. the system's right-hand side with karnopp: DOF 0 stuck (v_r = 0, inside the
+   * window), DOF 1 sliding (v = 1.5, F_1 = -Fs = -10), which f_app leaves out */
+  fb_model md;
+  cr_assert_eq(fb_model_init(&md, fb_model_find("karnopp")), FB_OK);
+  cr_assert_eq(fb_model_resolve(&md, &pl, &err), FB_OK, "%s", err.msg);
+  fb_problem pb;
+  fb_problem_init(&pb, &pl, &md);
+  fb_system s;
+  fb_counters cnt = {0};
+  cr_assert_eq(fb_system_alloc(&s, &pb, 1000), FB_OK);
+  s.cnt = &cnt;
+  double y[4] = {x[0], x[1], v[0], v[1]}, dy[4];
+  cr_assert_eq(fb_system_rhs(t, y, dy, &s), GSL_SUCCESS);
+  const double expect = 0.7 + pl.Minv[1] * (-10.0); /* udot + (M^-1)_01 F_1 */
+  cr_assert(fabs(dy[2] - expect) <= 1e-13, "a_0 = %.17g, expected %.17g", dy[2], expect);
+  /* the reported stick force is the same -f_app (fb_problem_output computes it alike) */
+  double F[2];
+  int stick[2];
+  cr_assert_eq(fb_problem_output(&pb, t, y, F, stick), FB_OK);
+  cr_assert(fabs(F[0] + fapp) <= 1e-13 && stick[0] == 1 && stick[1] == 0, "F_0 = %g", F[0]);
+  cr_assert(F[1] == -10.0);
+  fb_system_free(&s);
+  fb_model_free(&md);
+  fb_plant_free(&pl);
 }
