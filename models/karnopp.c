@@ -24,6 +24,12 @@
  * below about 2 dv; otherwise the velocity jumps across it and chatters as with the
  * naive law.
  *
+ * Under error control a stuck contact is frozen exactly (zero acceleration at every stage,
+ * zero error estimate), so the step grows without bound in stick and can step over a
+ * short breakaway: on stick-slip, rkf45 at 1e-6 misses the slip of t ~ 4.7-5.3 and stays
+ * stuck (creeping at -dv) until t ~ 8.8, where rk4 at h = 1e-3 follows the reference;
+ * a step bound (hmax) is the cure, as with every frozen-state stick model.
+ *
  * Parameters: dv (m/s, auto 1e-3 v_scale, the scenario's velocity scale).  No state.
  * Stick flag: 1 inside the window with |f_app| <= Fs (the stick branch holds), else 0.
  * Kind: ODE (every GSL stepper; the law jumps at |v_r| = dv, so rk1imp, msadams and msbdf
@@ -110,6 +116,7 @@ const fb_model_type fb_model_karnopp = {
     .jac = karnopp_jac,
     .stick = karnopp_stick,
     .suite = {.color = "#bcbd22",
+              .fixed_integrator = "rk4",
               .conv = {"rk4", NULL},
               .wp = {"rkf45", "rk8pd", NULL},
               .cost_integrator = "rkf45",
