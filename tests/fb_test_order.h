@@ -101,6 +101,7 @@ static inline fbo_err fbo_run(const char *scenario, const char *model, const cha
 static inline double fbo_order(const double *h, const double *e, size_t k, size_t *lo, size_t *hi)
 {
   size_t best_lo = 0, best_len = 0;
+  *lo = *hi = 0;
   for (size_t s = 0; s + 2 < k; s++) {
     size_t len = 1;
     double pmin = INFINITY, pmax = -INFINITY;
