@@ -43,11 +43,13 @@
  * which with a constant surface velocity and theta = 1/2 keeps x exactly constant.
  *
  * Order: on smooth slip phases theta = 1/2 is the trapezoidal (average acceleration)
- * scheme, second order; theta > 1/2 is first order.  A stick-slip transition inside a
- * step costs a local error O(h) in v over one step (the impulse of the step replaces the
- * force's switch), and the explicit gamma is first order, so the global order is between
- * 1 and 2: 2 for Coulomb friction where only stops occur (the velocity reaches 0 at a
- * step end), 1 with a velocity-weakening characteristic (tests/test_moreau_jean.c).
+ * scheme, second order; theta > 1/2 is first order.  A stop costs one local O(h^2) error
+ * in x (the relay ends the stopping step at v = 0, which is exact at the step's end), so
+ * with Coulomb friction and stops only the order stays 2 (inclined-block, glowinski-3dof:
+ * 2.0 in x); a velocity reversal or a breakaway inside a step leaves an O(h) velocity
+ * error whose constant depends on where in the step it falls (first order, not monotone
+ * in h: stick-slip), and the explicit gamma is first order (glowinski-tp1, -2dof: 1.0).
+ * tests/test_moreau_jean.c measures each.
  *
  * Parameters: theta (1, [1/2, 1], default 1/2); solver = auto | closed | pgs; pgs_tol
  * (default 1e-12), pgs_floor (16), pgs_max (10000).
