@@ -17,7 +17,8 @@
  * state, bit for bit: the largest difference of the final states relative to their
  * largest component is reported, and one above 1e-12 fails the command (exit 1), since
  * then the two would not compute the same thing.
- * Model-owned schemes (glowinski-lie, switching's paper scheme, penalty's newmark)
+ * Model-owned schemes (glowinski-lie, switching's paper scheme, penalty's newmark,
+ * kikuuwe-be's kbe-symplectic and kbe-relay, moreau-jean)
  * have no hand-written twin: their ns per step is reported alone.
  *
  * Output: a table on stdout; with --out, CSV with the columns
@@ -348,8 +349,9 @@ static const char bench_help[] =
     "Times one step through fricbench's machinery against a hand-written RK4 loop of the\n"
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
     "model on stick-slip under fixed-step rk4, alternating runs, medians of the repeats;\n"
-    "and ns per step of the model-owned schemes glowinski-lie, paper (switching) and\n"
-    "newmark (penalty).  Both must end in the same state (checked, exit 1 if not).\n"
+    "and ns per step of the model-owned schemes glowinski-lie, paper (switching),\n"
+    "newmark (penalty), kbe-symplectic and kbe-relay (kikuuwe-be) and moreau-jean.\n"
+    "Both must end in the same state (checked, exit 1 if not).\n"
     "Prints a table; --out also writes CSV (columns model,integrator,scenario,h,steps,\n"
     "ns_per_step,ns_per_rhs,loop_ns_per_step,loop_ns_per_rhs,ratio,max_rel_diff,repeats).\n"
     "A benchmark: run it on an otherwise idle machine.\n"
@@ -443,7 +445,9 @@ int fb_cmd_bench(int argc, char **argv)
   }
   /* every ODE model under rk4, then the model-owned schemes */
   static const char *const owned[][2] = {
-      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"}};
+      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"},
+      {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"},
+      {"moreau-jean", "moreau-jean"}};
   bench_row rows[64];
   size_t nr = 0;
   for (size_t m = 0; fb_model_registry[m] != NULL && nr < 60; m++)

@@ -63,7 +63,8 @@ typedef struct fb_problem {
 void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m);
 /* Initial y: x0, v0 and the model's initial states. */
 int fb_problem_initial_state(const fb_problem *pb, double *y);
-/* Friction force and stick flag of every contact at (t, y) (F[nc], stick[nc]). */
+/* Friction force and stick flag of every contact at (t, y) (F[nc], stick[nc]); FB_EUNSUP
+ * for a model that reads f_app (FB_MODEL_NEEDS_FAPP) on more than FB_FAPP_NMAX DOFs. */
 int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F, int *stick);
 /* dy/dt at (t, y) for dense output, given the reported friction forces F[nc]:
  * x' = v, v' = M^-1 (f - D v - K x + sum e_j F_j), and z' from the model's law for ODE

@@ -11,7 +11,9 @@
  * finite differences of model.force, and of the scenario's force when it depends on
  * the state; df/dt is a forward difference.  No allocation after fb_system_alloc.
  * gsys.function is fb_system_rhs, or for a one-DOF plant with one constant contact a
- * scalar specialization of it with the same results to the bit.
+ * scalar specialization of it with the same results to the bit (not for a model that
+ * reads f_app, FB_MODEL_NEEDS_FAPP: fb_system_rhs computes it, so the scalar path and the
+ * fixed-step kernels of the other models stay as they are).
  */
 #ifndef FB_SYSTEM_H
 #define FB_SYSTEM_H
@@ -34,6 +36,9 @@ typedef struct fb_system {
   double *f;       /* n: total force */
   double *work;    /* 2 dim + n (dim + n): scratch for differences */
   double *A;       /* n x dim: d(total force)/d(y) */
+  double *fapp_f, *fapp_a; /* n each: f - D v - K x and M^-1 of it, for models that read
+                            * fb_contact_in.f_app (FB_MODEL_NEEDS_FAPP; never scalar) */
+  int needs_fapp;  /* the model has FB_MODEL_NEEDS_FAPP */
   fb_counters *cnt; /* the run's counters (set before stepping) */
   unsigned long max_rhs;
   int stop;        /* FB_OK, FB_BUDGET or the model's failure status */

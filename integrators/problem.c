@@ -42,14 +42,32 @@ int fb_problem_initial_state(const fb_problem *pb, double *y)
   return FB_OK;
 }
 
+/* a = M^-1 (f - D v - K x) at (t, y) into a[n], with f[n] scratch: what fb_contact_fapp
+ * needs (models with FB_MODEL_NEEDS_FAPP). */
+static void problem_accel_nofriction(const fb_plant *pl, double t, const double *y, double *f,
+                                     double *a)
+{
+  fb_plant_smooth_force(pl, t, y, y + pl->n, f);
+  fb_plant_solve_mass(pl, f, a);
+}
+
 int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F, int *stick)
 {
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nz = pb->model->type->nz;
+  const int needs_fapp = (pb->model->type->caps & FB_MODEL_NEEDS_FAPP) != 0;
+  double fs[FB_FAPP_NMAX], a[FB_FAPP_NMAX];
+  if (needs_fapp) {
+    if (n > FB_FAPP_NMAX)
+      return FB_EUNSUP;
+    problem_accel_nofriction(pl, t, y, fs, a);
+  }
   for (size_t i = 0; i < pl->nc; i++) {
     fb_contact_in ci;
     double u;
     fb_contact_in_at(pl, i, t, &ci, &u);
+    if (needs_fapp)
+      ci.f_app = fb_contact_fapp(pl, i, t, a);
     int st = fb_model_output(pb->model, i, &ci, y[n + pl->contact[i].dof] - u, y + 2 * n + i * nz,
                              &F[i], &stick[i]);
     if (st != FB_OK)
@@ -64,17 +82,19 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
   const fb_plant *pl = pb->plant;
   const fb_model_type *mt = pb->model->type;
   const size_t n = pl->n, nz = mt->nz;
-  fb_plant_smooth_force(pl, t, y, y + n, work);
-  for (size_t i = 0; i < pl->nc; i++)
-    work[pl->contact[i].dof] += F[i];
-  memcpy(dydt, y + n, n * sizeof(double));
-  fb_plant_solve_mass(pl, work, dydt + n);
+  const int needs_fapp = (mt->caps & FB_MODEL_NEEDS_FAPP) != 0;
+  /* The states' rates first: a model that reads f_app gets it from a = M^-1 (f - D v -
+   * K x), held in dydt + n until the accelerations overwrite it below. */
+  if (needs_fapp)
+    problem_accel_nofriction(pl, t, y, work, dydt + n);
   for (size_t i = 0; i < pl->nc; i++) {
     double *dz = dydt + 2 * n + i * nz;
     if (mt->force != NULL) {
       fb_contact_in ci;
       double u, Fi;
       fb_contact_in_at(pl, i, t, &ci, &u);
+      if (needs_fapp)
+        ci.f_app = fb_contact_fapp(pl, i, t, dydt + n);
       int st = mt->force(fb_model_cparams(pb->model, i), &ci, y[n + pl->contact[i].dof] - u,
                          y + 2 * n + i * nz, &Fi, dz);
       if (st != FB_OK)
@@ -84,6 +104,11 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
         dz[k] = NAN;
     }
   }
+  fb_plant_smooth_force(pl, t, y, y + n, work);
+  for (size_t i = 0; i < pl->nc; i++)
+    work[pl->contact[i].dof] += F[i];
+  memcpy(dydt, y + n, n * sizeof(double));
+  fb_plant_solve_mass(pl, work, dydt + n);
   return FB_OK;
 }
 

@@ -17,14 +17,18 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
   s->nz = pb->model->type->nz;
   s->dim = pb->dim;
   s->max_rhs = max_rhs;
-  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim + s->n, sizeof(double));
+  s->needs_fapp = (pb->model->type->caps & FB_MODEL_NEEDS_FAPP) != 0;
+  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim + s->n + 2 * s->n, sizeof(double));
   if (s->f == NULL)
     return FB_ENOMEM;
   s->work = s->f + s->n;
   s->A = s->work + 2 * s->dim + s->n;
   s->fa = s->A + s->n * s->dim;
+  s->fapp_f = s->fa + s->n;
+  s->fapp_a = s->fapp_f + s->n;
   s->fa_t = NAN;
-  s->scalar = pl->n == 1 && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0;
+  s->scalar = pl->n == 1 && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0 &&
+              !s->needs_fapp;
   if (s->scalar) {
     fb_contact_in_at(pl, 0, pl->t0, &s->ci0, &s->u0);
     s->cp0 = fb_model_cparams(s->md, 0);
@@ -64,11 +68,15 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   t = fb_system_segment_time(s, t);
   fb_system_applied_force(s, t, x, v, f);
   fb_plant_sub_linear(pl, x, v, f);
+  if (s->needs_fapp)
+    fb_plant_solve_mass(pl, f, s->fapp_a);
   for (size_t i = 0; i < s->nc; i++) {
     fb_contact_in ci;
     double u, F;
     const size_t j = pl->contact[i].dof;
     fb_contact_in_at(pl, i, t, &ci, &u);
+    if (s->needs_fapp)
+      ci.f_app = fb_contact_fapp(pl, i, t, s->fapp_a);
     int st = mt->force(fb_model_cparams(s->md, i), &ci, v[j] - u, z + i * nz, &F,
                        dydt + 2 * n + i * nz);
     if (st != FB_OK)
@@ -177,12 +185,20 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
         A[r * dim + c] += (f1[r] - f0[r]) / d;
     }
   }
+  if (s->needs_fapp) { /* f_app at (t, x, v) as rhs_eval computes it; held in the partials */
+    const double ts = fb_system_segment_time(s, t);
+    fb_system_applied_force(s, ts, x, v, s->fapp_f);
+    fb_plant_sub_linear(pl, x, v, s->fapp_f);
+    fb_plant_solve_mass(pl, s->fapp_f, s->fapp_a);
+  }
   for (size_t i = 0; i < s->nc; i++) {
     fb_contact_in ci;
     fb_contact_jac J;
     double u;
     const size_t j = pl->contact[i].dof, zi = 2 * n + i * nz;
     fb_contact_in_at(pl, i, t, &ci, &u);
+    if (s->needs_fapp)
+      ci.f_app = fb_contact_fapp(pl, i, fb_system_segment_time(s, t), s->fapp_a);
     int st = contact_partials(s, i, &ci, v[j] - u, z + i * nz, &J);
     if (st != FB_OK) {
       s->stop = st;

@@ -21,6 +21,7 @@
 #ifndef FB_MODEL_H
 #define FB_MODEL_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "fb_friction.h"
@@ -34,7 +35,11 @@ enum fb_model_caps {
   FB_MODEL_ODE = 1u << 0,   /* force() given: runs under the generic ODE steppers */
   FB_MODEL_JAC = 1u << 1,   /* jac() given: analytic partials for implicit steppers */
   FB_MODEL_STICK = 1u << 2, /* the model has its own stick flag (stick() or output()) */
-  FB_MODEL_OWNED = 1u << 3  /* schemes given: model-owned time stepping */
+  FB_MODEL_OWNED = 1u << 3, /* schemes given: model-owned time stepping */
+  /* force() reads fb_contact_in.f_app (Karnopp's stick force): the integrator layer
+   * computes it, in one place (fb_contact_fapp), only for models with this flag, so the
+   * others' hot paths do not pay for it. */
+  FB_MODEL_NEEDS_FAPP = 1u << 4
 };
 
 /* What a model sees of one contact at time t. */
@@ -42,6 +47,10 @@ typedef struct fb_contact_in {
   const fb_friction *law; /* the characteristic's coefficient curve */
   double N;               /* normal force (N) */
   double Fs;              /* static force N mu_s (N) */
+  /* Optional, set only for models with FB_MODEL_NEEDS_FAPP (NaN otherwise): the sum of
+   * the non-friction forces on the contact in its relative frame, as a force at the
+   * contact's effective mass (fb_contact_fapp) (N). */
+  double f_app;
 } fb_contact_in;
 
 /* S(w) = N mu(w) (N), w = |v_r|; derivative into *dS_dw when not NULL. */
@@ -67,7 +76,29 @@ static inline void fb_contact_in_at(const fb_plant *pl, size_t i, double t, fb_c
   ci->law = &pl->contact[i].law;
   ci->N = cs.N;
   ci->Fs = cs.N * pl->contact[i].law.mu_s;
+  ci->f_app = NAN;
   *u = cs.u;
+}
+
+/* Largest plant for which f_app is computed (fb_problem_output keeps its n-vector on the
+ * stack: no allocation per sample). */
+#define FB_FAPP_NMAX 64
+
+/* f_app of contact i at time t (Karnopp 1985; docs/design.md §3 M7), given the plant's
+ * acceleration without friction a = M^-1 (f - D v - K x):
+ *     f_app_i = m_i (a_j - udot_i),   m_i = 1 / (M^-1)_jj,
+ * the force that, applied alone at DOF j, would give the contact's relative frame the
+ * acceleration a_j - udot_i (udot: the surface's acceleration).  So a stick force
+ * F_i = -f_app_i gives the stuck DOF zero relative acceleration when the other contacts
+ * carry no friction; the other contacts' friction forces are deliberately not included
+ * (they depend on the stick forces being computed): Karnopp's known weakness with
+ * coupled contacts.  For one DOF, f_app = f - D v - K x - m udot exactly. */
+static inline double fb_contact_fapp(const fb_plant *pl, size_t i, double t, const double *a)
+{
+  fb_contact_state cs;
+  const size_t j = pl->contact[i].dof;
+  fb_plant_contact_at(pl, i, t, &cs);
+  return (a[j] - cs.udot) / pl->Minv[j * pl->n + j];
 }
 
 /* Scales handed to resolve(): where "auto" defaults come from (SPEC §3 M3). */

@@ -13,5 +13,8 @@ extern const fb_model_type fb_model_penalty;
 extern const fb_model_type fb_model_elastoplastic;
 extern const fb_model_type fb_model_switching;
 extern const fb_model_type fb_model_glowinski;
+extern const fb_model_type fb_model_karnopp;
+extern const fb_model_type fb_model_kikuuwe_be;
+extern const fb_model_type fb_model_moreau_jean;
 
 #endif

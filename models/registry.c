@@ -14,5 +14,8 @@ const fb_model_type *const fb_model_registry[] = {
     &fb_model_elastoplastic,
     &fb_model_switching,
     &fb_model_glowinski,
+    &fb_model_karnopp,
+    &fb_model_kikuuwe_be,
+    &fb_model_moreau_jean,
     NULL,
 };

@@ -42,7 +42,7 @@ static void law_init(law *L, const char *name, fb_friction fr, const char *const
     cr_assert_eq(fb_params_set(t->params, name, L->md.params, sets[k], sets[k + 1], &err), FB_OK,
                  "%s", err.msg);
   cr_assert_eq(fb_model_resolve(&L->md, &L->pl, &err), FB_OK, "%s", err.msg);
-  L->ci = (fb_contact_in){&L->pl.contact[0].law, 1.0, fr.mu_s};
+  L->ci = (fb_contact_in){.law = &L->pl.contact[0].law, .N = 1.0, .Fs = fr.mu_s, .f_app = 0.0};
   L->cp = fb_model_cparams(&L->md, 0);
 }
 

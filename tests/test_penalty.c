@@ -47,7 +47,7 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
         for (size_t ih = 0; ih < sizeof Hs / sizeof *Hs; ih++)
           for (size_t is = 0; is < sizeof dss / sizeof *dss; is++)
             for (size_t iv = 0; iv < sizeof vrs / sizeof *vrs; iv++) {
-              const fb_contact_in c = {laws[il], 1.0, laws[il]->mu_s};
+              const fb_contact_in c = {.law = laws[il], .N = 1.0, .Fs = laws[il]->mu_s, .f_app = 0.0};
               const double cT = cTs[ic], dT = dTs[id], Hn = Hs[ih], ds = dss[is], vr = vrs[iv];
               fb_penalty_map m, m2;
               cr_assert_eq(fb_penalty_return_map(cT, dT, &c, Hn, ds, vr, &m), FB_OK);
@@ -97,7 +97,7 @@ Test(ep_return_map, bound_idempotence_branches_tangent)
               fd_checked);
   cr_assert(plastic > 0 && plastic < cases && fd_checked > cases / 4);
   fb_penalty_map m;
-  const fb_contact_in c = {&law_coulomb, 1.0, 1.0};
+  const fb_contact_in c = {.law = &law_coulomb, .N = 1.0, .Fs = 1.0, .f_app = 0.0};
   cr_assert_eq(fb_penalty_return_map(-1.0, 0.0, &c, 0.0, 0.0, 0.0, &m), FB_EINVAL);
   cr_assert_eq(fb_penalty_return_map(1.0, 0.0, &c, NAN, 0.0, 0.0, &m), FB_EINVAL);
 }
@@ -119,7 +119,7 @@ static int rec_step(void *ctx, double t, const double *y)
   step_rec *r = ctx;
   const size_t n = r->n;
   const double v = y[2 * n - 1], H = y[2 * n];
-  const fb_contact_in c = {r->law, 1.0, r->law->mu_s};
+  const fb_contact_in c = {.law = r->law, .N = 1.0, .Fs = r->law->mu_s, .f_app = 0.0};
   const double R0 = fb_contact_S(&c, fabs(v), NULL);
   r->max_H_over_R0 = fmax(r->max_H_over_R0, R0 > 0 ? fabs(H) / R0 : (H != 0 ? HUGE_VAL : 0.0));
   if (r->len < r->cap) {
@@ -191,7 +191,7 @@ Test(ep_bound, both_integrators)
     double maxF = 0.0; /* |F|/R0 on the output grid: F = clamp(H - dT v, S(|v|)) */
     for (size_t s = 0; s < tr.filled; s++) {
       const double v = tr.y[s * tr.dim + 2 * tr.n - 1];
-      const fb_contact_in c = {r.law, 1.0, r.law->mu_s};
+      const fb_contact_in c = {.law = r.law, .N = 1.0, .Fs = r.law->mu_s, .f_app = 0.0};
       maxF = fmax(maxF, fabs(tr.F[s]) / fb_contact_S(&c, fabs(v), NULL));
     }
     cr_log_info("bound %s/%s h=%g: max |F|/R0 = %.15g, max |H|/R0 over steps = %.15g\n",
