@@ -168,9 +168,13 @@ enum {
 
 static int parse_positive(const char *opt, const char *text, double *out)
 {
-  double v;
-  if (fb_parse_double(text, &v) != FB_OK || !(v > 0)) {
-    fprintf(stderr, "fricbench: %s '%s' is not allowed: use a finite number > 0\n", opt, text);
+  double v = 0;
+  const char *why = fb_parse_double_why(text, &v);
+  if (why != NULL || !(v > 0)) {
+    char typed[80];
+    fb_text_escape(text, typed, sizeof typed);
+    fprintf(stderr, "fricbench: %s '%s' %s: use a finite number > 0\n", opt, typed,
+            why != NULL ? why : "is not allowed");
     return FB_EXIT_USAGE;
   }
   *out = v;
@@ -291,6 +295,16 @@ static int cmd_run(int argc, char **argv)
   cs.samples = samples;
   if (rc == FB_EXIT_OK && fb_case_prepare(&cs, &err) != FB_OK)
     rc = fail(&err, FB_EXIT_USAGE);
+  /* The integrator's own setup checks (solver=closed on a non-diagonal mass, ...) are bad
+   * input too: try them before any output exists. */
+  if (rc == FB_EXIT_OK) {
+    void *ws = NULL;
+    const int ast = cs.integ->alloc(&ws, cs.integ, &cs.pb, &cs.opts, &err);
+    if (ws != NULL)
+      cs.integ->free(ws);
+    if (ast != FB_OK)
+      rc = fail(&err, ast == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE);
+  }
   if (rc == FB_EXIT_OK && fb_trace_alloc(&tr, cs.samples, cs.sc.plant.n, cs.sc.plant.nc,
                                          cs.md.type->nz) != FB_OK)
     rc = fail(&(fb_err){"out of memory"}, FB_EXIT_RUNTIME);

@@ -46,6 +46,11 @@ typedef struct fb_run_result {
  * the counters' arithmetic (the suite's references get 50 x the budget). */
 #define FB_MAX_SAMPLES 10000000UL
 #define FB_MAX_BUDGET 1000000000000000UL
+/* Floors of the step and the tolerances (fb_case_prepare): h >= FB_H_MIN_REL (T - t0),
+ * rtol >= FB_RTOL_MIN, atol >= FB_ATOL_MIN. */
+#define FB_H_MIN_REL 1e-12
+#define FB_RTOL_MIN 1e-16
+#define FB_ATOL_MIN 1e-300
 
 typedef struct fb_case {
   fb_scenario sc;

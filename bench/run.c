@@ -191,6 +191,15 @@ int fb_case_prepare(fb_case *c, fb_err *err)
     if (!(isfinite(o->h) && o->h > 0 && o->h <= span))
       return fb_err_set(err, FB_EINVAL, "step h = %g is out of range: allowed is 0 < h <= T - t0 = %g",
                         o->h, span);
+    /* A step below 1e-12 of the span (or of the spacing of doubles near t0 and T) cannot
+     * reach T within any budget: 1e12 steps, and subnormal steps crawl. */
+    const double h_min = fmax(FB_H_MIN_REL * span,
+                              64 * DBL_EPSILON * fmax(fabs(pl->t0), fabs(pl->T)));
+    if (!(o->h >= h_min))
+      return fb_err_set(err, FB_EINVAL,
+                        "step h = %g is too small: allowed is %.3g <= h <= T - t0 = %g "
+                        "(h >= 1e-12 (T - t0))",
+                        o->h, h_min, span);
   } else {
     if (!c->integ->adaptive_ok)
       return fb_err_set(err, FB_EINVAL, "integrator %s has no adaptive mode: use --h",
@@ -202,6 +211,13 @@ int fb_case_prepare(fb_case *c, fb_err *err)
     if (!(isfinite(o->atol) && o->atol > 0 && isfinite(o->rtol) && o->rtol > 0))
       return fb_err_set(err, FB_EINVAL, "tolerance %g is out of range: allowed is a finite number > 0",
                         !(o->atol > 0) ? o->atol : o->rtol);
+    /* Below these an adaptive stepper cannot meet the tolerance in double precision (rtol)
+     * or works in subnormals (atol): it only burns its budget. */
+    if (!(o->rtol >= FB_RTOL_MIN) || !(o->atol >= FB_ATOL_MIN))
+      return fb_err_set(err, FB_EINVAL,
+                        "tolerance atol = %g, rtol = %g is too small: allowed is rtol >= %g "
+                        "and atol >= %g",
+                        o->atol, o->rtol, FB_RTOL_MIN, FB_ATOL_MIN);
   }
   if (case_bounds(c) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
