@@ -109,15 +109,17 @@ int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *e
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
+  /* registered before it exists: a signal right after mkstemp must find it */
+  tmp_register(o->tmp);
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
     const int e = errno;
+    tmp_unregister(o->tmp);
     free(o->tmp);
     o->tmp = NULL;
     fb_outfile_abort(o);
     return fb_err_set(err, FB_EINVAL, "%s '%s' cannot be written: %s", what, path, strerror(e));
   }
-  tmp_register(o->tmp);
   /* mkstemp creates 0600; the renamed file gets what open(..., 0666) would have given */
   pthread_once(&umask_once, read_umask);
   fchmod(fd, 0666 & ~proc_umask);

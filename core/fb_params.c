@@ -183,7 +183,7 @@ int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, 
                       d->name, typed, why, range, (d->flags & FB_PARAM_AUTO) ? " or auto" : "");
   /* the message names the text as typed, not the parsed value */
   if (fb_param_check(d, owner, v, err) != FB_OK)
-    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' is out of range: allowed is %s",
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = %s is out of range: allowed is %s",
                       owner, d->name, typed, range);
   *out = v;
   return FB_OK;

@@ -1,0 +1,207 @@
+/* test_hardening.c — issue 13: no stray files on a signal, stdout failures, `auto` where
+ * `list` shows it, and the mass matrix's conditioning.
+ *
+ * The bad-input messages of issue 13 (typed text, control characters, floors of h and
+ * tol, bench --steps) are cases of the catalogue in tests/test_badinput.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_plant.h"
+#include "fb_test.h"
+
+static char out[1 << 16], errbuf[1 << 14];
+
+/* Start fricbench with argv; stdout on fd_out (-1: closed), stderr to /dev/null, SIGINT
+ * and SIGTERM at their defaults (a test runner may have them ignored). */
+static pid_t spawn(const char *const *argv, int fd_out)
+{
+  const char *exe = getenv("FRICBENCH");
+  cr_assert_not_null(exe);
+  const char *args[32] = {exe};
+  for (size_t i = 0; argv[i] != NULL && i < 30; i++)
+    args[i + 1] = argv[i];
+  const pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    const int dn = open("/dev/null", O_WRONLY);
+    dup2(dn, 2);
+    if (fd_out < 0)
+      close(1);
+    else
+      dup2(fd_out, 1);
+    execv(exe, (char *const *)args);
+    _exit(127);
+  }
+  return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Wait (without a deadline: the command runs for seconds) until dir has an entry. */
+static void wait_for_entry(const char *dir, pid_t pid)
+{
+  const struct timespec nap = {0, 2000000};
+  while (fbt_dir_entries(dir) == 0) {
+    int status;
+    cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "the command ended before its output opened");
+    nanosleep(&nap, NULL);
+  }
+}
+
+/* Each command writes through a temporary FILE.tmp.XXXXXX; the signal must remove it. */
+static void signal_leaves_nothing(const char *const *argv_tmpl, const char *dir, int sig)
+{
+  char store[32][256];
+  const char *argv[32];
+  size_t n = 0;
+  for (; argv_tmpl[n] != NULL; n++) {
+    const char *at = strchr(argv_tmpl[n], '@');
+    if (at == NULL) {
+      argv[n] = argv_tmpl[n];
+      continue;
+    }
+    snprintf(store[n], sizeof store[n], "%.*s%s%s", (int)(at - argv_tmpl[n]), argv_tmpl[n],
+             dir, at + 1);
+    argv[n] = store[n];
+  }
+  argv[n] = NULL;
+  const int dn = open("/dev/null", O_WRONLY);
+  const pid_t pid = spawn(argv, dn);
+  close(dn);
+  wait_for_entry(dir, pid);
+  kill(pid, sig);
+  const int rc = wait_status(pid);
+  cr_assert_eq(rc, 128 + sig, "%s: exit %d, want %d", argv[0], rc, 128 + sig);
+  cr_assert_eq(fbt_dir_entries(dir), 0, "%s: a temporary file was left behind", argv[0]);
+}
+
+Test(hardening, run_reference_bench_remove_their_temporaries_on_signals, .timeout = 120)
+{
+  static const char *const run[] = {"run", "-s", "stick-slip", "-m", "naive-sign", "--h",
+                                    "1e-9", "-o", "@/x.csv", NULL};
+  static const char *const ref[] = {"reference", "-s", "stick-slip", "--samples", "10000000",
+                                    "-o", "@/r.csv", NULL};
+  static const char *const bench[] = {"bench", "--steps", "100000000", "--model", "lugre",
+                                      "--out", "@/b.csv", NULL};
+  const char *const *cmds[] = {run, ref, bench};
+  const int sigs[] = {SIGINT, SIGTERM};
+  for (size_t c = 0; c < 3; c++)
+    for (size_t s = 0; s < 2; s++) {
+      char dir[64];
+      fbt_tmpdir(dir, sizeof dir);
+      signal_leaves_nothing(cmds[c], dir, sigs[s]);
+      fbt_rmdir(dir);
+    }
+}
+
+Test(hardening, stdout_full_or_closed_fails)
+{
+  static const char *const cmds[][4] = {
+      {"list", NULL}, {"--version", NULL}, {"--help", NULL}, {"run", "--help", NULL},
+      {"bench", "--help", NULL}, {"list", "models", NULL}, {"suite", "--help", NULL},
+  };
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    const int full = open("/dev/full", O_WRONLY);
+    cr_assert(full >= 0);
+    int rc = wait_status(spawn(cmds[i], full));
+    close(full);
+    cr_expect_eq(rc, 1, "%s %s > /dev/full: exit %d, want 1", cmds[i][0],
+                 cmds[i][1] ? cmds[i][1] : "", rc);
+    rc = wait_status(spawn(cmds[i], -1));
+    cr_expect_eq(rc, 1, "%s %s >&-: exit %d, want 1", cmds[i][0], cmds[i][1] ? cmds[i][1] : "",
+                 rc);
+  }
+  /* the one-line error, and a healthy stdout still exits 0 */
+  static const char *const list[] = {"list", NULL};
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  char path[128];
+  snprintf(path, sizeof path, "%s/err", dir);
+  const pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    const int fe = open(path, O_WRONLY | O_CREAT, 0600), full = open("/dev/full", O_WRONLY);
+    dup2(fe, 2);
+    dup2(full, 1);
+    execl(getenv("FRICBENCH"), "fricbench", "list", (char *)NULL);
+    _exit(127);
+  }
+  cr_assert_eq(wait_status(pid), 1);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  size_t len = fread(errbuf, 1, sizeof errbuf - 1, fp);
+  errbuf[len] = '\0';
+  fclose(fp);
+  cr_assert_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+  cr_assert(strstr(errbuf, "writing to standard output failed"), "%s", errbuf);
+  fbt_rmdir(dir);
+  cr_assert_eq(fbt_cli(list, out, sizeof out, errbuf, sizeof errbuf), 0);
+}
+
+Test(hardening, auto_is_accepted_where_list_shows_it)
+{
+  static const char *const list[] = {"list", "scenarios", NULL};
+  cr_assert_eq(fbt_cli(list, out, sizeof out, errbuf, sizeof errbuf), 0);
+  cr_assert(strstr(out, "mu           = auto"), "list shows inclined-block's mu = auto");
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  char a[128], b[128];
+  snprintf(a, sizeof a, "%s/auto.csv", dir);
+  snprintf(b, sizeof b, "%s/default.csv", dir);
+  const char *with[] = {"run", "-s", "inclined-block", "-m", "lugre", "--set", "mu=auto",
+                        "-o", a, NULL};
+  const char *without[] = {"run", "-s", "inclined-block", "-m", "lugre", "-o", b, NULL};
+  cr_assert_eq(fbt_cli(with, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  cr_assert_eq(fbt_cli(without, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  /* the same run: auto is the default */
+  static char ta[1 << 17], tb[1 << 17];
+  FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+  cr_assert(fa != NULL && fb != NULL);
+  const size_t na = fread(ta, 1, sizeof ta, fa), nb = fread(tb, 1, sizeof tb, fb);
+  fclose(fa);
+  fclose(fb);
+  cr_assert(na == nb && memcmp(ta, tb, na) == 0, "mu=auto must be the default run");
+  fbt_rmdir(dir);
+}
+
+Test(hardening, singular_mass_is_refused_a_good_one_is_not)
+{
+  fb_plant pl;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_plant_alloc(&pl, 2, 0, 0), FB_OK);
+  pl.M[0] = pl.M[1] = pl.M[2] = pl.M[3] = 2.0; /* [[2,2],[2,2]]: singular */
+  pl.T = 1;
+  const int st = fb_plant_finish(&pl, "test", &err);
+  cr_assert_eq(st, FB_EINVAL, "a singular mass matrix must be refused");
+  cr_assert(strstr(err.msg, "ill-conditioned") && strstr(err.msg, "1e+12"), "%s", err.msg);
+  pl.M[1] = pl.M[2] = 2.0 * (1 - 1e-14); /* condition ~ 4e14 */
+  cr_assert_eq(fb_plant_finish(&pl, "test", &err), FB_EINVAL, "cond 4e14 > 1e12");
+  pl.M[1] = pl.M[2] = 1.0; /* condition 3 */
+  cr_assert_eq(fb_plant_finish(&pl, "test", &err), FB_OK, "%s", err.msg);
+  fb_plant_free(&pl);
+  /* a diagonal mass matrix is inverted exactly, whatever its spread */
+  cr_assert_eq(fb_plant_alloc(&pl, 2, 0, 0), FB_OK);
+  pl.M[0] = 1e-10;
+  pl.M[3] = 1e10;
+  pl.T = 1;
+  cr_assert_eq(fb_plant_finish(&pl, "test", &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(pl.Minv[0], 1e10);
+  fb_plant_free(&pl);
+}
