@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fb_cli.h"
+#include "fb_io.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
@@ -82,6 +83,10 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
     fprintf(stderr, "fricbench: %s\n", err.msg);
     return FB_EXIT_USAGE;
   }
+  /* a SIGKILLed suite leaves its temporaries (plots/, traj/): they are not results */
+  const size_t stale = fb_remove_stale_tmp(dir);
+  if (stale > 0)
+    fprintf(stderr, "fricbench suite: removed %zu stale temporary files from %s\n", stale, dir);
   return FB_EXIT_OK;
 }
 

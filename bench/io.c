@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fb_io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -226,4 +227,63 @@ int fb_stdout_finish(int rc, int was_closed)
     fprintf(stderr, "fricbench: writing to standard output failed: %s\n",
             strerror(e ? e : EIO));
   return 1;
+}
+
+int fb_tmpfile_fd(const char *prefix)
+{
+  const char *dir = getenv("TMPDIR");
+  if (dir == NULL || *dir == '\0')
+    dir = "/tmp";
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/%s_XXXXXX", dir, prefix) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  const int fd = mkstemp(path);
+  if (fd >= 0)
+    unlink(path); /* nameless from here: nothing to clean up, whatever ends the process */
+  return fd;
+}
+
+/* NAME.tmp.XXXXXX: fb_outfile_open's temporaries (mkstemp's six characters). */
+static int is_outfile_tmp(const char *name)
+{
+  const char *t = strstr(name, ".tmp.");
+  while (t != NULL && strstr(t + 1, ".tmp.") != NULL)
+    t = strstr(t + 1, ".tmp.");
+  return t != NULL && t != name && strlen(t + 5) == 6;
+}
+
+static size_t clean_dir(const char *dir, int depth)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return 0;
+  size_t n = 0;
+  struct dirent *e;
+  char path[4096];
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' ||
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+      continue;
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+      continue;
+    if (S_ISREG(sb.st_mode) && is_outfile_tmp(e->d_name))
+      n += unlink(path) == 0;
+    else if (S_ISDIR(sb.st_mode) && depth > 0)
+      n += clean_dir(path, depth - 1);
+  }
+  closedir(d);
+  return n;
+}
+
+size_t fb_remove_stale_tmp(const char *dir)
+{
+  char sub[4096];
+  size_t n = clean_dir(dir, 0);
+  snprintf(sub, sizeof sub, "%s/plots", dir);
+  n += clean_dir(sub, 0);
+  snprintf(sub, sizeof sub, "%s/traj", dir);
+  return n + clean_dir(sub, 1);
 }

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fb_io.h"
 #include "fb_plant.h"
 #include "fb_test.h"
 
@@ -204,4 +206,75 @@ Test(hardening, singular_mass_is_refused_a_good_one_is_not)
   cr_assert_eq(fb_plant_finish(&pl, "test", &err), FB_OK, "%s", err.msg);
   cr_assert_eq(pl.Minv[0], 1e10);
   fb_plant_free(&pl);
+}
+
+static void touch(const char *dir, const char *name)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "w");
+  cr_assert_not_null(fp, "%s", path);
+  fclose(fp);
+}
+
+static int exists(const char *dir, const char *name)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return access(path, F_OK) == 0;
+}
+
+Test(hardening, resume_removes_stale_temporaries, .timeout = 300)
+{
+  char dir[64], res[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(res, sizeof res, "%s/r", dir);
+  const char *a1[] = {"suite", "--quick", "--no-plots", "--jobs", "2", "--out", res, NULL};
+  cr_assert_eq(fbt_cli(a1, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  /* what a SIGKILL leaves: temporaries in the directory, plots/ and traj/<scenario>/ */
+  char sub[256];
+  snprintf(sub, sizeof sub, "%s/plots", res);
+  mkdir(sub, 0777);
+  touch(res, "runs.csv.tmp.aB3xYz");
+  touch(res, "plots/conv.png.tmp.Q1w2E3");
+  touch(res, "traj/stick-slip/lugre__rk4__h=1e-3.csv.tmp.zzzzzz");
+  touch(res, "traj/stick-slip/notes.tmp.txt"); /* not a temporary of fricbench */
+  const char *a2[] = {"suite", "--resume", res, "--no-plots", NULL};
+  cr_assert_eq(fbt_cli(a2, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  cr_expect(strstr(errbuf, "removed 3 stale temporary files"), "%s", errbuf);
+  cr_expect(!exists(res, "runs.csv.tmp.aB3xYz"));
+  cr_expect(!exists(res, "plots/conv.png.tmp.Q1w2E3"));
+  cr_expect(!exists(res, "traj/stick-slip/lugre__rk4__h=1e-3.csv.tmp.zzzzzz"));
+  cr_expect(exists(res, "traj/stick-slip/notes.tmp.txt"), "other files stay");
+  cr_expect(exists(res, "runs.csv"));
+  fbt_rmdir(dir);
+}
+
+Test(hardening, scratch_files_live_under_tmpdir_and_have_no_name)
+{
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  const char *old = getenv("TMPDIR");
+  char *keep = old ? strdup(old) : NULL;
+  setenv("TMPDIR", dir, 1);
+  const int fd = fb_tmpfile_fd("fricbench_gnuplot");
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(write(fd, "abc", 3), 3);
+  char b[4] = {0};
+  cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+  cr_assert_eq(read(fd, b, 3), 3);
+  cr_expect_str_eq(b, "abc");
+  cr_expect_eq(fbt_dir_entries(dir), 0, "the scratch file has no name left to clean up");
+  close(fd);
+  /* a TMPDIR that does not exist: an error, not a file elsewhere */
+  char nodir[128];
+  snprintf(nodir, sizeof nodir, "%s/none", dir);
+  setenv("TMPDIR", nodir, 1);
+  cr_expect_lt(fb_tmpfile_fd("fricbench_gnuplot"), 0);
+  if (keep != NULL)
+    setenv("TMPDIR", keep, 1);
+  else
+    unsetenv("TMPDIR");
+  free(keep);
+  fbt_rmdir(dir);
 }
