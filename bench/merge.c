@@ -44,6 +44,7 @@
 #include "fb_csv.h"
 #include "fb_params.h"
 #include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_merge.h"
 #include "fb_report.h"
 #include "fb_suite.h"
@@ -751,7 +752,8 @@ static int add_part(merge_set *M, const char *path, fb_err *err)
   p->runs = read_part_file(path, "runs.csv", &p->runs_len);
   p->orders = read_part_file(path, "orders.csv", &p->orders_len);
   p->meta = read_part_file(path, "meta.json", NULL);
-  return FB_OK;
+  /* every file as the part wrote it, every row as its journal recorded it */
+  return fb_manifest_check(path, path, p->runs, p->runs_len, err);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_report.h"
 #include "fb_resume.h"
 #include "fb_schedule.h"
@@ -1041,6 +1042,8 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   }
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
+  if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
+    st = fb_manifest_write(o->out_dir, err);
   if (st == FB_OK && o->plots)
     st = fb_report_make(o->out_dir, (size_t)o->jobs, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
