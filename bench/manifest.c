@@ -154,6 +154,20 @@ int fb_manifest_write(const char *dir, fb_err *err)
     else
       fprintf(mem, "%zu %016" PRIx64 " %s\n", size, h, files.v[i]);
   }
+  /* one hash per row of runs.csv, so that merge can name the row that was changed */
+  char *runs = NULL;
+  size_t runs_len = 0;
+  char rpath[PATH_LEN + 32];
+  snprintf(rpath, sizeof rpath, "%s/runs.csv", dir);
+  fb_csv T;
+  if (st == FB_OK && fb_read_file(rpath, &runs, &runs_len) == 0 &&
+      fb_csv_parse(&T, runs, runs_len) == FB_OK) {
+    for (size_t r = 0; r < T.nrows; r++)
+      fprintf(mem, "row %zu %016" PRIx64 "\n", r + 1,
+              fb_hash64(FB_HASH64_INIT, runs + T.rows[r].off, T.rows[r].len));
+    fb_csv_free(&T);
+  }
+  free(runs);
   if (mem != NULL && (fclose(mem) != 0 || body == NULL) && st == FB_OK)
     st = fb_err_set(err, FB_ENOMEM, "out of memory");
   if (st == FB_OK) {
@@ -219,8 +233,17 @@ static int damaged(fb_err *err, const char *name, const char *why)
                     name, FB_MANIFEST_NAME, why);
 }
 
-/* Check the files of dir against its manifest text. */
-static int check_files(const char *dir, const char *name, char *text, size_t len, fb_err *err)
+/* The manifest's hashes of the rows of runs.csv. */
+typedef struct row_sums {
+  uint64_t *v;
+  size_t n, cap;
+} row_sums;
+
+/* Check the files of dir against its manifest text.  A runs.csv that differs is not
+ * reported here: *runs_bad is set and runs_err holds the message, so that the caller can
+ * first name the row; the row hashes go to *rows. */
+static int check_files(const char *dir, const char *name, char *text, size_t len,
+                       int *runs_bad, fb_err *runs_err, row_sums *rows, fb_err *err)
 {
   const size_t hl = strlen(MANIFEST_HEAD);
   if (len < hl || memcmp(text, MANIFEST_HEAD, hl) != 0)
@@ -255,6 +278,28 @@ static int check_files(const char *dir, const char *name, char *text, size_t len
     char *s1 = strchr(line, ' '), *s2 = s1 ? strchr(s1 + 1, ' ') : NULL;
     unsigned long size;
     uint64_t h;
+    if (strncmp(line, "row ", 4) == 0) { /* row <n> <hash>, n = 1, 2, ... */
+      nlines--;
+      if (s2 != NULL)
+        *s2 = '\0';
+      if (s2 == NULL || fb_parse_ulong(s1 + 1, &size) != FB_OK || size != rows->n + 1 ||
+          !hex64(s2 + 1, strlen(s2 + 1), &h)) {
+        st = damaged(err, name, "a row line is not 'row n hash'");
+        break;
+      }
+      if (rows->n == rows->cap) {
+        const size_t cap = rows->cap ? 2 * rows->cap : 256;
+        uint64_t *nv = realloc(rows->v, cap * sizeof *nv);
+        if (nv == NULL) {
+          st = fb_err_set(err, FB_ENOMEM, "out of memory");
+          break;
+        }
+        rows->v = nv;
+        rows->cap = cap;
+      }
+      rows->v[rows->n++] = h;
+      continue;
+    }
     if (s2 == NULL) {
       st = damaged(err, name, "a line is not 'bytes hash path'");
       break;
@@ -275,7 +320,15 @@ static int check_files(const char *dir, const char *name, char *text, size_t len
                       "merge: '%s/%s' is missing (%s), but the part's manifest lists it (%lu "
                       "bytes): run the part's line of the jobs file again",
                       name, rel, strerror(errno), size);
-    else if (have != size)
+    else if ((have != size || hh != h) && strcmp(rel, "runs.csv") == 0 && !*runs_bad) {
+      *runs_bad = 1; /* named by row later if possible */
+      fb_err_set(runs_err, FB_EINVAL,
+                 "merge: '%s/runs.csv' has %zu bytes, the part's manifest says %lu: it was "
+                 "changed after the part finished",
+                 name, have, size);
+      if (names_add(&listed, rel) != FB_OK)
+        st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    } else if (have != size)
       st = fb_err_set(err, FB_EINVAL,
                       "merge: '%s/%s' has %zu bytes, the part's manifest says %lu: it was "
                       "truncated or changed after the part finished",
@@ -475,9 +528,42 @@ int fb_manifest_check(const char *dir, const char *name, const char *runs, size_
                       "merge: part '%s' has no %s: it did not finish (a part writes it last); "
                       "run its line of the jobs file again",
                       name, FB_MANIFEST_NAME);
-  int st = check_files(dir, name, text, len, err);
+  int runs_bad = 0;
+  fb_err runs_err = {{0}};
+  row_sums rows = {0};
+  int st = check_files(dir, name, text, len, &runs_bad, &runs_err, &rows, err);
   free(text);
+  /* a changed runs.csv: the journal names the row and the cell, else the row hashes name
+   * the row, else the sizes say it */
   if (st == FB_OK && runs != NULL)
     st = check_rows(dir, name, runs, runs_len, err);
+  if (st == FB_OK && runs_bad) {
+    st = FB_EINVAL;
+    *err = runs_err;
+    fb_csv T;
+    if (runs != NULL && fb_csv_parse(&T, runs, runs_len) == FB_OK) {
+      for (size_t r = 0; r < T.nrows || r < rows.n; r++) {
+        if (r < T.nrows && r < rows.n &&
+            fb_hash64(FB_HASH64_INIT, runs + T.rows[r].off, T.rows[r].len) == rows.v[r])
+          continue;
+        char id[32];
+        fb_text_escape(r < T.nrows ? fb_csv_s(&T, r, 0) : "", id, sizeof id);
+        if (r >= T.nrows)
+          fb_err_set(err, FB_EINVAL,
+                     "merge: '%s/runs.csv' has %zu rows, the part's manifest lists %zu: rows "
+                     "were removed after the part finished",
+                     name, T.nrows, rows.n);
+        else
+          fb_err_set(err, FB_EINVAL,
+                     "merge: '%s/runs.csv' row %zu (run_id %s) is not the row the part wrote "
+                     "(its checksum is not the manifest's): it was changed after the part "
+                     "finished",
+                     name, r + 1, id);
+        break;
+      }
+      fb_csv_free(&T);
+    }
+  }
+  free(rows.v);
   return st;
 }
