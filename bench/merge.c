@@ -10,7 +10,7 @@
  * suite does (same run ids, same reference variants and file names), runs its own
  * experiments (fb_schedule.h: whole experiments, dealt by estimated cost) with the
  * references they use, and writes DIR/part-I/{runs.csv (its rows only), orders.csv (its
- * experiments), traj/, meta.json, part.json}.  References are deterministic functions of
+ * experiments), traj/, meta.json, part.json, manifest (last)}.  References are deterministic functions of
  * the scenario variant, so two parts that need one compute the same file.
  *
  * `fricbench merge [--out OUT] [--no-plots] DIR...` (DIR: a part, or a directory holding
@@ -20,6 +20,10 @@
  * apart from the timing columns wall_s and cpu_s), OUT/orders.csv (rows in table order),
  * OUT/traj/ (hard links, or copies), OUT/meta.json, and then the plots and report.html
  * through fb_report_make, which reads only those files.
+ *
+ * Before that, every part is checked against the manifest it wrote last and its runs.csv
+ * rows against its journal (fb_manifest.h), so that an edited, truncated, deleted or
+ * added file is refused, naming the part, the file and the row.
  *
  * The checks and the merged texts are fb_merge_texts (fb_merge.h), a pure function of
  * the parts' file texts (read with fb_csv.h, fuzzed by fuzz/fuzz_merge.c); merge_run only
@@ -927,7 +931,9 @@ static const char merge_help[] =
     "single-process suite writes, apart from the timing columns wall_s and cpu_s),\n"
     "orders.csv, traj/, meta.json, plots/ and report.html.  Each DIR is a part or a\n"
     "directory holding part-* directories; OUT defaults to that directory when one is\n"
-    "given.  Fails, naming them, when parts are missing, doubled or from another split.\n"
+    "given.  Fails, naming them, when parts are missing, doubled or from another split,\n"
+    "and when a part's files are not what its manifest (written last) lists or a row of\n"
+    "its runs.csv is not what its journal recorded (exit 2).\n"
     "\n"
     "  -o, --out OUT    output directory\n"
     "      --no-plots   skip plots and report.html\n"
