@@ -263,7 +263,8 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
                           const double *y)
 {
   fb_trace *tr = r->tr;
-  const size_t n = tr->n, dim = tr->dim, nc = tr->nc;
+  const size_t n = tr->n, dim = tr->dim, nc = tr->nc, g = k;
+  k -= tr->base; /* the slot (streamed traces hold a window) */
   double *out = tr->y + k * dim;
   if (theta >= 1.0) {
     memcpy(out, y, dim * sizeof(double));
@@ -293,7 +294,23 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
     }
   }
   tr->t[k] = tk;
-  tr->filled = k + 1;
+  tr->filled = g + 1;
+}
+
+/* A streamed trace whose window is full before sample k: hand all but the last sample to
+ * the sink and move the last one to slot 0 (an event may still replace it). */
+static int trace_room(fb_trace *tr, size_t k)
+{
+  if (tr->sink == NULL || k - tr->base < tr->cap)
+    return FB_OK;
+  const size_t keep = tr->filled - 1, s = keep - tr->base, dim = tr->dim, nc = tr->nc;
+  const int st = tr->sink(tr->sink_ctx, tr, tr->base, keep);
+  tr->t[0] = tr->t[s];
+  memmove(tr->y, tr->y + s * dim, dim * sizeof(double));
+  memmove(tr->F, tr->F + s * nc, nc * sizeof(double));
+  memmove(tr->stick, tr->stick + s * nc, nc * sizeof(int));
+  tr->base = keep;
+  return st;
 }
 
 static double grid_time(const recorder *r, size_t k)
@@ -348,7 +365,7 @@ static void recorder_next(recorder *r)
 {
   const fb_trace *tr = r->tr;
   r->t_next = tr->filled < tr->ns ? grid_time(r, tr->filled) : (double)INFINITY;
-  r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1] : (double)NAN;
+  r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1 - tr->base] : (double)NAN;
 }
 
 /* A step that may fill grid points (or repeats the last sampled instant): outputs and
@@ -362,7 +379,7 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
   size_t k = tr->filled;
   /* A state reported again at the same instant (after an event is resolved) replaces
    * the sample taken there. */
-  if (k > 0 && r->have_prev && tr->t[k - 1] == t)
+  if (k > 0 && r->have_prev && tr->t[k - 1 - tr->base] == t)
     k--;
   if (k < tr->ns && grid_time(r, k) <= t) {
     int st = fb_problem_output(r->pb, t, y, r->F, r->sk);
@@ -378,6 +395,8 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
     const double h = t - r->tp;
     for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
       const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
+      if (trace_room(tr, k) != FB_OK)
+        return r->status = FB_EIO;
       record_sample(r, k, tk, theta, h, y);
       if (k + 1 == tr->ns)
         break;
@@ -464,6 +483,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.cancel = c->cancel;
   if (tr != NULL) {
     tr->filled = 0;
+    tr->base = 0;
     rec.dt = (pl->T - pl->t0) / (double)(tr->ns - 1);
     recorder_next(&rec);
   }

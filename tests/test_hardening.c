@@ -4,6 +4,7 @@
  * The bad-input messages of issue 13 (typed text, control characters, floors of h and
  * tol, bench --steps) are cases of the catalogue in tests/test_badinput.c.
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -277,4 +279,71 @@ Test(hardening, scratch_files_live_under_tmpdir_and_have_no_name)
     unsetenv("TMPDIR");
   free(keep);
   fbt_rmdir(dir);
+}
+
+/* ---- issue 13 item 11: `run` streams its trajectory ----------------------------------- */
+
+
+/* Max RSS (KB) of `run` writing n samples of stick-slip/lugre to a file in dir. */
+static long run_rss_kb(const char *dir, const char *n)
+{
+  char path[128];
+  snprintf(path, sizeof path, "%s/x.csv", dir);
+  const char *argv[] = {"run", "-s", "stick-slip", "-m", "lugre", "--samples", n, "-o", path,
+                        NULL};
+  const int dn = open("/dev/null", O_WRONLY);
+  const pid_t pid = spawn(argv, dn);
+  close(dn);
+  int status;
+  struct rusage ru;
+  cr_assert_eq(wait4(pid, &status, 0, &ru), pid);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "run --samples %s", n);
+  return ru.ru_maxrss;
+}
+
+Test(hardening, run_memory_does_not_grow_with_samples, .timeout = 120)
+{
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  const long small = run_rss_kb(dir, "2001"), big = run_rss_kb(dir, "400001");
+  /* held in memory, 400000 more samples of 8 numbers would be > 25 MB */
+  cr_expect_lt(big - small, 8 * 1024, "max RSS %ld KB at 2001 samples, %ld KB at 400001", small,
+               big);
+  fbt_rmdir(dir);
+}
+
+Test(hardening, streamed_trajectory_equals_the_whole_one)
+{
+  /* switching re-reports states at events (a sample replaced): the window keeps it */
+  static const char *const cases[][3] = {
+      {"stick-slip", "switching", "20001"}, {"glowinski-2dof", "glowinski", "9000"},
+      {"stick-slip", "lugre", "4097"}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const char *argv[] = {"run", "-s", cases[c][0], "-m", cases[c][1], "--samples", cases[c][2],
+                          NULL};
+    static char cli_out[1 << 23];
+    cr_assert_eq(fbt_cli(argv, cli_out, sizeof cli_out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+    cr_expect(strstr(errbuf, " wall=") && strstr(errbuf, " ms output="), "%s", errbuf);
+    fb_case cs;
+    fb_err err = {{0}};
+    cr_assert_eq(fb_case_init(&cs, cases[c][0], cases[c][1], NULL, &err), FB_OK, "%s", err.msg);
+    cs.samples = (size_t)atol(cases[c][2]);
+    cr_assert_eq(fb_case_prepare(&cs, &err), FB_OK, "%s", err.msg);
+    fb_trace tr;
+    cr_assert_eq(fb_trace_alloc(&tr, cs.samples, cs.sc.plant.n, cs.sc.plant.nc, cs.md.type->nz),
+                 FB_OK);
+    fb_run_result res;
+    fb_case_run(&cs, &tr, NULL, &res);
+    char *whole = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&whole, &len);
+    cr_assert_eq(fb_trace_write_csv(&tr, cs.md.type->z_names, mem), FB_OK);
+    fclose(mem);
+    cr_expect(strlen(cli_out) == len && memcmp(cli_out, whole, len) == 0,
+              "%s/%s: the streamed output differs from the whole trace", cases[c][0],
+              cases[c][1]);
+    free(whole);
+    fb_trace_free(&tr);
+    fb_case_free(&cs);
+  }
 }
