@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_fmt.h"
 #include "fb_run.h"
 
 static int trace_alloc(fb_trace *tr, size_t ns, size_t cap, size_t n, size_t nc, size_t nz)
@@ -80,20 +81,43 @@ int fb_trace_write_header(const fb_trace *tr, const char *const *z_names, FILE *
 int fb_trace_write_rows(const fb_trace *tr, size_t from, size_t to, FILE *fp)
 {
   const size_t n = tr->n, nc = tr->nc;
+  /* one line at a time, numbers by fb_fmt_g17 (the text of "%.17g", ~3x faster) */
+  const size_t cap = (1 + tr->dim + nc) * (FB_FMT_LEN + 1) + nc * 4 + 2;
+  char *line = malloc(cap);
+  if (line == NULL)
+    return FB_ENOMEM;
   for (size_t g = from; g < to; g++) {
     const size_t s = g - tr->base;
-    fprintf(fp, "%.17g", tr->t[s]);
+    char *p = line;
+    p += fb_fmt_g17(tr->t[s], p);
     const double *y = tr->y + s * tr->dim;
-    for (size_t k = 0; k < 2 * n; k++)
-      fprintf(fp, ",%.17g", y[k]);
-    for (size_t i = 0; i < nc; i++)
-      fprintf(fp, ",%.17g", tr->F[s * nc + i]);
-    for (size_t k = 2 * n; k < tr->dim; k++)
-      fprintf(fp, ",%.17g", y[k]);
-    for (size_t i = 0; i < nc; i++)
-      fprintf(fp, ",%d", tr->stick[s * nc + i]);
-    fputc('\n', fp);
+    for (size_t k = 0; k < 2 * n; k++) {
+      *p++ = ',';
+      p += fb_fmt_g17(y[k], p);
+    }
+    for (size_t i = 0; i < nc; i++) {
+      *p++ = ',';
+      p += fb_fmt_g17(tr->F[s * nc + i], p);
+    }
+    for (size_t k = 2 * n; k < tr->dim; k++) {
+      *p++ = ',';
+      p += fb_fmt_g17(y[k], p);
+    }
+    for (size_t i = 0; i < nc; i++) {
+      const int st = tr->stick[s * nc + i]; /* 1, 0 or -1 */
+      *p++ = ',';
+      if (st >= -1 && st <= 1) {
+        if (st < 0)
+          *p++ = '-';
+        *p++ = (char)('0' + (st < 0 ? -st : st));
+      } else {
+        p += snprintf(p, 16, "%d", st);
+      }
+    }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), fp);
   }
+  free(line);
   return ferror(fp) ? FB_EIO : FB_OK;
 }
 

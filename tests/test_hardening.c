@@ -1,5 +1,6 @@
 /* test_hardening.c — issue 13: no stray files on a signal, stdout failures, `auto` where
- * `list` shows it, and the mass matrix's conditioning.
+ * `list` shows it, the mass matrix's conditioning, `run`'s streamed output (memory
+ * independent of --samples, the same bytes) and its number formatting.
  *
  * The bad-input messages of issue 13 (typed text, control characters, floors of h and
  * tol, bench --steps) are cases of the catalogue in tests/test_badinput.c.
@@ -8,8 +9,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fb_fmt.h"
 #include "fb_io.h"
 #include "fb_plant.h"
 #include "fb_test.h"
@@ -345,5 +349,42 @@ Test(hardening, streamed_trajectory_equals_the_whole_one)
     free(whole);
     fb_trace_free(&tr);
     fb_case_free(&cs);
+  }
+}
+
+/* ---- fb_fmt_g17: "%.17g", faster ------------------------------------------------------ */
+
+static void same_as_printf(double v)
+{
+  char a[FB_FMT_LEN], b[64];
+  const size_t n = fb_fmt_g17(v, a);
+  snprintf(b, sizeof b, "%.17g", v);
+  cr_assert_str_eq(a, b, "%a: fb_fmt_g17 '%s', printf '%s'", v, a, b);
+  cr_assert_eq(n, strlen(b));
+}
+
+Test(hardening, fmt_g17_is_printf_on_millions_of_values)
+{
+  static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-5, 1e-4, 9.9999999999999995e-5,
+                                   1e16, 1e17, 9999999999999998.0, 99999999999999984.0,
+                                   123456789012345678.0, 0.5, 2.5, 1e22, 1e23, 5e-324, 2.2e-308,
+                                   DBL_MIN, DBL_MAX, -DBL_MAX, 1e308, 1e-307, INFINITY,
+                                   -INFINITY, NAN, 3.0e-300, 628.31853071795854,
+                                   1.0000000000000002, 0.30000000000000004};
+  for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+    same_as_printf(special[i]);
+  uint64_t s = 0x9e3779b97f4a7c15ULL;
+  for (long i = 0; i < 2000000; i++) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    double v;
+    if (i % 4 == 0) /* any bit pattern */
+      memcpy(&v, &s, sizeof v);
+    else if (i % 4 == 1) /* trajectory-like values */
+      v = ((double)(s >> 11) / 9007199254740992.0 - 0.5) * 20;
+    else if (i % 4 == 2) /* small ones: 0.000ddd and e-05 forms */
+      v = ldexp((double)(s >> 11), -53 - (int)(s % 40));
+    else /* integers and halves near 1e16..1e17, where rounding carries */
+      v = (double)(1e16 + (double)(s % 100000000000000000ULL)) + 0.5 * (double)(s & 1);
+    same_as_printf(v);
   }
 }
