@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fb_csv.h"
 #include "fb_fmt.h"
 #include "fb_io.h"
+#include "fb_merge.h"
 #include "fb_plant.h"
 #include "fb_test.h"
 
@@ -387,4 +389,73 @@ Test(hardening, fmt_g17_is_printf_on_millions_of_values)
       v = (double)(1e16 + (double)(s % 100000000000000000ULL)) + 0.5 * (double)(s & 1);
     same_as_printf(v);
   }
+}
+
+/* ---- issue 13 item 9: merge's and --part's messages ------------------------------------ */
+
+#define HDR "run_id,status\r\n"
+#define PJ(part, parts, total)                                                                 \
+  "{\"part\": " #part ", \"parts\": " #parts ", \"runs_total\": " #total ", \"quick\": true}"
+
+static fb_merge_part text_part(const char *name, const char *pj, const char *runs)
+{
+  return (fb_merge_part){name, pj, runs, strlen(runs), NULL, 0, NULL};
+}
+
+Test(hardening, merge_blames_the_damaged_part_json_and_reads_crlf)
+{
+  fb_merge_part p[3];
+  fb_merge_out o;
+  fb_err err = {{0}};
+  /* CRLF throughout, header included */
+  p[0] = text_part("A", PJ(1, 2, 2), HDR "1,ok\r\n");
+  p[1] = text_part("B", PJ(2, 2, 2), HDR "2,ok\r\n");
+  cr_assert_eq(fb_merge_texts(p, 2, NULL, &o, &err), FB_OK, "%s", err.msg);
+  cr_expect_str_eq(o.runs, "run_id,status\n1,ok\n2,ok\n");
+  fb_merge_out_free(&o);
+  /* the first part's part.json damaged: blamed, with the field, not the second part */
+  p[0] = text_part("A", "{\"part\": 1, \"parts\": -1}", HDR "1,ok\r\n");
+  cr_assert_eq(fb_merge_texts(p, 2, NULL, &o, &err), FB_EINVAL);
+  cr_expect(strstr(err.msg, "'A/part.json' is damaged: \"parts\" is '-1'"), "%s", err.msg);
+  cr_expect(strstr(err.msg, "18446744073709551615") == NULL, "%s", err.msg);
+  p[0] = text_part("A", "{\"part\": 1, \"parts\": 2}", HDR "1,ok\r\n");
+  cr_assert_eq(fb_merge_texts(p, 2, NULL, &o, &err), FB_EINVAL);
+  cr_expect(strstr(err.msg, "'A/part.json' is damaged: \"runs_total\" is ''"), "%s", err.msg);
+  /* a plausible but odd first part: the parts that agree are the reference */
+  p[0] = text_part("A", PJ(1, 3, 3), HDR "1,ok\r\n");
+  p[1] = text_part("B", PJ(2, 3, 2), HDR "2,ok\r\n");
+  p[2] = text_part("C", PJ(3, 3, 2), HDR "3,ok\r\n");
+  cr_assert_eq(fb_merge_texts(p, 3, NULL, &o, &err), FB_EINVAL);
+  cr_expect(strncmp(err.msg, "merge: 'A' (part 1/3 of 3 runs", 30) == 0, "%s", err.msg);
+}
+
+Test(hardening, a_part_counts_its_own_runs, .timeout = 120)
+{
+  char dir[64], res[128], path[192];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(res, sizeof res, "%s/p", dir);
+  const char *a[] = {"suite", "--quick", "--part", "2/3", "--out", res, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  snprintf(path, sizeof path, "%s/runs.csv", res);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  static char text[1 << 20];
+  const size_t len = fread(text, 1, sizeof text - 1, fp);
+  text[len] = '\0';
+  fclose(fp);
+  const size_t rows = fbt_lines(text) - 1;
+  cr_assert_gt(rows, 0);
+  char want[64];
+  snprintf(want, sizeof want, "suite: %zu runs (", rows);
+  cr_expect(strstr(errbuf, want) != NULL, "'%s' in: %s", want, errbuf);
+  snprintf(path, sizeof path, "%s/meta.json", res);
+  fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  const size_t ml = fread(text, 1, sizeof text - 1, fp);
+  text[ml] = '\0';
+  fclose(fp);
+  char v[32];
+  fb_json_get(text, "runs", v, sizeof v);
+  cr_expect_eq((size_t)atol(v), rows, "meta.json runs %s, runs.csv %zu rows", v, rows);
+  fbt_rmdir(dir);
 }
