@@ -542,7 +542,18 @@ int fb_manifest_check(const char *dir, const char *name, const char *runs, size_
     *err = runs_err;
     fb_csv T;
     if (runs != NULL && fb_csv_parse(&T, runs, runs_len) == FB_OK) {
-      for (size_t r = 0; r < T.nrows || r < rows.n; r++) {
+      size_t same = 0;
+      while (same < T.nrows && same < rows.n &&
+             fb_hash64(FB_HASH64_INIT, runs + T.rows[same].off, T.rows[same].len) ==
+                 rows.v[same])
+        same++;
+      if (same == T.nrows && same == rows.n) /* every row as written: the rest changed */
+        fb_err_set(err, FB_EINVAL,
+                   "merge: '%s/runs.csv': its header or line ends are not what the part "
+                   "wrote (its checksum is not the manifest's): it was changed after the part "
+                   "finished",
+                   name);
+      for (size_t r = same; r < T.nrows || r < rows.n; r++) {
         if (r < T.nrows && r < rows.n &&
             fb_hash64(FB_HASH64_INIT, runs + T.rows[r].off, T.rows[r].len) == rows.v[r])
           continue;
