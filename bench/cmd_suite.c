@@ -10,6 +10,7 @@
 
 #include "fb_cli.h"
 #include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
@@ -181,6 +182,8 @@ int fb_cmd_suite(int argc, char **argv)
     if (rrc != FB_EXIT_OK)
       return rrc;
   }
+  if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
+    fb_manifest_remove(o.out_dir);
   int sig = 0;
   o.handle_signals = 1;
   o.stopped_by = &sig;

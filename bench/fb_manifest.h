@@ -30,6 +30,9 @@
 /* Write dir/manifest (atomically) from the files in dir now. */
 int fb_manifest_write(const char *dir, fb_err *err);
 
+/* Remove dir/manifest (if any): a part that runs again is unfinished until it ends. */
+void fb_manifest_remove(const char *dir);
+
 /* Check dir against its manifest, then runs (dir/runs.csv's text, runs_len bytes) against
  * dir/journal.  FB_OK, FB_EINVAL with a one-line message naming `name` (the part as
  * named in messages), or FB_ENOMEM. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fb_csv.h"
 #include "fb_io.h"
@@ -185,6 +186,13 @@ int fb_manifest_write(const char *dir, fb_err *err)
   free(body);
   names_free(&files);
   return st;
+}
+
+void fb_manifest_remove(const char *dir)
+{
+  char path[PATH_LEN + 32];
+  snprintf(path, sizeof path, "%s/%s", dir, FB_MANIFEST_NAME);
+  unlink(path);
 }
 
 /* ---- checking the files ----------------------------------------------------------------- */
