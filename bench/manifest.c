@@ -264,8 +264,10 @@ static int check_files(const char *dir, const char *name, char *text, size_t len
     el--;
   unsigned long count;
   uint64_t sum;
-  char *sp = text[el] == 'e' ? strchr(text + el + 4, ' ') : NULL;
-  if (strncmp(text + el, "end ", 4) != 0 || sp == NULL || sp > text + len - 1)
+  if (len - el < 5 || memcmp(text + el, "end ", 4) != 0)
+    return damaged(err, name, "no end line");
+  char *sp = memchr(text + el + 4, ' ', len - 1 - (el + 4));
+  if (sp == NULL)
     return damaged(err, name, "no end line");
   *sp = '\0';
   text[len - 1] = '\0';

@@ -25,6 +25,7 @@
 #include "fb_csv.h"
 #include "fb_fmt.h"
 #include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_merge.h"
 #include "fb_plant.h"
 #include "fb_test.h"
@@ -457,5 +458,44 @@ Test(hardening, a_part_counts_its_own_runs, .timeout = 120)
   char v[32];
   fb_json_get(text, "runs", v, sizeof v);
   cr_expect_eq((size_t)atol(v), rows, "meta.json runs %s, runs.csv %zu rows", v, rows);
+  fbt_rmdir(dir);
+}
+
+/* ---- a manifest of any bytes is refused, never read past ------------------------------ */
+
+Test(hardening, damaged_manifests_are_refused)
+{
+  static const struct {
+    const char *text;
+    size_t len;
+  } bad[] = {
+      {"", 0},
+      {"e\n", 2},
+      {"fricbench-manifest 1\n", 21},
+      {"fricbench-manifest 1\ne\n", 23},
+      {"fricbench-manifest 1\nend\n", 25},
+      {"fricbench-manifest 1\nend 0\n", 27},
+      {"fricbench-manifest 1\nend 0 zz\n", 30},
+      {"fricbench-manifest 1\nend 0 0000000000000000\n", 43},
+      {"fricbench-manifest 1\n3 0000000000000000 ../x\nend 1 0000000000000000\n", 67},
+      {"fricbench-manifest 1\n\0\nend 1 0000000000000000\n", 46},
+      {"fricbench-manifest 1\nend 0 0000000000000000", 42},
+  };
+  char dir[64], path[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/manifest", dir);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    FILE *fp = fopen(path, "wb");
+    cr_assert_not_null(fp);
+    fwrite(bad[i].text, 1, bad[i].len, fp);
+    fclose(fp);
+    fb_err err = {{0}};
+    cr_expect_eq(fb_manifest_check(dir, "P", NULL, 0, &err), FB_EINVAL, "case %zu", i);
+    cr_expect(strstr(err.msg, "'P/manifest' is damaged"), "case %zu: %s", i, err.msg);
+  }
+  /* a good one of an empty part: accepted */
+  fb_err err = {{0}};
+  cr_assert_eq(fb_manifest_write(dir, &err), FB_OK, "%s", err.msg);
+  cr_expect_eq(fb_manifest_check(dir, "P", NULL, 0, &err), FB_OK, "%s", err.msg);
   fbt_rmdir(dir);
 }
