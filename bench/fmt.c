@@ -6,7 +6,8 @@
  * double, so D is known to within ~2e-19 relative, i.e. +-0.015 at D < 1e17: unless the
  * fraction of the computed D is within 0.03 of one half (a near tie, where the error could
  * flip the rounding), the rounding is printf's; near ties, zeros, subnormals, NaN and inf
- * go to snprintf.  Where long double is no wider than double the function is snprintf.
+ * go to snprintf.  Where long double is no wider than double (or is emulated as double,
+ * as valgrind does) the function is snprintf.
  */
 #include "fb_fmt.h"
 
@@ -21,10 +22,13 @@
 #define K_MIN (-292)
 #define K_MAX 324
 static long double pow10_tab[K_MAX - K_MIN + 1];
+static int fast_ok; /* long double really carries 64 bits (not so under valgrind) */
 static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
 
 static void tab_init(void)
 {
+  volatile long double one = 1.0L, tiny = 0x1p-63L;
+  fast_ok = LDBL_MANT_DIG >= 64 && one + tiny != one;
   for (int k = K_MIN; k <= K_MAX; k++)
     pow10_tab[k - K_MIN] = powl(10.0L, (long double)k);
 }
@@ -39,6 +43,8 @@ size_t fb_fmt_g17(double v, char *buf)
   if (LDBL_MANT_DIG < 64 || !isnormal(v))
     return slow(v, buf);
   pthread_once(&tab_once, tab_init);
+  if (!fast_ok)
+    return slow(v, buf);
   const double a = fabs(v);
   int e2;
   frexp(a, &e2);
