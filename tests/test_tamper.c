@@ -29,7 +29,7 @@ typedef struct tamper {
   const char *want[3];   /* substrings of the message */
 } tamper;
 
-/* err_x_l2 of the first row of part-1/runs.csv set to 0.123 */
+/* the cell of column `col` in line `row` (the header is line 1) of part/runs.csv set to val */
 #define EDIT_CELL(part, col, row, val)                                                       \
   "awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++) if($i==\"" col "\") c=i} NR==" #row        \
   "{$c=\"" val "\"} {print}' " part "/runs.csv > x && mv x " part "/runs.csv"
@@ -41,8 +41,10 @@ static const tamper table[] = {
      {"part-1/runs.csv' row 4 ", "status is 'failed'", "journal says 'ok'"}},
     {"nsteps -> 1", EDIT_CELL("part-2", "nsteps", 8, "1"), NULL,
      {"part-2/runs.csv' row 7 ", "nsteps is '1'", NULL}},
-    {"model renamed", "sed -i '2,$s/,dahl,/,lugre,/' part-2/runs.csv", NULL,
-     {"part-2/runs.csv' row ", "is not the row the part wrote", NULL}},
+    {"model renamed", EDIT_CELL("part-2", "model", 4, "renamed"), NULL,
+     {"part-2/runs.csv' row 3 ", "is not the row the part wrote", NULL}},
+    {"scenario renamed", EDIT_CELL("part-1", "scenario", 2, "renamed"), NULL,
+     {"part-1/runs.csv' row 1 ", "is not the row the part wrote", NULL}},
     {"a row deleted", "sed -i '$d' part-2/runs.csv", NULL,
      {"part-2/runs.csv' has ", "rows were removed", NULL}},
     {"CRLF line ends", "sed -i 's/$/\\r/' part-2/runs.csv", NULL,
