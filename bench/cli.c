@@ -19,8 +19,11 @@
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
+  char ea[160], eb[160]; /* one line, whatever the arguments hold */
+  fb_text_escape(a, ea, sizeof ea);
+  fb_text_escape(b, eb, sizeof eb);
   fputs("fricbench: ", stderr);
-  fprintf(stderr, fmt, a, b);
+  fprintf(stderr, fmt, ea, eb);
   fputc('\n', stderr);
   return FB_EXIT_USAGE;
 }

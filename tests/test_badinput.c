@@ -215,6 +215,14 @@ static const bad catalogue[] = {
      2, "m = -1.50 is out of range", "allowed is a finite number > 0"},
     {{"run", "-s", "stick-slip", "-m", "lugre", "--set", "mu=auto", "-o", "@/x.csv", NULL}, 2,
      "mu = 'auto' is not allowed", "mu has no automatic value"},
+    /* control characters in names: still one line */
+    {{"run", "-s", "stick\nslip", "-m", "lugre", "-o", "@/x.csv", NULL}, 2, "unknown scenario",
+     "use one of"},
+    {{"run", "-s", "stick-slip", "-m", "lugre", "--set", "m\n=1", "-o", "@/x.csv", NULL}, 2,
+     "--set m?", "fricbench list"},
+    {{"run", "-s", "stick-slip", "-m", "lugre", "--bo\ngus", "-o", "@/x.csv", NULL}, 2,
+     "'--bo\\ngus'", "fricbench run --help"},
+    {{"reference", "-s", "x\ny", "-o", "@/r.csv", NULL}, 2, "'x\\ny'", "use one of"},
     /* ---- list and the command itself ----------------------------------------------------- */
     {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios or integrators"},
     {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios or integrators"},
