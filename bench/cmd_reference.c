@@ -43,8 +43,10 @@ enum { OPT_SET = 256, OPT_SAMPLES, OPT_INTERVALS };
 
 static int usage(const char *msg, const char *a)
 {
+  char ea[160]; /* one line, whatever the argument holds */
+  fb_text_escape(a, ea, sizeof ea);
   fprintf(stderr, "fricbench: ");
-  fprintf(stderr, msg, a);
+  fprintf(stderr, msg, ea);
   fputc('\n', stderr);
   return FB_EXIT_USAGE;
 }
@@ -111,7 +113,9 @@ int fb_cmd_reference(int argc, char **argv)
   if (rc == FB_EXIT_OK && st == NULL) {
     char names[1024];
     fb_names_scenarios(names, sizeof names);
-    fprintf(stderr, "fricbench: unknown scenario '%s': use one of %s\n", scenario, names);
+    char typed[160];
+    fb_text_escape(scenario, typed, sizeof typed);
+    fprintf(stderr, "fricbench: unknown scenario '%s': use one of %s\n", typed, names);
     rc = FB_EXIT_USAGE;
   }
   if (rc != FB_EXIT_OK) {

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "fb_cli.h"
+#include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
@@ -82,6 +84,10 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
     fprintf(stderr, "fricbench: %s\n", err.msg);
     return FB_EXIT_USAGE;
   }
+  /* a SIGKILLed suite leaves its temporaries (plots/, traj/): they are not results */
+  const size_t stale = fb_remove_stale_tmp(dir);
+  if (stale > 0)
+    fprintf(stderr, "fricbench suite: removed %zu stale temporary files from %s\n", stale, dir);
   return FB_EXIT_OK;
 }
 
@@ -176,6 +182,8 @@ int fb_cmd_suite(int argc, char **argv)
     if (rrc != FB_EXIT_OK)
       return rrc;
   }
+  if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
+    fb_manifest_remove(o.out_dir);
   int sig = 0;
   o.handle_signals = 1;
   o.stopped_by = &sig;

@@ -28,4 +28,18 @@ int fb_mkdir_p(const char *path);
 /* A JSON string literal of s (quotes, backslashes escaped; control characters dropped). */
 void fb_json_str(FILE *fp, const char *s);
 
+/* A scratch file under $TMPDIR (default /tmp), created with mkstemp as PREFIX_XXXXXX and
+ * unlinked at once: the descriptor (read and write) is all there is, so no signal or
+ * crash leaves it behind.  Returns the descriptor, or -1 with errno set. */
+int fb_tmpfile_fd(const char *prefix);
+/* Remove the temporaries (NAME.tmp.XXXXXX) a killed command left in a results
+ * directory: dir itself, dir/plots and dir/traj/<scenario>.  Returns how many. */
+size_t fb_remove_stale_tmp(const char *dir);
+/* At start: if stdout is closed, hold descriptor 1 with /dev/full (writes fail, no later
+ * file takes its place) and return 1; else 0. */
+int fb_stdout_guard(void);
+/* At exit: flush, check and close stdout.  A failed write (/dev/full, a closed stdout, a
+ * full disk) turns exit status 0 into 1 with one line; a non-zero rc is kept as is. */
+int fb_stdout_finish(int rc, int was_closed);
+
 #endif

@@ -126,7 +126,7 @@ int fb_journal_append(fb_journal *j, const fb_journal_rec *r, fb_err *err);
 void fb_journal_close(fb_journal *j);
 
 /* The interrupt watcher: SIGINT and SIGTERM are blocked in the calling thread (and so in
- * every thread it creates afterwards) and a thread waits for them with sigwait(); the
+ * every thread it creates afterwards) and a thread waits for them with sigtimedwait(); the
  * first one stores its number in *flag, which the suite polls (no new jobs start,
  * running ones stop at their next step).  fb_sigwatch_stop ends the thread and restores
  * the signal mask, so a second signal, still pending, then acts as usual. */
@@ -134,6 +134,7 @@ typedef struct fb_sigwatch {
   pthread_t th;
   sigset_t set, old;
   atomic_int *flag;
+  atomic_int quit; /* set by fb_sigwatch_stop: the thread returns at its next wake-up */
   int running;
 } fb_sigwatch;
 

@@ -19,17 +19,33 @@
 #include "fb_model.h"
 #include "fb_scenario.h"
 
-/* Samples on the uniform grid t_k = t0 + k (T - t0)/(ns - 1). */
-typedef struct fb_trace {
+/* Samples on the uniform grid t_k = t0 + k (T - t0)/(ns - 1).
+ * Streamed (fb_trace_alloc_stream): the arrays hold `cap` samples, sample k in slot
+ * k - base; when they are full the recorder hands samples base .. filled - 2 to `sink`
+ * (which writes them out) and keeps the last one (an event may replace it), so memory
+ * does not grow with ns.  Otherwise (sink NULL) every sample stays, base is 0. */
+typedef struct fb_trace fb_trace;
+typedef int (*fb_trace_sink)(void *ctx, const fb_trace *tr, size_t from, size_t to);
+struct fb_trace {
   size_t ns, dim, n, nc, nz; /* samples, state size, DOFs, contacts, states per contact */
   size_t filled;             /* samples written so far */
-  double *t;                 /* ns */
+  double *t;                 /* ns (cap when streamed) */
   double *y;                 /* ns x dim: x, v, z */
   double *F;                 /* ns x nc: friction force on the body */
   int *stick;                /* ns x nc: 1 stick, 0 slip, -1 model has no flag */
-} fb_trace;
+  size_t cap, base;          /* streamed: slots, and the sample in slot 0 */
+  fb_trace_sink sink;        /* NULL: not streamed */
+  void *sink_ctx;
+};
 
 int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz);
+/* A streamed trace of ns samples holding at most cap (>= 2) at a time. */
+int fb_trace_alloc_stream(fb_trace *tr, size_t ns, size_t cap, size_t n, size_t nc, size_t nz,
+                          fb_trace_sink sink, void *ctx);
+/* The CSV header of fb_trace_write_csv, and its rows for samples from .. to - 1 (held:
+ * base <= from). */
+int fb_trace_write_header(const fb_trace *tr, const char *const *z_names, FILE *fp);
+int fb_trace_write_rows(const fb_trace *tr, size_t from, size_t to, FILE *fp);
 void fb_trace_free(fb_trace *tr);
 /* CSV with a header: t,x,v,F,<z>,stick for one DOF and contact; suffixed names
  * (x1..xn, v1..vn, F1..Fnc, <z>_1.., stick1..) otherwise. */
@@ -48,6 +64,11 @@ typedef struct fb_run_result {
  * the counters' arithmetic (the suite's references get 50 x the budget). */
 #define FB_MAX_SAMPLES 10000000UL
 #define FB_MAX_BUDGET 1000000000000000UL
+/* Floors of the step and the tolerances (fb_case_prepare): h >= FB_H_MIN_REL (T - t0),
+ * rtol >= FB_RTOL_MIN, atol >= FB_ATOL_MIN. */
+#define FB_H_MIN_REL 1e-12
+#define FB_RTOL_MIN 1e-16
+#define FB_ATOL_MIN 1e-300
 
 typedef struct fb_case {
   fb_scenario sc;

@@ -2,8 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fb_io.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +31,64 @@ static void read_umask(void)
     fclose(fp);
 }
 
+/* The registry of temporary files being written: a signal handler (installed once, by the
+ * first fb_outfile_open) removes them before the process dies of SIGINT, SIGTERM or
+ * SIGHUP, so an interrupted `run`, `reference` or `bench --out` leaves no FILE.tmp.XXXXXX.
+ * Lock-free slots: the handler may only read them.  A file opened while every slot is
+ * taken is not registered (never more than a handful are open at once).  The suite
+ * blocks these signals in every thread and takes them with its watcher, so the handler
+ * runs there only after the watcher stopped, when its files are complete. */
+#define TMP_SLOTS 64
+static _Atomic(char *) tmp_slots[TMP_SLOTS];
+static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
+
+static void tmp_handler(int sig)
+{
+  for (size_t i = 0; i < TMP_SLOTS; i++) {
+    char *p = atomic_load(&tmp_slots[i]);
+    if (p != NULL)
+      unlink(p);
+  }
+  /* die of the signal as if unhandled: the shell sees 128 + sig */
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_handler(void)
+{
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa, old;
+    if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+      continue; /* nohup and friends: an ignored signal stays ignored */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tmp_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+static void tmp_register(char *path)
+{
+  pthread_once(&handler_once, install_handler);
+  for (size_t i = 0; i < TMP_SLOTS; i++) {
+    char *expect = NULL;
+    if (atomic_compare_exchange_strong(&tmp_slots[i], &expect, path))
+      return;
+  }
+}
+
+/* Before the name is freed; after the rename or unlink, so that a signal in between finds
+ * the name registered (unlink of a name already gone is harmless). */
+static void tmp_unregister(char *path)
+{
+  for (size_t i = 0; path != NULL && i < TMP_SLOTS; i++) {
+    char *expect = path;
+    if (atomic_compare_exchange_strong(&tmp_slots[i], &expect, NULL))
+      return;
+  }
+}
+
 int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *err)
 {
   memset(o, 0, sizeof *o);
@@ -48,9 +110,12 @@ int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *e
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
+  /* registered before it exists: a signal right after mkstemp must find it */
+  tmp_register(o->tmp);
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
     const int e = errno;
+    tmp_unregister(o->tmp);
     free(o->tmp);
     o->tmp = NULL;
     fb_outfile_abort(o);
@@ -74,6 +139,7 @@ void fb_outfile_abort(fb_outfile *o)
     fclose(o->fp);
   if (o->tmp != NULL)
     unlink(o->tmp);
+  tmp_unregister(o->tmp);
   free(o->tmp);
   free(o->path);
   memset(o, 0, sizeof *o);
@@ -98,6 +164,7 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
     fb_outfile_abort(o);
     return st;
   }
+  tmp_unregister(o->tmp);
   free(o->tmp);
   free(o->path);
   memset(o, 0, sizeof *o);
@@ -131,4 +198,92 @@ void fb_json_str(FILE *fp, const char *s)
       fputc(*s, fp);
   }
   fputc('"', fp);
+}
+
+int fb_stdout_guard(void)
+{
+  if (fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF)
+    return 0;
+  /* Closed stdout: hold descriptor 1 with /dev/full, so that no file opened later
+   * (a mkstemp temporary) becomes "stdout", and every write to stdout fails. */
+  int fd = open("/dev/full", O_WRONLY);
+  if (fd >= 0 && fd != STDOUT_FILENO) {
+    dup2(fd, STDOUT_FILENO);
+    close(fd);
+  }
+  return 1;
+}
+
+int fb_stdout_finish(int rc, int was_closed)
+{
+  int bad = fflush(stdout) != 0 || ferror(stdout);
+  const int e = errno;
+  bad |= fclose(stdout) != 0;
+  if (!bad || rc != 0) /* a failing command has said why already */
+    return rc;
+  if (was_closed)
+    fputs("fricbench: writing to standard output failed: it is closed\n", stderr);
+  else
+    fprintf(stderr, "fricbench: writing to standard output failed: %s\n",
+            strerror(e ? e : EIO));
+  return 1;
+}
+
+int fb_tmpfile_fd(const char *prefix)
+{
+  const char *dir = getenv("TMPDIR");
+  if (dir == NULL || *dir == '\0')
+    dir = "/tmp";
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/%s_XXXXXX", dir, prefix) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  const int fd = mkstemp(path);
+  if (fd >= 0)
+    unlink(path); /* nameless from here: nothing to clean up, whatever ends the process */
+  return fd;
+}
+
+/* NAME.tmp.XXXXXX: fb_outfile_open's temporaries (mkstemp's six characters). */
+static int is_outfile_tmp(const char *name)
+{
+  const char *t = strstr(name, ".tmp.");
+  while (t != NULL && strstr(t + 1, ".tmp.") != NULL)
+    t = strstr(t + 1, ".tmp.");
+  return t != NULL && t != name && strlen(t + 5) == 6;
+}
+
+static size_t clean_dir(const char *dir, int depth)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return 0;
+  size_t n = 0;
+  struct dirent *e;
+  char path[4096];
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' ||
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+      continue;
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+      continue;
+    if (S_ISREG(sb.st_mode) && is_outfile_tmp(e->d_name))
+      n += unlink(path) == 0;
+    else if (S_ISDIR(sb.st_mode) && depth > 0)
+      n += clean_dir(path, depth - 1);
+  }
+  closedir(d);
+  return n;
+}
+
+size_t fb_remove_stale_tmp(const char *dir)
+{
+  char sub[4096];
+  size_t n = clean_dir(dir, 0);
+  snprintf(sub, sizeof sub, "%s/plots", dir);
+  n += clean_dir(sub, 0);
+  snprintf(sub, sizeof sub, "%s/traj", dir);
+  return n + clean_dir(sub, 1);
 }

@@ -10,7 +10,7 @@
  * suite does (same run ids, same reference variants and file names), runs its own
  * experiments (fb_schedule.h: whole experiments, dealt by estimated cost) with the
  * references they use, and writes DIR/part-I/{runs.csv (its rows only), orders.csv (its
- * experiments), traj/, meta.json, part.json}.  References are deterministic functions of
+ * experiments), traj/, meta.json, part.json, manifest (last)}.  References are deterministic functions of
  * the scenario variant, so two parts that need one compute the same file.
  *
  * `fricbench merge [--out OUT] [--no-plots] DIR...` (DIR: a part, or a directory holding
@@ -20,6 +20,10 @@
  * apart from the timing columns wall_s and cpu_s), OUT/orders.csv (rows in table order),
  * OUT/traj/ (hard links, or copies), OUT/meta.json, and then the plots and report.html
  * through fb_report_make, which reads only those files.
+ *
+ * Before that, every part is checked against the manifest it wrote last and its runs.csv
+ * rows against its journal (fb_manifest.h), so that an edited, truncated, deleted or
+ * added file is refused, naming the part, the file and the row.
  *
  * The checks and the merged texts are fb_merge_texts (fb_merge.h), a pure function of
  * the parts' file texts (read with fb_csv.h, fuzzed by fuzz/fuzz_merge.c); merge_run only
@@ -44,6 +48,7 @@
 #include "fb_csv.h"
 #include "fb_params.h"
 #include "fb_io.h"
+#include "fb_manifest.h"
 #include "fb_merge.h"
 #include "fb_report.h"
 #include "fb_suite.h"
@@ -186,27 +191,50 @@ typedef struct part_info {
   char conf[768]; /* quick, samples, budgets, revision: must agree */
 } part_info;
 
-static void part_info_read(const char *json, part_info *pi)
+/* Read part.json strictly: part, parts and runs_total decimal integers >= 1 (part <=
+ * parts), quick true or false, samples and the budgets decimal integers when present.
+ * FB_EINVAL names the part's file, the field and its text: a damaged file is blamed on
+ * its own part, not on the parts that disagree with it. */
+static int part_info_read(const char *name, const char *json, part_info *pi, fb_err *err)
 {
-  char v[5][128];
-  fb_json_get(json, "part", v[0], sizeof v[0]);
-  fb_json_get(json, "parts", v[1], sizeof v[1]);
-  fb_json_get(json, "runs_total", v[2], sizeof v[2]);
-  pi->part = strtoul(v[0], NULL, 10);
-  pi->parts = strtoul(v[1], NULL, 10);
-  pi->runs_total = strtoul(v[2], NULL, 10);
-  fb_json_get(json, "quick", v[0], sizeof v[0]);
-  fb_json_get(json, "samples", v[1], sizeof v[1]);
-  fb_json_get(json, "max_steps", v[2], sizeof v[2]);
-  fb_json_get(json, "max_rhs", v[3], sizeof v[3]);
-  fb_json_get(json, "git_revision", v[4], sizeof v[4]);
-  for (size_t k = 0; k < 5; k++) /* named in a one-line message */
-    for (char *c = v[k]; *c != '\0'; c++)
+  static const char *const keys[] = {"part", "parts", "runs_total", "quick", "samples",
+                                     "max_steps", "max_rhs", "git_revision"};
+  char v[8][128];
+  for (size_t k = 0; k < 8; k++) {
+    fb_json_get(json, keys[k], v[k], sizeof v[k]);
+    for (char *c = v[k]; *c != '\0'; c++) /* named in a one-line message */
       if ((unsigned char)*c < 0x20)
         *c = '?';
+  }
+  unsigned long u[3] = {0, 0, 0}, x;
+  for (size_t k = 0; k < 3; k++)
+    if (fb_parse_ulong(v[k], &u[k]) != FB_OK || u[k] == 0 || (SIZE_MAX < ULONG_MAX && u[k] > SIZE_MAX))
+      return fb_err_set(err, FB_EINVAL,
+                        "merge: '%s/part.json' is damaged: \"%s\" is '%.40s', expected an "
+                        "integer >= 1",
+                        name, keys[k], v[k]);
+  if (u[0] > u[1])
+    return fb_err_set(err, FB_EINVAL,
+                      "merge: '%s/part.json' is damaged: \"part\" %lu is beyond \"parts\" %lu",
+                      name, u[0], u[1]);
+  if (v[3][0] != '\0' && strcmp(v[3], "true") != 0 && strcmp(v[3], "false") != 0)
+    return fb_err_set(err, FB_EINVAL,
+                      "merge: '%s/part.json' is damaged: \"quick\" is '%.40s', expected true or "
+                      "false",
+                      name, v[3]);
+  for (size_t k = 4; k < 7; k++)
+    if (v[k][0] != '\0' && fb_parse_ulong(v[k], &x) != FB_OK)
+      return fb_err_set(err, FB_EINVAL,
+                        "merge: '%s/part.json' is damaged: \"%s\" is '%.40s', expected an "
+                        "integer",
+                        name, keys[k], v[k]);
+  pi->part = (size_t)u[0];
+  pi->parts = (size_t)u[1];
+  pi->runs_total = (size_t)u[2];
   snprintf(pi->conf, sizeof pi->conf,
-           "quick %s, samples %s, max-steps %s, max-rhs %s, fricbench %s", v[0], v[1], v[2],
-           v[3], v[4]);
+           "quick %s, samples %s, max-steps %s, max-rhs %s, fricbench %s", v[3], v[4], v[5],
+           v[6], v[7]);
+  return FB_OK;
 }
 
 /* A sort key and the order of reading that breaks its ties.  Every array merge sorts
@@ -224,14 +252,29 @@ static int by_key_seq(const void *a, const void *b)
   return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+static int same_split(const part_info *a, const part_info *b)
+{
+  return a->parts == b->parts && a->runs_total == b->runs_total && strcmp(a->conf, b->conf) == 0;
+}
+
 /* The parts, each once, of one split: FB_OK or FB_EINVAL naming the first fault in the
  * order they were given (then the smallest missing part). */
 static int check_split(const fb_merge_part *parts, const part_info *pi, size_t n, fb_err *err)
 {
-  const size_t K = pi[0].parts, N = pi[0].runs_total;
-  size_t split = n; /* first part not of the split of the first */
+  /* The split most parts agree on (the first such one on a tie) is the reference: one
+   * odd part is blamed, not the good ones that follow it. */
+  size_t ref = 0, ref_votes = 0;
+  for (size_t i = 0; i < n && ref_votes <= n / 2; i++) {
+    size_t votes = 0;
+    for (size_t j = 0; j < n; j++)
+      votes += same_split(&pi[i], &pi[j]);
+    if (votes > ref_votes)
+      ref = i, ref_votes = votes;
+  }
+  const size_t K = pi[ref].parts, N = pi[ref].runs_total;
+  size_t split = n; /* first part not of the reference split */
   for (size_t i = 0; i < n && split == n; i++)
-    if (pi[i].parts != K || pi[i].runs_total != N || strcmp(pi[i].conf, pi[0].conf) != 0)
+    if (!same_split(&pi[i], &pi[ref]))
       split = i;
   /* the part numbers sorted find doubles and gaps without an array of K entries (K is
    * read from a file) */
@@ -251,8 +294,8 @@ static int check_split(const fb_merge_part *parts, const part_info *pi, size_t n
     st = fb_err_set(err, FB_EINVAL,
                     "merge: '%s' (part %zu/%zu of %zu runs; %s) is not from the same split as "
                     "'%s' (%zu parts of %zu runs; %s)",
-                    parts[split].name, p->part, p->parts, p->runs_total, p->conf, parts[0].name,
-                    K, N, pi[0].conf);
+                    parts[split].name, p->part, p->parts, p->runs_total, p->conf,
+                    parts[ref].name, K, N, pi[ref].conf);
   } else if (twice < n) {
     st = fb_err_set(err, FB_EINVAL, "merge: part %zu/%zu given twice (second: '%s')",
                     pi[twice].part, K, parts[twice].name);
@@ -440,10 +483,8 @@ int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_me
   }
   /* part.json: which part of which split; a part without runs.csv did not finish */
   for (size_t i = 0; i < n && st == FB_OK; i++) {
-    part_info_read(parts[i].part_json, &pi[i]);
-    if (pi[i].parts == 0 || pi[i].part == 0 || pi[i].part > pi[i].parts)
-      st = fb_err_set(err, FB_EINVAL, "merge: '%s/part.json' is damaged", parts[i].name);
-    else if (parts[i].runs == NULL)
+    st = part_info_read(parts[i].name, parts[i].part_json, &pi[i], err);
+    if (st == FB_OK && parts[i].runs == NULL)
       st = fb_err_set(err, FB_EINVAL,
                       "merge: part %zu/%zu in '%s' has no runs.csv: it did not finish; run its "
                       "line of the jobs file again",
@@ -715,7 +756,8 @@ static int add_part(merge_set *M, const char *path, fb_err *err)
   p->runs = read_part_file(path, "runs.csv", &p->runs_len);
   p->orders = read_part_file(path, "orders.csv", &p->orders_len);
   p->meta = read_part_file(path, "meta.json", NULL);
-  return FB_OK;
+  /* every file as the part wrote it, every row as its journal recorded it */
+  return fb_manifest_check(path, path, p->runs, p->runs_len, err);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -889,7 +931,9 @@ static const char merge_help[] =
     "single-process suite writes, apart from the timing columns wall_s and cpu_s),\n"
     "orders.csv, traj/, meta.json, plots/ and report.html.  Each DIR is a part or a\n"
     "directory holding part-* directories; OUT defaults to that directory when one is\n"
-    "given.  Fails, naming them, when parts are missing, doubled or from another split.\n"
+    "given.  Fails, naming them, when parts are missing, doubled or from another split,\n"
+    "and when a part's files are not what its manifest (written last) lists or a row of\n"
+    "its runs.csv is not what its journal recorded (exit 2).\n"
     "\n"
     "  -o, --out OUT    output directory\n"
     "      --no-plots   skip plots and report.html\n"

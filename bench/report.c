@@ -748,8 +748,9 @@ static int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *
     fb_outfile_abort(&j->op);
     return st;
   }
-  snprintf(j->errpath, sizeof j->errpath, "/tmp/fricbench_gnuplot_XXXXXX");
-  j->fe = mkstemp(j->errpath);
+  /* gnuplot's stderr: a nameless scratch file under $TMPDIR (errpath stays empty) */
+  j->errpath[0] = '\0';
+  j->fe = fb_tmpfile_fd("fricbench_gnuplot");
   sbuf a1 = {0}, a2 = {0};
   sb_puts(&a1, "sdir=");
   sb_gq(&a1, rp->scripts);

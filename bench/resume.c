@@ -524,13 +524,20 @@ void fb_journal_close(fb_journal *j)
 
 /* ==== the interrupt watcher ============================================================= */
 
+/* The thread waits in slices and polls w->quit rather than being cancelled: a
+ * cancellation acted on as sigwait returns would swallow the signal it had just accepted
+ * (the suite then exited 0 after a SIGTERM). */
 static void *sigwatch_main(void *arg)
 {
   fb_sigwatch *w = arg;
-  int sig = 0;
-  while (sigwait(&w->set, &sig) != 0)
-    ;
-  atomic_store(w->flag, sig);
+  while (!atomic_load(&w->quit)) {
+    const struct timespec slice = {0, 20000000}; /* 20 ms: the delay fb_sigwatch_stop adds */
+    const int sig = sigtimedwait(&w->set, NULL, &slice);
+    if (sig > 0) {
+      atomic_store(w->flag, sig);
+      break;
+    }
+  }
   return NULL;
 }
 
@@ -575,7 +582,7 @@ void fb_sigwatch_stop(fb_sigwatch *w)
 {
   if (!w->running)
     return;
-  pthread_cancel(w->th); /* sigwait is a cancellation point; harmless if it returned */
+  atomic_store(&w->quit, 1);
   pthread_join(w->th, NULL);
   pthread_sigmask(SIG_SETMASK, &w->old, NULL);
   w->running = 0;

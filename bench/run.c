@@ -191,6 +191,15 @@ int fb_case_prepare(fb_case *c, fb_err *err)
     if (!(isfinite(o->h) && o->h > 0 && o->h <= span))
       return fb_err_set(err, FB_EINVAL, "step h = %g is out of range: allowed is 0 < h <= T - t0 = %g",
                         o->h, span);
+    /* A step below 1e-12 of the span (or of the spacing of doubles near t0 and T) cannot
+     * reach T within any budget: 1e12 steps, and subnormal steps crawl. */
+    const double h_min = fmax(FB_H_MIN_REL * span,
+                              64 * DBL_EPSILON * fmax(fabs(pl->t0), fabs(pl->T)));
+    if (!(o->h >= h_min))
+      return fb_err_set(err, FB_EINVAL,
+                        "step h = %g is too small: allowed is %.3g <= h <= T - t0 = %g "
+                        "(h >= 1e-12 (T - t0))",
+                        o->h, h_min, span);
   } else {
     if (!c->integ->adaptive_ok)
       return fb_err_set(err, FB_EINVAL, "integrator %s has no adaptive mode: use --h",
@@ -202,6 +211,13 @@ int fb_case_prepare(fb_case *c, fb_err *err)
     if (!(isfinite(o->atol) && o->atol > 0 && isfinite(o->rtol) && o->rtol > 0))
       return fb_err_set(err, FB_EINVAL, "tolerance %g is out of range: allowed is a finite number > 0",
                         !(o->atol > 0) ? o->atol : o->rtol);
+    /* Below these an adaptive stepper cannot meet the tolerance in double precision (rtol)
+     * or works in subnormals (atol): it only burns its budget. */
+    if (!(o->rtol >= FB_RTOL_MIN) || !(o->atol >= FB_ATOL_MIN))
+      return fb_err_set(err, FB_EINVAL,
+                        "tolerance atol = %g, rtol = %g is too small: allowed is rtol >= %g "
+                        "and atol >= %g",
+                        o->atol, o->rtol, FB_RTOL_MIN, FB_ATOL_MIN);
   }
   if (case_bounds(c) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -247,7 +263,8 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
                           const double *y)
 {
   fb_trace *tr = r->tr;
-  const size_t n = tr->n, dim = tr->dim, nc = tr->nc;
+  const size_t n = tr->n, dim = tr->dim, nc = tr->nc, g = k;
+  k -= tr->base; /* the slot (streamed traces hold a window) */
   double *out = tr->y + k * dim;
   if (theta >= 1.0) {
     memcpy(out, y, dim * sizeof(double));
@@ -277,7 +294,23 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
     }
   }
   tr->t[k] = tk;
-  tr->filled = k + 1;
+  tr->filled = g + 1;
+}
+
+/* A streamed trace whose window is full before sample k: hand all but the last sample to
+ * the sink and move the last one to slot 0 (an event may still replace it). */
+static int trace_room(fb_trace *tr, size_t k)
+{
+  if (tr->sink == NULL || k - tr->base < tr->cap)
+    return FB_OK;
+  const size_t keep = tr->filled - 1, s = keep - tr->base, dim = tr->dim, nc = tr->nc;
+  const int st = tr->sink(tr->sink_ctx, tr, tr->base, keep);
+  tr->t[0] = tr->t[s];
+  memmove(tr->y, tr->y + s * dim, dim * sizeof(double));
+  memmove(tr->F, tr->F + s * nc, nc * sizeof(double));
+  memmove(tr->stick, tr->stick + s * nc, nc * sizeof(int));
+  tr->base = keep;
+  return st;
 }
 
 static double grid_time(const recorder *r, size_t k)
@@ -332,7 +365,7 @@ static void recorder_next(recorder *r)
 {
   const fb_trace *tr = r->tr;
   r->t_next = tr->filled < tr->ns ? grid_time(r, tr->filled) : (double)INFINITY;
-  r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1] : (double)NAN;
+  r->t_last = tr->filled > 0 ? tr->t[tr->filled - 1 - tr->base] : (double)NAN;
 }
 
 /* The time at which to evaluate the plant for a derivative at t: t itself, except at a
@@ -364,7 +397,7 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
   size_t k = tr->filled;
   /* A state reported again at the same instant (after an event is resolved) replaces
    * the sample taken there. */
-  if (k > 0 && r->have_prev && tr->t[k - 1] == t)
+  if (k > 0 && r->have_prev && tr->t[k - 1 - tr->base] == t)
     k--;
   if (k < tr->ns && grid_time(r, k) <= t) {
     const fb_plant *pl = r->pb->plant;
@@ -384,6 +417,8 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
     const double h = t - r->tp;
     for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
       const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
+      if (trace_room(tr, k) != FB_OK)
+        return r->status = FB_EIO;
       record_sample(r, k, tk, theta, h, y);
       if (k + 1 == tr->ns)
         break;
@@ -470,6 +505,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.cancel = c->cancel;
   if (tr != NULL) {
     tr->filled = 0;
+    tr->base = 0;
     rec.dt = (pl->T - pl->t0) / (double)(tr->ns - 1);
     recorder_next(&rec);
   }

@@ -18,6 +18,7 @@
 
 #include "fb_io.h"
 #include "fb_own_ref.h"
+#include "fb_manifest.h"
 #include "fb_report.h"
 #include "fb_resume.h"
 #include "fb_schedule.h"
@@ -537,6 +538,17 @@ static void cpu_model(char *buf, size_t len)
   fclose(fp);
 }
 
+/* The runs of this command (of its part with --part: the others are not run) by status. */
+static void count_runs(const suite *S, size_t *nruns, size_t *nok, size_t *nbudget)
+{
+  for (size_t k = 0; k < S->njobs; k++)
+    if (S->sel == NULL || S->sel[k]) {
+      (*nruns)++;
+      *nok += S->jobs[k].status == FB_OK;
+      *nbudget += S->jobs[k].status == FB_BUDGET;
+    }
+}
+
 static int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err)
 {
@@ -548,12 +560,9 @@ static int write_meta(const suite *S, const char *path, double wall, const char 
   char cpu[256];
   uname(&u);
   cpu_model(cpu, sizeof cpu);
-  size_t nok = 0, nbudget = 0, nfail = 0;
-  for (size_t k = 0; k < S->njobs; k++) {
-    nok += S->jobs[k].status == FB_OK;
-    nbudget += S->jobs[k].status == FB_BUDGET;
-  }
-  nfail = S->njobs - nok - nbudget;
+  size_t nruns = 0, nok = 0, nbudget = 0, nfail = 0;
+  count_runs(S, &nruns, &nok, &nbudget);
+  nfail = nruns - nok - nbudget;
   FILE *fp = of.fp;
   fputs("{\n  \"fricbench_version\": ", fp);
   fb_json_str(fp, FB_VERSION);
@@ -585,7 +594,7 @@ static int write_meta(const suite *S, const char *path, double wall, const char 
           "  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
           "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %zu\n}\n",
           wall, S->o->jobs, S->o->quick ? "true" : "false", S->o->samples, S->o->max_steps,
-          S->o->max_rhs, S->njobs, nok, nbudget, nfail, S->nrefs);
+          S->o->max_rhs, nruns, nok, nbudget, nfail, S->nrefs);
   return fb_outfile_commit(&of, err);
 }
 
@@ -1114,17 +1123,16 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   }
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
+  if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
+    st = fb_manifest_write(o->out_dir, err);
   if (st == FB_OK && o->plots)
     st = fb_report_make(o->out_dir, (size_t)o->jobs, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
-  size_t nok = 0, nb = 0;
-  for (size_t k = 0; k < S.njobs; k++) {
-    nok += S.jobs[k].status == FB_OK;
-    nb += S.jobs[k].status == FB_BUDGET;
-  }
+  size_t nruns = 0, nok = 0, nb = 0;
+  count_runs(&S, &nruns, &nok, &nb);
   fprintf(stderr, "fricbench suite: %zu runs (%zu ok, %zu budget, %zu failed), %zu references, "
                   "%.1f s on %d threads; results in %s/\n",
-          S.njobs, nok, nb, S.njobs - nok - nb, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
+          nruns, nok, nb, nruns - nok - nb, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
   suite_free(&S);
   return st;
 }

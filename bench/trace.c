@@ -3,30 +3,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_fmt.h"
 #include "fb_run.h"
 
-int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz)
+static int trace_alloc(fb_trace *tr, size_t ns, size_t cap, size_t n, size_t nc, size_t nz)
 {
   memset(tr, 0, sizeof *tr);
   tr->ns = ns;
+  tr->cap = cap;
   tr->n = n;
   tr->nc = nc;
   tr->nz = nz;
   tr->dim = 2 * n + nc * nz;
   /* ns x (1 + dim + nc) must not overflow size_t (calloc checks the final product) */
-  if (ns > 0 && 1 + tr->dim + nc > SIZE_MAX / ns) {
+  if (cap > 0 && 1 + tr->dim + nc > SIZE_MAX / cap) {
     memset(tr, 0, sizeof *tr);
     return FB_ENOMEM;
   }
-  tr->t = calloc(ns * (1 + tr->dim + nc), sizeof(double));
-  tr->stick = calloc(ns * (nc ? nc : 1), sizeof(int));
+  tr->t = calloc(cap * (1 + tr->dim + nc), sizeof(double));
+  tr->stick = calloc(cap * (nc ? nc : 1), sizeof(int));
   if (tr->t == NULL || tr->stick == NULL) {
     fb_trace_free(tr);
     return FB_ENOMEM;
   }
-  tr->y = tr->t + ns;
-  tr->F = tr->y + ns * tr->dim;
+  tr->y = tr->t + cap;
+  tr->F = tr->y + cap * tr->dim;
   return FB_OK;
+}
+
+int fb_trace_alloc(fb_trace *tr, size_t ns, size_t n, size_t nc, size_t nz)
+{
+  return trace_alloc(tr, ns, ns, n, nc, nz);
+}
+
+int fb_trace_alloc_stream(fb_trace *tr, size_t ns, size_t cap, size_t n, size_t nc, size_t nz,
+                          fb_trace_sink sink, void *ctx)
+{
+  if (cap < 2)
+    cap = 2;
+  const int st = trace_alloc(tr, ns, cap < ns ? cap : ns, n, nc, nz);
+  if (st == FB_OK) {
+    tr->sink = sink;
+    tr->sink_ctx = ctx;
+  }
+  return st;
 }
 
 void fb_trace_free(fb_trace *tr)
@@ -38,7 +58,7 @@ void fb_trace_free(fb_trace *tr)
   }
 }
 
-int fb_trace_write_csv(const fb_trace *tr, const char *const *z_names, FILE *fp)
+int fb_trace_write_header(const fb_trace *tr, const char *const *z_names, FILE *fp)
 {
   const size_t n = tr->n, nc = tr->nc, nz = tr->nz;
   const int plain = (n == 1 && nc <= 1);
@@ -55,18 +75,54 @@ int fb_trace_write_csv(const fb_trace *tr, const char *const *z_names, FILE *fp)
   for (size_t i = 0; i < nc; i++)
     plain ? fputs(",stick", fp) : fprintf(fp, ",stick%zu", i + 1);
   fputc('\n', fp);
-  for (size_t s = 0; s < tr->filled; s++) {
-    fprintf(fp, "%.17g", tr->t[s]);
-    const double *y = tr->y + s * tr->dim;
-    for (size_t k = 0; k < 2 * n; k++)
-      fprintf(fp, ",%.17g", y[k]);
-    for (size_t i = 0; i < nc; i++)
-      fprintf(fp, ",%.17g", tr->F[s * nc + i]);
-    for (size_t k = 2 * n; k < tr->dim; k++)
-      fprintf(fp, ",%.17g", y[k]);
-    for (size_t i = 0; i < nc; i++)
-      fprintf(fp, ",%d", tr->stick[s * nc + i]);
-    fputc('\n', fp);
-  }
   return ferror(fp) ? FB_EIO : FB_OK;
+}
+
+int fb_trace_write_rows(const fb_trace *tr, size_t from, size_t to, FILE *fp)
+{
+  const size_t n = tr->n, nc = tr->nc;
+  /* one line at a time, numbers by fb_fmt_g17 (the text of "%.17g", ~3x faster) */
+  const size_t cap = (1 + tr->dim + nc) * (FB_FMT_LEN + 1) + nc * 4 + 2;
+  char *line = malloc(cap);
+  if (line == NULL)
+    return FB_ENOMEM;
+  for (size_t g = from; g < to; g++) {
+    const size_t s = g - tr->base;
+    char *p = line;
+    p += fb_fmt_g17(tr->t[s], p);
+    const double *y = tr->y + s * tr->dim;
+    for (size_t k = 0; k < 2 * n; k++) {
+      *p++ = ',';
+      p += fb_fmt_g17(y[k], p);
+    }
+    for (size_t i = 0; i < nc; i++) {
+      *p++ = ',';
+      p += fb_fmt_g17(tr->F[s * nc + i], p);
+    }
+    for (size_t k = 2 * n; k < tr->dim; k++) {
+      *p++ = ',';
+      p += fb_fmt_g17(y[k], p);
+    }
+    for (size_t i = 0; i < nc; i++) {
+      const int st = tr->stick[s * nc + i]; /* 1, 0 or -1 */
+      *p++ = ',';
+      if (st >= -1 && st <= 1) {
+        if (st < 0)
+          *p++ = '-';
+        *p++ = (char)('0' + (st < 0 ? -st : st));
+      } else {
+        p += snprintf(p, 16, "%d", st);
+      }
+    }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), fp);
+  }
+  free(line);
+  return ferror(fp) ? FB_EIO : FB_OK;
+}
+
+int fb_trace_write_csv(const fb_trace *tr, const char *const *z_names, FILE *fp)
+{
+  const int st = fb_trace_write_header(tr, z_names, fp);
+  return st != FB_OK ? st : fb_trace_write_rows(tr, tr->base, tr->filled, fp);
 }

@@ -2,6 +2,7 @@
 #include "fb_params.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,24 +34,66 @@ const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name)
   return NULL;
 }
 
-int fb_parse_double(const char *text, double *out)
+/* A byte that may not begin or end a number: blanks and control characters (\n, \v,
+ * \r, \t, ...), which strtod would skip or which a shell quoting slip leaves in. */
+static int edge_bad(unsigned char c)
+{
+  return c <= ' ' || c == 0x7f;
+}
+
+void fb_text_escape(const char *text, char *buf, size_t len)
+{
+  static const char esc[] = "\a\ab\bt\tn\nv\vf\fr\r";
+  size_t used = 0;
+  if (len == 0)
+    return;
+  for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+    char one[8];
+    const char *e = (*p >= ' ' && *p != 0x7f) ? NULL : strchr(esc + 1, (char)*p);
+    if (*p >= ' ' && *p != 0x7f)
+      one[0] = (char)*p, one[1] = '\0';
+    else if (e != NULL && (e - esc) % 2 == 1)
+      one[0] = '\\', one[1] = e[-1], one[2] = '\0';
+    else
+      snprintf(one, sizeof one, "\\x%02x", *p);
+    const size_t k = strlen(one);
+    if (used + k + 4 > len) { /* room for "..." and the terminator */
+      snprintf(buf + used, len - used, "...");
+      return;
+    }
+    memcpy(buf + used, one, k);
+    used += k;
+  }
+  buf[used] = '\0';
+}
+
+const char *fb_parse_double_why(const char *text, double *out)
 {
   if (text == NULL || *text == '\0')
-    return FB_EINVAL;
+    return "is empty";
   /* strtod accepts leading white space; a value with surrounding blanks is a typo. */
-  if (text[0] == ' ' || text[0] == '\t')
-    return FB_EINVAL;
+  if (edge_bad((unsigned char)text[0]) || edge_bad((unsigned char)text[strlen(text) - 1]))
+    return "has leading or trailing blanks or control characters";
   char *end = NULL;
   errno = 0;
   double v = strtod(text, &end);
   if (end == text || *end != '\0')
-    return FB_EINVAL;
+    return "is not a number";
   if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
-    return FB_EINVAL;
+    return "overflows (|value| > 1.8e308)";
   if (!isfinite(v))
-    return FB_EINVAL;
+    return "is not finite";
+  /* An underflow (glibc sets ERANGE for a result below DBL_MIN, 0 or subnormal) silently
+   * changes the value the user typed: 1e-400 would become 0. */
+  if (errno == ERANGE && fabs(v) < DBL_MIN)
+    return "underflows (0 < |value| < 2.2e-308)";
   *out = v;
-  return FB_OK;
+  return NULL;
+}
+
+int fb_parse_double(const char *text, double *out)
+{
+  return fb_parse_double_why(text, out) == NULL ? FB_OK : FB_EINVAL;
 }
 
 int fb_parse_ulong(const char *text, unsigned long *out)
@@ -120,13 +163,28 @@ int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, 
     return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' is not allowed: use %s", owner,
                       d->name, text, range);
   }
+  /* "auto" where the row has an automatic value (what `list` shows as its default) */
+  if (strcmp(text, "auto") == 0) {
+    if (d->flags & FB_PARAM_AUTO) {
+      *out = NAN;
+      return FB_OK;
+    }
+    return fb_err_set(err, FB_EINVAL,
+                      "%s: parameter %s = 'auto' is not allowed: %s has no automatic value; "
+                      "allowed is %s",
+                      owner, d->name, d->name, range);
+  }
   double v;
-  if (fb_parse_double(text, &v) != FB_OK)
-    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' is not a finite number: allowed is %s",
-                      owner, d->name, text, range);
-  int st = fb_param_check(d, owner, v, err);
-  if (st != FB_OK)
-    return st;
+  char typed[80];
+  fb_text_escape(text, typed, sizeof typed);
+  const char *why = fb_parse_double_why(text, &v);
+  if (why != NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = '%s' %s: allowed is %s%s", owner,
+                      d->name, typed, why, range, (d->flags & FB_PARAM_AUTO) ? " or auto" : "");
+  /* the message names the text as typed, not the parsed value */
+  if (fb_param_check(d, owner, v, err) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "%s: parameter %s = %s is out of range: allowed is %s",
+                      owner, d->name, typed, range);
   *out = v;
   return FB_OK;
 }

@@ -79,6 +79,31 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
   gsl_matrix_view mv = gsl_matrix_view_array(pl->Minv, n, n);
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   int st = gsl_linalg_cholesky_decomp1(&mv.matrix);
+  /* A singular M can pass the factorization through round-off (M = [[2,2],[2,2]] gives
+   * a pivot of ~1e-16) and then M^-1 is garbage: refuse a reciprocal condition number
+   * (LAPACK's 1-norm estimate from the factor) below FB_MASS_RCOND_MIN.  A diagonal M
+   * is inverted exactly below and is not concerned. */
+  int offdiag = 0;
+  for (size_t i = 0; i < nn; i++)
+    offdiag |= i % (n + 1) != 0 && pl->M[i] != 0.0;
+  double rcond = 1.0;
+  if (st == GSL_SUCCESS && offdiag) {
+    gsl_vector *work = gsl_vector_alloc(3 * n);
+    if (work == NULL) {
+      gsl_set_error_handler(old);
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
+    st = gsl_linalg_cholesky_rcond(&mv.matrix, &rcond, work);
+    gsl_vector_free(work);
+    if (st == GSL_SUCCESS && !(rcond >= FB_MASS_RCOND_MIN)) {
+      gsl_set_error_handler(old);
+      return fb_err_set(err, FB_EINVAL,
+                        "%s: mass matrix is singular or ill-conditioned: condition number "
+                        "%.3g (1-norm estimate); allowed is at most %.0g",
+                        owner, rcond > 0 ? 1.0 / rcond : (double)INFINITY,
+                        1.0 / FB_MASS_RCOND_MIN);
+    }
+  }
   if (st == GSL_SUCCESS)
     st = gsl_linalg_cholesky_invert(&mv.matrix);
   gsl_set_error_handler(old);

@@ -67,7 +67,9 @@ typedef struct fb_plant {
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
  * set M = I and defaults (t0 = 0).  The scenario then fills the fields. */
 int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
-/* Validate (M SPD via Cholesky, D, K finite, contacts valid, breaks ordered, T > t0),
+/* The smallest reciprocal condition number (1-norm) of a non-diagonal mass matrix. */
+#define FB_MASS_RCOND_MIN 1e-12
+/* Validate (M SPD via Cholesky and not ill-conditioned, D, K finite, contacts valid, breaks ordered, T > t0),
  * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
 int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
 void fb_plant_free(fb_plant *pl);

@@ -37,6 +37,10 @@ int fb_err_set(fb_err *err, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    /* one line, whatever a quoted name held: control characters become '?' */
+    for (char *c = err->msg; *c != '\0'; c++)
+      if ((unsigned char)*c < 0x20 || *c == 0x7f)
+        *c = '?';
   }
   return status;
 }

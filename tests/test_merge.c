@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "fb_csv.h"
+#include "fb_manifest.h"
 #include "fb_merge.h"
 #include "fb_report.h"
+#include "fb_resume.h"
 #include "fb_test.h"
 
 static char out[1 << 14], errbuf[1 << 14];
@@ -318,6 +320,29 @@ Test(merge_texts, verdicts_from_texts)
   cr_expect(strstr(err.msg, "has no column 'group'") != NULL, "%s", err.msg);
 }
 
+/* What a finished part has besides its files: the journal of its one run (index i - 1)
+ * and the manifest, written last. */
+static void write_journal_and_manifest(const char *dir, int i, int K)
+{
+  char path[256], buf[FB_JOURNAL_LINE_MAX];
+  snprintf(path, sizeof path, "%s/part-%d/journal", dir, i);
+  FILE *fp = fopen(path, "w");
+  cr_assert_not_null(fp);
+  fb_journal_head h = {.sum = 0x1234, .njobs = (size_t)K, .samples = 11, .max_steps = 1,
+                       .max_rhs = 1, .rev = "x", .part = (size_t)i, .nparts = (size_t)K};
+  size_t n = fb_journal_format_head(&h, buf, sizeof buf);
+  cr_assert_gt(n, 0);
+  fwrite(buf, 1, n, fp);
+  fb_journal_rec r = {.index = (size_t)i - 1, .status = FB_OK};
+  n = fb_journal_format_rec(&r, h.sum, buf, sizeof buf);
+  cr_assert_gt(n, 0);
+  fwrite(buf, 1, n, fp);
+  fclose(fp);
+  snprintf(path, sizeof path, "%s/part-%d", dir, i);
+  fb_err err;
+  cr_assert_eq(fb_manifest_write(path, &err), FB_OK, "%s", err.msg);
+}
+
 Test(merge, more_part_directories_than_the_old_fixed_list)
 {
   /* the directory list once stopped at 4096 entries without a word */
@@ -337,6 +362,7 @@ Test(merge, more_part_directories_than_the_old_fixed_list)
     cr_assert_not_null(fp);
     fprintf(fp, "run_id,status\n%d,ok\n", i);
     fclose(fp);
+    write_journal_and_manifest(dir, i, K);
   }
   snprintf(out_dir, sizeof out_dir, "%s/merged", dir);
   const char *a[] = {"merge", "--no-plots", "--out", out_dir, dir, NULL};
