@@ -15,6 +15,8 @@
 #ifndef FB_PLANT_H
 #define FB_PLANT_H
 
+#include "fb_api.h"
+
 #include <stddef.h>
 
 #include "fb_friction.h"
@@ -66,11 +68,11 @@ typedef struct fb_plant {
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
  * set M = I and defaults (t0 = 0).  The scenario then fills the fields. */
-int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
+FB_API int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
 /* Validate (M SPD via Cholesky, D, K finite, contacts valid, breaks ordered, T > t0),
  * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
-int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
-void fb_plant_free(fb_plant *pl);
+FB_API int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
+FB_API void fb_plant_free(fb_plant *pl);
 
 /* Contact i at time t. */
 static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,
