@@ -1,8 +1,11 @@
 /* test_embed.c — the embedding API: parameters by name, autos from scales without a plant
  * (equal to the plant path), one contact's force, and the relay step against its closed
  * form (exact stick below the breakaway, |F| = Fs above it, no allocation). */
+#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fricbench.h"
@@ -172,4 +175,35 @@ Test(embed, relay_step_holds_at_any_h)
     cr_assert_eq(x, 0.0, "h = %g: x = %g", hs[j], x);
     cr_assert_eq(v, 0.0);
   }
+}
+
+/* The case runner behind its handle: what `fricbench run` does, from a program. */
+Test(embed, case_runner)
+{
+  fb_err err = {{0}};
+  cr_assert_null(fb_case_open("no-such", "kikuuwe", NULL, &err));
+  cr_assert(strstr(err.msg, "unknown scenario 'no-such'"), "%s", err.msg);
+  fb_case_handle *c = fb_case_open("inclined-block", "kikuuwe", "rk4", &err);
+  cr_assert_not_null(c, "%s", err.msg);
+  cr_assert_eq(fb_case_assign(c, "mu_ratio=3", &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_assign(c, "nope=1", &err), FB_EINVAL);
+  cr_assert_eq(fb_case_stepping(c, 1e-3, 1e-6, NAN, &err), FB_EINVAL, "step and tolerance");
+  cr_assert_eq(fb_case_stepping(c, 1e-3, NAN, NAN, &err), FB_OK, "%s", err.msg);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&buf, &len);
+  fb_case_summary s;
+  cr_assert_eq(fb_case_execute(c, 11, fp, &s, &err), FB_OK, "%s", err.msg);
+  fclose(fp);
+  cr_assert_eq(s.status, FB_OK);
+  cr_assert_eq(s.nsteps, 2000, "T = 2 s at h = 1e-3: %lu", s.nsteps);
+  cr_assert_eq(s.nfe, 4 * s.nsteps, "rk4: 4 evaluations per step");
+  cr_assert_float_eq(s.t_reached, 2.0, 1e-12);
+  cr_assert(strncmp(buf, "t,x,v,F,e,stick\n", 16) == 0, "%s", buf);
+  size_t rows = 0;
+  for (const char *p = buf; *p; p++)
+    rows += *p == '\n';
+  cr_assert_eq(rows, 12, "header + 11 samples");
+  free(buf);
+  fb_case_close(c);
 }
