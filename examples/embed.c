@@ -8,7 +8,7 @@
  *    from the joint's scales, stepped by the host's own classical RK4;
  *  - "naive-sign": the plain Coulomb law, same RK4, for contrast.
  * Build against an installed fricbench:
- *     cc examples/embed.c $(pkg-config --cflags --libs fricbench) -lm -o embed
+ *     cc examples/embed.c $(pkg-config --cflags --libs fricbench) -o embed
  * Exit status 0 when the relay and kikuuwe runs held the joint, 1 otherwise, 2 on a
  * library error.
  */

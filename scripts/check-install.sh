@@ -48,7 +48,7 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 pc=(pkg-config --define-variable=prefix="$root")
 cd "$tmp"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/embed.c" \
-  $("${pc[@]}" --cflags --libs fricbench) -lm -o embed
+  $("${pc[@]}" --cflags --libs fricbench) -o embed
 LD_LIBRARY_PATH=$libdir ./embed >embed.out || { cat embed.out >&2; fail "embed did not hold the joint"; }
 grep -q "relay step (implicit Euler) *held" embed.out || fail "embed: unexpected output"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror -shared -fPIC "$src/examples/plugin_stribeck.c" \
