@@ -50,9 +50,23 @@ typedef struct fb_experiment {
   size_t samples; /* output grid size, 0 = the suite's (--samples) */
 } fb_experiment;
 
-/* The default table (matrix.c). */
-extern const fb_experiment fb_default_experiments[];
-extern const size_t fb_default_nexperiments;
+/* An experiment table: the default one, built from the registries (matrix.c), or a
+ * plan's. */
+typedef struct fb_table {
+  fb_experiment *e;
+  size_t n;
+} fb_table;
+
+/* The common steps of the fixed-step view (s): the verdicts at a user's step, and a
+ * finer one to classify chatter and measure creep orders. */
+#define FB_FIXED_VIEW_H {1e-3, 2.5e-4}
+
+/* Build the default table from the model and scenario registries.  FB_OK or FB_ENOMEM. */
+int fb_table_default(fb_table *t);
+void fb_table_free(fb_table *t);
+/* The integrator a model runs at a fixed step: its suite data's fixed_integrator, else its
+ * default integrator when that takes fixed steps, else its first convergence integrator. */
+const char *fb_model_fixed_step_integrator(const fb_model_type *m);
 
 typedef struct fb_suite_opts {
   const char *out_dir;     /* NULL: results/<date>-<rev> */
@@ -76,6 +90,8 @@ typedef struct fb_suite_opts {
    * table's experiments (fb_schedule.h) and write its rows, orders, trajectories and
    * part.json; `fricbench merge` reassembles the parts. */
   size_t part, nparts;
+  /* The experiments to run; NULL: the default table (fb_table_default). */
+  const fb_table *table;
 } fb_suite_opts;
 
 void fb_suite_opts_default(fb_suite_opts *o);

@@ -1,125 +1,247 @@
-/* matrix.c — the default experiment table of `fricbench suite` (SPEC §8), kept as data.
+/* matrix.c — the default experiment table of `fricbench suite` (docs/design.md §8), built
+ * from the registries: every model's suite data (fb_model_suite in models/fb_model.h) says
+ * which of its integrators join which group, so a new model (or a plugin) joins the suite
+ * without an edit here.  Scenario names appear here because the groups are about them.
  *
- * Groups: baseline (every scenario x every model, default integrator, trajectories
- * kept), convergence (fixed-step ladders on the scenarios with closed forms and on
- * stick-slip), work-precision (tolerance ladders of the adaptive steppers), cost-mu
- * (friction-coefficient ladders: cost against mu), regularization (the regularization
- * parameter of each regularized model), drift (the drift variants), grid (seed 004's
- * eps x h grid on two-mass-drive).  --quick keeps the experiments flagged QUICK with
- * at most the first FB_QUICK_LADDER values of their ladders (ladders run coarse to
- * fine, so the quick ones are the cheap ones).
+ * Groups: baseline (every scenario x every model, default integrator, trajectories kept),
+ * fixed-step (every model at the common steps FB_FIXED_VIEW_H, the fixed-step view of the
+ * verdicts), convergence (fixed-step ladders on the closed-form scenarios and stick-slip),
+ * work-precision (tolerance ladders), cost-mu (friction-coefficient ladders: cost against
+ * mu), regularization (each regularized model's parameter), drift (the drift variants and
+ * preload-hold's neighbours), grid (seed 004's eps x h grid on two-mass-drive).  --quick
+ * keeps the experiments flagged QUICK with at most the first FB_QUICK_LADDER values of
+ * their ladders (ladders run coarse to fine, so the quick ones are the cheap ones).
+ *
+ * Step ladders are non-dyadic (ratio 1.7 from a start off a round number, three
+ * significant digits) so that switches and forcing breaks do not sit on step boundaries
+ * for every h of a ladder (docs/design.md §6).
  */
 #include <math.h>
-#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fb_suite.h"
 
 #define Q FB_EXP_QUICK
 #define TR FB_EXP_TRAJ
-#define NONE_ FB_SWEEP_NONE, NULL, {0}, 0
-
-/* step ladders, halving, by span T: 10 s, 2 s, 3-4 s */
-#define H10 FB_SWEEP_H, NULL, {2e-2, 1e-2, 5e-3, 2.5e-3, 1.25e-3, 6.25e-4, 3.125e-4}, 7
-#define H2 FB_SWEEP_H, NULL, {4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4, 6.25e-5}, 7
-#define H4 FB_SWEEP_H, NULL, {1e-2, 5e-3, 2.5e-3, 1.25e-3, 6.25e-4, 3.125e-4, 1.5625e-4}, 7
-#define TOLS FB_SWEEP_TOL, NULL, {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10}, 8
-#define MU_SLEDGES FB_SWEEP_PARAM, "mu", {0.01, 0.03, 0.1, 0.2, 0.3, 0.45, 0.6}, 7
-#define MU_STICKSLIP FB_SWEEP_PARAM, "mu", {1, 2, 3, 4}, 4
-
-#define BASE(s, m) {"baseline", "", s, m, NULL, {NULL}, NONE_, NAN, NAN, TR | Q, 0}
-#define BASELINE_ROW(s)                                                                    \
-  BASE(s, "naive-sign"), BASE(s, "smooth-sign"), BASE(s, "kikuuwe"), BASE(s, "lugre"),    \
-      BASE(s, "dahl"), BASE(s, "elastoplastic"), BASE(s, "glowinski"), BASE(s, "switching")
-
-/* Fixed-step convergence: one experiment per (scenario, model, integrator). */
-#define CONV(s, sets, H, quick)                                                             \
-  {"convergence", "", s, "naive-sign", "heun3", sets, H, NAN, NAN, quick, 0},                  \
-      {"convergence", "", s, "smooth-sign", "rk4", sets, H, NAN, NAN, 0, 0},                   \
-      {"convergence", "", s, "kikuuwe", "rk4", sets, H, NAN, NAN, quick, 0},                   \
-      {"convergence", "", s, "lugre", "bsimp", sets, H, NAN, NAN, 0, 0},                      \
-      {"convergence", "", s, "elastoplastic", "rk4", sets, H, NAN, NAN, 0, 0},                 \
-      {"convergence", "", s, "elastoplastic", "newmark", sets, H, NAN, NAN, quick, 0},         \
-      {"convergence", "", s, "glowinski", "glowinski-lie", sets, H, NAN, NAN, quick, 0},       \
-      {"convergence", "", s, "glowinski", "glowinski-strang", sets, H, NAN, NAN, 0, 0},        \
-      {"convergence", "", s, "switching", "paper", sets, H, NAN, NAN, quick, 0}
-
-/* Work-precision: tolerance ladders of the adaptive steppers. */
-#define WP(s, quick)                                                                        \
-  {"work-precision", "", s, "naive-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},              \
-      {"work-precision", "", s, "smooth-sign", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},         \
-      {"work-precision", "", s, "smooth-sign", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},         \
-      {"work-precision", "", s, "kikuuwe", "rkf45", {NULL}, TOLS, NAN, NAN, quick, 0},         \
-      {"work-precision", "", s, "kikuuwe", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},             \
-      {"work-precision", "", s, "kikuuwe", "msbdf", {NULL}, TOLS, NAN, NAN, 0, 0},             \
-      {"work-precision", "", s, "lugre", "msbdf", {NULL}, TOLS, NAN, NAN, quick, 0},           \
-      {"work-precision", "", s, "lugre", "rk4imp", {NULL}, TOLS, NAN, NAN, 0, 0},              \
-      {"work-precision", "", s, "elastoplastic", "rkf45", {NULL}, TOLS, NAN, NAN, 0, 0},       \
-      {"work-precision", "", s, "elastoplastic", "rk8pd", {NULL}, TOLS, NAN, NAN, 0, 0},       \
-      {"work-precision", "", s, "switching", "event", {NULL}, TOLS, NAN, NAN, quick, 0}
-
-/* Cost against the friction coefficient (seed 001 §3's claim). */
-#define COST(s, MU, quick)                                                                  \
-  {"cost-mu", "", s, "naive-sign", "rkf45", {NULL}, MU, NAN, 1e-6, quick, 0},                  \
-      {"cost-mu", "", s, "smooth-sign", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},                 \
-      {"cost-mu", "", s, "kikuuwe", "rkf45", {NULL}, MU, NAN, 1e-6, quick, 0},                 \
-      {"cost-mu", "", s, "lugre", "msbdf", {NULL}, MU, NAN, 1e-6, 0, 0},                       \
-      {"cost-mu", "", s, "elastoplastic", "rkf45", {NULL}, MU, NAN, 1e-6, 0, 0},               \
-      {"cost-mu", "", s, "glowinski", "glowinski-lie", {NULL}, MU, 1e-3, NAN, 0, 0},           \
-      {"cost-mu", "", s, "switching", "event", {NULL}, MU, NAN, 1e-6, quick, 0}
-
-/* Sensitivity to the regularization parameter, adaptive so the cost of stiffness shows. */
-#define REG(s, quick)                                                                       \
-  {"regularization", "", s, "smooth-sign", "rkf45", {NULL}, FB_SWEEP_PARAM, "v_ratio",      \
-   {1e-1, 1e-2, 1e-3, 1e-4, 1e-5}, 5, NAN, 1e-8, quick, 0},                                    \
-      {"regularization", "", s, "kikuuwe", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio",      \
-       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, quick, 0},                                   \
-      {"regularization", "", s, "lugre", "msbdf", {NULL}, FB_SWEEP_PARAM, "sigma0",         \
-       {1e3, 1e4, 1e5, 1e6, 1e7}, 5, NAN, 1e-8, 0, 0},                                         \
-      {"regularization", "", s, "elastoplastic", "rkf45", {NULL}, FB_SWEEP_PARAM, "f_ratio", \
-       {3, 10, 30, 100, 300, 1000}, 6, NAN, 1e-8, 0, 0}
-
-/* The drift variants (SPEC §5 `drift`) with every model's default integrator. */
-#define DRIFT_VARIANT(tag, s1, s2, s3)                                                      \
-  {"drift", tag, "drift", "naive-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},      \
-      {"drift", tag, "drift", "smooth-sign", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
-      {"drift", tag, "drift", "kikuuwe", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},     \
-      {"drift", tag, "drift", "lugre", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},       \
-      {"drift", tag, "drift", "dahl", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},        \
-      {"drift", tag, "drift", "elastoplastic", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}, \
-      {"drift", tag, "drift", "glowinski", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0},   \
-      {"drift", tag, "drift", "switching", NULL, {s1, s2, s3, NULL}, NONE_, NAN, NAN, Q, 0}
 
 /* seed 004's grid: the penalty force oscillates with period ~0.2 at eps = 0.001 over
  * T ~ 628, so its trajectories are sampled every ~0.016 */
 #define GRID_SAMPLES 40001
+#define LADDER_RATIO 1.7
+#define LADDER_N 8
 
-#define ALL_SCENARIOS(X)                                                                    \
-  X("inclined-block"), X("stick-slip"), X("drift"), X("glowinski-tp1"), X("glowinski-tp2"), \
-      X("glowinski-2dof"), X("glowinski-3dof"), X("belt-oscillator"), X("two-mass-drive"),  \
-      X("coupled-sledges")
+static const double tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
+static const double mu_sledges[] = {0.01, 0.03, 0.1, 0.2, 0.3, 0.45, 0.6};
+static const double mu_stickslip[] = {1, 2, 3, 4};
+static const double fixed_view[] = FB_FIXED_VIEW_H;
 
-const fb_experiment fb_default_experiments[] = {
-    ALL_SCENARIOS(BASELINE_ROW),
-    CONV("inclined-block", {NULL}, H2, Q),
-    CONV("stick-slip", {NULL}, H10, Q),
-    CONV("glowinski-tp1", {NULL}, H2, 0),
-    CONV("glowinski-tp2", {NULL}, H4, 0),
-    CONV("glowinski-2dof", {NULL}, H4, 0),
-    CONV("glowinski-3dof", {NULL}, H4, 0),
-    WP("stick-slip", Q),
-    WP("inclined-block", 0),
-    COST("coupled-sledges", MU_SLEDGES, Q),
-    COST("stick-slip", MU_STICKSLIP, 0),
-    REG("drift", Q),
-    REG("stick-slip", 0),
-    DRIFT_VARIANT("default", NULL, NULL, NULL),
-    DRIFT_VARIANT("zero-mean", "b=0", "a=0.9", NULL),
-    DRIFT_VARIANT("near-Fs", "b=0.75", "a=0.6", NULL),
-    DRIFT_VARIANT("slide-then-hold", "t_push=1", NULL, NULL),
-    {"grid", "eps=0.1", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.1", NULL},
-     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
-    {"grid", "eps=0.001", "two-mass-drive", "elastoplastic", "newmark", {"eps=0.001", NULL},
-     FB_SWEEP_H, NULL, {0.1, 0.001}, 2, NAN, NAN, TR | Q, GRID_SAMPLES},
+/* Scenarios of the fixed-step view: those with stick and a span short enough for
+ * ~1e5 steps at the finer common step. */
+static const char *const fixed_view_scenarios[] = {
+    "inclined-block", "stick-slip",     "drift",           "glowinski-tp1", "glowinski-tp2",
+    "glowinski-2dof", "glowinski-3dof", "belt-oscillator", "coupled-sledges", NULL};
+
+/* Convergence scenarios and the first step of their ladders (about span / 540). */
+static const struct {
+  const char *scenario;
+  double h0;
+  unsigned quick;
+} conv_scenarios[] = {
+    {"inclined-block", 3.7e-3, Q}, {"stick-slip", 1.37e-2, Q}, {"glowinski-tp1", 3.7e-3, 0},
+    {"glowinski-tp2", 9.1e-3, 0},  {"glowinski-2dof", 9.1e-3, 0}, {"glowinski-3dof", 9.1e-3, 0},
 };
 
-const size_t fb_default_nexperiments = sizeof fb_default_experiments / sizeof fb_default_experiments[0];
+/* The drift variants (docs/design.md §5 `drift`): tag and settings. */
+static const struct {
+  const char *tag, *set1, *set2;
+} drift_variants[] = {
+    {"default", NULL, NULL},
+    {"zero-mean", "b=0", "a=0.9"},
+    {"near-Fs", "b=0.75", "a=0.6"},
+    {"slide-then-hold", "t_push=1", NULL},
+};
+
+/* x rounded to three significant digits */
+static double round3(double x)
+{
+  const double p = pow(10.0, floor(log10(x)) - 2.0);
+  return round(x / p) * p;
+}
+
+typedef struct builder {
+  fb_table *t;
+  size_t cap;
+  int failed;
+} builder;
+
+static fb_experiment *add(builder *b, const char *group, const char *tag, const char *scenario,
+                          const fb_model_type *m, const char *integrator, unsigned flags)
+{
+  if (b->failed)
+    return NULL;
+  if (b->t->n == b->cap) {
+    const size_t cap = b->cap ? 2 * b->cap : 256;
+    fb_experiment *e = realloc(b->t->e, cap * sizeof *e);
+    if (e == NULL) {
+      b->failed = 1;
+      return NULL;
+    }
+    b->t->e = e;
+    b->cap = cap;
+  }
+  fb_experiment *x = &b->t->e[b->t->n++];
+  memset(x, 0, sizeof *x);
+  x->group = group;
+  x->tag = tag;
+  x->scenario = scenario;
+  x->model = m->name;
+  x->integrator = integrator;
+  x->sweep = FB_SWEEP_NONE;
+  x->h = NAN;
+  x->tol = NAN;
+  x->flags = flags;
+  return x;
+}
+
+static void sweep(fb_experiment *x, fb_sweep_kind kind, const char *param, const double *v,
+                  size_t n)
+{
+  if (x == NULL)
+    return;
+  x->sweep = kind;
+  x->sweep_param = param;
+  x->nvalues = n < FB_EXP_MAX_VALUES ? n : FB_EXP_MAX_VALUES;
+  memcpy(x->values, v, x->nvalues * sizeof *v);
+}
+
+static void ladder(fb_experiment *x, double h0)
+{
+  double v[LADDER_N];
+  for (size_t k = 0; k < LADDER_N; k++)
+    v[k] = round3(h0 / pow(LADDER_RATIO, (double)k));
+  sweep(x, FB_SWEEP_H, NULL, v, LADDER_N);
+}
+
+const char *fb_model_fixed_step_integrator(const fb_model_type *m)
+{
+  if (m->suite.fixed_integrator != NULL)
+    return m->suite.fixed_integrator;
+  const fb_integrator_type *it = fb_integrator_find(m, m->default_integrator);
+  if (it != NULL && it->fixed_ok)
+    return m->default_integrator;
+  return m->suite.conv[0];
+}
+
+int fb_table_default(fb_table *t)
+{
+  builder b = {t, 0, 0};
+  memset(t, 0, sizeof *t);
+  const fb_scenario_type *const *sc;
+  const fb_model_type *const *m;
+  for (sc = fb_scenario_registry; *sc != NULL; sc++)
+    for (m = fb_model_registry; *m != NULL; m++)
+      add(&b, "baseline", "", (*sc)->name, *m, NULL, TR | Q);
+  for (const char *const *s = fixed_view_scenarios; *s != NULL; s++)
+    for (m = fb_model_registry; *m != NULL; m++) {
+      const unsigned quick = strcmp(*s, "stick-slip") == 0 ? Q : 0;
+      sweep(add(&b, "fixed-step", "", *s, *m, fb_model_fixed_step_integrator(*m), quick),
+            FB_SWEEP_H, NULL, fixed_view, sizeof fixed_view / sizeof fixed_view[0]);
+    }
+  for (size_t s = 0; s < sizeof conv_scenarios / sizeof conv_scenarios[0]; s++)
+    for (m = fb_model_registry; *m != NULL; m++)
+      for (size_t i = 0; i < 4 && (*m)->suite.conv[i] != NULL; i++)
+        ladder(add(&b, "convergence", "", conv_scenarios[s].scenario, *m, (*m)->suite.conv[i],
+                   i == 0 ? conv_scenarios[s].quick : 0),
+               conv_scenarios[s].h0);
+  static const char *const wp_scenarios[] = {"stick-slip", "inclined-block"};
+  for (size_t s = 0; s < 2; s++)
+    for (m = fb_model_registry; *m != NULL; m++)
+      for (size_t i = 0; i < 4 && (*m)->suite.wp[i] != NULL; i++)
+        sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, (*m)->suite.wp[i],
+                  s == 0 && i == 0 ? Q : 0),
+              FB_SWEEP_TOL, NULL, tols, sizeof tols / sizeof tols[0]);
+  /* cost against mu: the sledges with A = 10 (stick and slip at every mu), the A = 2
+   * series (pure stick from mu = 0.204 on) and stick-slip */
+  static const struct {
+    const char *scenario, *tag, *set;
+    const double *mu;
+    size_t n;
+    unsigned quick;
+  } cost[] = {
+      {"coupled-sledges", "", NULL, mu_sledges, sizeof mu_sledges / sizeof *mu_sledges, Q},
+      {"coupled-sledges", "A=2", "A=2", mu_sledges, sizeof mu_sledges / sizeof *mu_sledges, 0},
+      {"stick-slip", "", NULL, mu_stickslip, sizeof mu_stickslip / sizeof *mu_stickslip, 0},
+  };
+  for (size_t s = 0; s < sizeof cost / sizeof cost[0]; s++)
+    for (m = fb_model_registry; *m != NULL; m++) {
+      const fb_model_suite *ms = &(*m)->suite;
+      fb_experiment *x = add(&b, "cost-mu", cost[s].tag, cost[s].scenario, *m,
+                             ms->cost_integrator, cost[s].quick);
+      if (x == NULL)
+        break;
+      x->sets[0] = cost[s].set;
+      if (ms->cost_h > 0)
+        x->h = ms->cost_h;
+      else
+        x->tol = 1e-6;
+      sweep(x, FB_SWEEP_PARAM, "mu", cost[s].mu, cost[s].n);
+    }
+  static const char *const reg_scenarios[] = {"drift", "stick-slip"};
+  for (size_t s = 0; s < 2; s++)
+    for (m = fb_model_registry; *m != NULL; m++) {
+      const fb_model_suite *ms = &(*m)->suite;
+      if (ms->reg_param == NULL)
+        continue;
+      fb_experiment *x = add(&b, "regularization", "", reg_scenarios[s], *m,
+                             ms->wp[0] != NULL ? ms->wp[0] : NULL, s == 0 ? Q : 0);
+      if (x != NULL)
+        x->tol = 1e-8;
+      sweep(x, FB_SWEEP_PARAM, ms->reg_param, ms->reg_values, ms->nreg);
+    }
+  for (size_t d = 0; d < sizeof drift_variants / sizeof drift_variants[0]; d++)
+    for (m = fb_model_registry; *m != NULL; m++) {
+      fb_experiment *x = add(&b, "drift", drift_variants[d].tag, "drift", *m, NULL, Q);
+      if (x != NULL) {
+        x->sets[0] = drift_variants[d].set1;
+        x->sets[1] = drift_variants[d].set2;
+      }
+    }
+  /* alternative parameter sets (e.g. LuGre's published 1995 set) on the default drift */
+  for (m = fb_model_registry; *m != NULL; m++) {
+    const fb_model_suite *ms = &(*m)->suite;
+    if (ms->alt_tag == NULL)
+      continue;
+    fb_experiment *x = add(&b, "drift", ms->alt_tag, "drift", *m, NULL, Q);
+    for (size_t k = 0; x != NULL && k < 5 && ms->alt_sets[k] != NULL; k++)
+      x->sets[k] = ms->alt_sets[k];
+  }
+  static const double grid_h[] = {0.1, 0.001};
+  for (m = fb_model_registry; *m != NULL; m++) {
+    const char *gi = (*m)->suite.grid_integrator;
+    if (gi == NULL)
+      continue;
+    static const char *const eps[][2] = {{"eps=0.1", "eps=0.1"}, {"eps=0.001", "eps=0.001"}};
+    for (size_t k = 0; k < 2; k++) {
+      fb_experiment *x = add(&b, "grid", eps[k][0], "two-mass-drive", *m, gi, TR | Q);
+      if (x == NULL)
+        break;
+      x->sets[0] = eps[k][1];
+      x->sets[1] = "dT=0"; /* seed 004's undamped penalty spring */
+      x->samples = GRID_SAMPLES;
+      sweep(x, FB_SWEEP_H, NULL, grid_h, 2);
+    }
+  }
+  if (b.failed) {
+    fb_table_free(t);
+    return FB_ENOMEM;
+  }
+  return FB_OK;
+}
+
+void fb_table_free(fb_table *t)
+{
+  free(t->e);
+  t->e = NULL;
+  t->n = 0;
+}

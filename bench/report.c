@@ -424,21 +424,11 @@ static void names_add(names *l, const char *s)
     l->s[l->n++] = s;
 }
 
-/* Fixed colour per model, so a model looks the same in every plot. */
+/* Fixed colour per model (its suite data), so a model looks the same in every plot. */
 static const char *model_color(const char *model)
 {
-  static const struct {
-    const char *model, *color;
-  } map[] = {
-      {"naive-sign", "#d62728"}, {"smooth-sign", "#ff7f0e"},   {"kikuuwe", "#2ca02c"},
-      {"lugre", "#1f77b4"},      {"dahl", "#9467bd"},          {"elastoplastic", "#8c564b"},
-      {"glowinski", "#e377c2"},  {"switching", "#17becf"},     {"karnopp", "#bcbd22"},
-      {"dupont-ep", "#7f7f7f"},  {"kikuuwe-be", "#006d2c"},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (streq(map[i].model, model))
-      return map[i].color;
-  return "#555555";
+  const fb_model_type *m = fb_model_find(model);
+  return m != NULL && m->suite.color != NULL ? m->suite.color : "#555555";
 }
 
 /* Fixed point type per integrator (gnuplot cairo numbering; 10, the open downward

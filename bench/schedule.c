@@ -23,17 +23,6 @@ static double evals_per_step(const char *integ)
   return 6;
 }
 
-/* How much more an adaptive run of this law steps than a smooth one would. */
-static double adaptive_penalty(const char *model)
-{
-  if (strcmp(model, "naive-sign") == 0)
-    return 100; /* the step collapses at every attempted stick */
-  if (strcmp(model, "smooth-sign") == 0 || strcmp(model, "kikuuwe") == 0 ||
-      strcmp(model, "elastoplastic") == 0)
-    return 10; /* stiff slopes */
-  return 3;
-}
-
 double fb_sched_cost(const fb_case *cs, const fb_experiment *e, unsigned long max_rhs)
 {
   const fb_plant *pl = &cs->sc.plant;
@@ -47,7 +36,7 @@ double fb_sched_cost(const fb_case *cs, const fb_experiment *e, unsigned long ma
     const double tol = cs->opts.atol > 0 ? cs->opts.atol : 1e-8;
     const double q = cs->integ->order >= 2 ? fmin((double)cs->integ->order, 5.0) : 3.0;
     const double fc = fmax(pl->f_c, 1.0 / span);
-    steps = span * fc * 20.0 * pow(tol, -1.0 / q) * adaptive_penalty(cs->md.type->name);
+    steps = span * fc * 20.0 * pow(tol, -1.0 / q) * (cs->md.type->suite.cost_hint > 0 ? cs->md.type->suite.cost_hint : 3.0);
   }
   double rhs = fmin(steps * ev, (double)max_rhs);
   if (!(rhs > 0))

@@ -91,6 +91,8 @@ typedef struct suite {
   int partial;           /* write_runs: finished rows only */
   size_t resumed;        /* jobs taken from the journal */
   /* scheduling and parts (bench/schedule.c; the functions at the end of this file) */
+  const fb_table *table;  /* the experiments (o->table or own_table) */
+  fb_table own_table;     /* the default table, when o->table is NULL */
   size_t *order;          /* this phase's job or reference indices in dispatch order */
   size_t norder;
   unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
@@ -922,6 +924,7 @@ static void suite_free(suite *S)
   free(S->refs);
   free(S->order);
   free(S->sel);
+  fb_table_free(&S->own_table);
   pthread_mutex_destroy(&S->lock);
 }
 
@@ -944,17 +947,27 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (out_dir_check(o->out_dir, err) != FB_OK)
     return FB_EINVAL;
   /* expand the table */
+  if (o->table == NULL) {
+    if (fb_table_default(&S.own_table) != FB_OK) {
+      suite_free(&S);
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
+    S.table = &S.own_table;
+  } else {
+    S.table = o->table;
+  }
+  const fb_table *tbl = S.table;
   size_t cap = 0;
-  for (size_t e = 0; e < fb_default_nexperiments; e++)
-    cap += fb_default_experiments[e].nvalues ? fb_default_experiments[e].nvalues : 1;
-  S.jobs = calloc(cap, sizeof *S.jobs);
-  S.refs = calloc(cap, sizeof *S.refs);
+  for (size_t e = 0; e < tbl->n; e++)
+    cap += tbl->e[e].nvalues ? tbl->e[e].nvalues : 1;
+  S.jobs = calloc(cap ? cap : 1, sizeof *S.jobs);
+  S.refs = calloc(cap ? cap : 1, sizeof *S.refs);
   if (S.jobs == NULL || S.refs == NULL) {
     suite_free(&S);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  for (size_t e = 0; e < fb_default_nexperiments; e++) {
-    const fb_experiment *x = &fb_default_experiments[e];
+  for (size_t e = 0; e < tbl->n; e++) {
+    const fb_experiment *x = &tbl->e[e];
     if (o->quick && !(x->flags & FB_EXP_QUICK))
       continue;
     size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;

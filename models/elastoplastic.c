@@ -837,4 +837,15 @@ const fb_model_type fb_model_elastoplastic = {
     .jac = ep_jac,
     .stick = ep_stick,
     .schemes = ep_schemes,
+    .suite = {.color = "#8c564b",
+              .conv = {"rk4", "newmark", NULL},
+              .wp = {"rkf45", "rk8pd", NULL},
+              .cost_integrator = "rkf45",
+              .reg_param = "f_ratio",
+              .reg_values = {3, 10, 30, 100, 300, 1000},
+              .nreg = 6,
+              .grid_integrator = "newmark",
+              .cost_hint = 10,
+              .expect = "sticks with elastic micro-slip Fs/cT; undamped, its spring rings at "
+                        "sqrt(cT/m)/(2 pi) during stick (Engleder et al., seed 004 fig. 4)"},
 };

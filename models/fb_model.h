@@ -92,6 +92,30 @@ typedef struct fb_contact_jac {
 struct fb_integrator_type;
 struct fb_model_kernels;
 
+/* What the suite and the report need to know about a model, as data, so that the default
+ * experiment table (bench/matrix.c) is built from the registry and no file outside models/
+ * names a model (docs/design.md §11 "one file + one line"). */
+typedef struct fb_model_suite {
+  const char *color;            /* "#rrggbb": the model's colour in every plot and the report */
+  const char *fixed_integrator; /* used for a fixed step (--h, the fixed-step view) when
+                                   default_integrator cannot take one; NULL: it can */
+  const char *conv[4];          /* NULL-terminated fixed-step integrators of the convergence
+                                   ladders */
+  const char *wp[4];            /* NULL-terminated adaptive integrators of work-precision */
+  const char *cost_integrator;  /* integrator of the cost-vs-mu ladder (NULL: the default) */
+  double cost_h;                /* its fixed step; 0: adaptive at tol 1e-6 */
+  const char *reg_param;        /* the regularization parameter swept (NULL: none) */
+  double reg_values[8];         /* its ladder, soft -> stiff */
+  size_t nreg;
+  const char *alt_tag;          /* a named alternative parameter set shown in the drift */
+  const char *alt_sets[5];      /* group (e.g. a published set), NULL-terminated; NULL tag: none */
+  const char *grid_integrator;  /* seed 004's eps x h grid on two-mass-drive with this scheme
+                                   (parameters eps and dT); NULL: not in the grid */
+  double cost_hint;             /* relative cost per adaptive run for the scheduler (1: a
+                                   smooth law; 10: stiff slopes; 100: collapsing steps) */
+  const char *expect;           /* expected behaviour with its source, for the report */
+} fb_model_suite;
+
 typedef struct fb_model_type {
   const char *name;      /* CLI name, e.g. "kikuuwe" */
   const char *title;     /* one line */
@@ -125,6 +149,7 @@ typedef struct fb_model_type {
   /* Optional: fixed-step kernels with force() inlined (FB_MODEL_KERNELS of
    * integrators/fb_kernel.h), bit-identical to the generic path, only faster. */
   const struct fb_model_kernels *kernels;
+  fb_model_suite suite; /* data for the suite and the report */
 } fb_model_type;
 
 /* An instance: the user's parameters (autos still NaN) and per-contact resolved copies. */

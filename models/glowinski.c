@@ -885,4 +885,13 @@ const fb_model_type fb_model_glowinski = {
     .output = glow_output,
     .stick = NULL,
     .schemes = glow_schemes,
+    .suite = {.color = "#e377c2",
+              .conv = {"glowinski-lie", "glowinski-strang", NULL},
+              .wp = {NULL},
+              .cost_integrator = "glowinski-lie",
+              .cost_h = 1e-3,
+              .cost_hint = 3,
+              .expect = "first order, exact stick (v identically 0) without a spring in the "
+                        "friction step; with one it creeps O(h) (Glowinski et al., seed 000 "
+                        "remark 4)"},
 };

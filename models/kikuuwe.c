@@ -124,4 +124,15 @@ const fb_model_type fb_model_kikuuwe = {
     .output = NULL,
     .stick = kikuuwe_stick,
     .schemes = NULL,
+    .suite = {.color = "#2ca02c",
+              .fixed_integrator = "rk4",
+              .conv = {"rk4", NULL},
+              .wp = {"rkf45", "rk8pd", "msbdf", NULL},
+              .cost_integrator = "rkf45",
+              .reg_param = "f_ratio",
+              .reg_values = {3, 10, 30, 100, 300, 1000},
+              .nreg = 6,
+              .cost_hint = 10,
+              .expect = "sticks up to the anchor spring's compliance Fs/K, no accumulation "
+                        "(Kikuuwe et al., seed 002 §4.1)"},
 };

@@ -129,6 +129,19 @@ const fb_model_type fb_model_lugre = {
     .force = lugre_force,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
+    .suite = {.color = "#1f77b4",
+              .fixed_integrator = "rk4imp",
+              .conv = {"rk4imp", NULL},
+              .wp = {"msbdf", "rk4imp", NULL},
+              .cost_integrator = "msbdf",
+              .reg_param = "sigma0",
+              .reg_values = {1e3, 1e4, 1e5, 1e6, 1e7},
+              .nreg = 5,
+              .alt_tag = "lugre-1995",
+              .alt_sets = {"sigma0=1e5", "sigma1=316.22776601683796", "sigma2=0.4", NULL},
+              .cost_hint = 3,
+              .expect = "presliding and Stribeck right, but drifts under oscillating "
+                        "sub-breakaway loads (seed 002 §3.1, fig. 3(b); Dupont et al. 2002)"},
 };
 
 const fb_model_type fb_model_dahl = {
@@ -146,4 +159,12 @@ const fb_model_type fb_model_dahl = {
     .force = lugre_force,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
+    .suite = {.color = "#9467bd",
+              .fixed_integrator = "rk4imp",
+              .conv = {NULL},
+              .wp = {NULL},
+              .cost_integrator = "msbdf",
+              .cost_hint = 3,
+              .expect = "drifts under oscillating sub-breakaway loads like LuGre (no "
+                        "purely elastic presliding regime)"},
 };

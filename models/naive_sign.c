@@ -55,4 +55,11 @@ const fb_model_type fb_model_naive_sign = {
     .force = naive_sign_force,
     .kernels = &naive_sign_kernels,
     .jac = naive_sign_jac,
+    .suite = {.color = "#d62728",
+              .conv = {"heun3", NULL},
+              .wp = {"rkf45", NULL},
+              .cost_integrator = "rkf45",
+              .cost_hint = 100, /* the adaptive step collapses at every attempted stick */
+              .expect = "chatters around v = 0 and never sticks (Shourbagy & Matuttis, seed 001 "
+                        "figs. 3, 4, 7); adaptive cost explodes with mu (seed 001 §3)"},
 };

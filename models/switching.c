@@ -908,4 +908,11 @@ const fb_model_type fb_model_switching = {
     .output = switching_output,
     .stick = NULL,
     .schemes = switching_schemes,
+    .suite = {.color = "#17becf",
+              .conv = {"paper", NULL},
+              .wp = {"event", NULL},
+              .cost_integrator = "event",
+              .cost_hint = 3,
+              .expect = "exact stick and slip with located events: the suite's reference "
+                        "solver (Shourbagy & Matuttis, seed 001 §3)"},
 };

@@ -182,8 +182,10 @@ Test(suite, quick_runs_cover_the_table, .timeout = 300)
                 table_col(&t, "err_x_l2") >= 0 && table_col(&t, "status") >= 0,
             "runs.csv documents its metrics, status and timing columns");
   size_t expected_rows = 0;
-  for (size_t e = 0; e < fb_default_nexperiments; e++) {
-    const fb_experiment *x = &fb_default_experiments[e];
+  fb_table tbl;
+  cr_assert_eq(fb_table_default(&tbl), FB_OK);
+  for (size_t e = 0; e < tbl.n; e++) {
+    const fb_experiment *x = &tbl.e[e];
     if (!(x->flags & FB_EXP_QUICK))
       continue;
     const size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
@@ -196,6 +198,7 @@ Test(suite, quick_runs_cover_the_table, .timeout = 300)
   cr_expect_eq(t.nrows - 1, expected_rows, "one row per quick job: %zu rows, %zu jobs",
                t.nrows - 1, expected_rows);
   free_table(&t);
+  fb_table_free(&tbl);
   snprintf(path, sizeof path, "%s/orders.csv", dir);
   cr_expect(exists_nonempty(path), "orders.csv written");
   snprintf(path, sizeof path, "%s/meta.json", dir);
@@ -207,8 +210,10 @@ static size_t expected_plots(char names[][96], size_t max)
 {
   size_t n = 0;
   int drift = 0, chatter = 0, grid = 0;
-  for (size_t e = 0; e < fb_default_nexperiments; e++) {
-    const fb_experiment *x = &fb_default_experiments[e];
+  fb_table tbl;
+  cr_assert_eq(fb_table_default(&tbl), FB_OK);
+  for (size_t e = 0; e < tbl.n; e++) {
+    const fb_experiment *x = &tbl.e[e];
     if (!(x->flags & FB_EXP_QUICK))
       continue;
     char name[96] = "";
@@ -239,6 +244,7 @@ static size_t expected_plots(char names[][96], size_t max)
     snprintf(names[n++], 96, "grid_phase");
     snprintf(names[n++], 96, "grid_force");
   }
+  fb_table_free(&tbl);
   return n;
 }
 
