@@ -94,6 +94,20 @@ static const fb_model_type stribeck_model = {
     .resolve = stribeck_resolve,
     .force = stribeck_force,
     .stick = stribeck_stick,
+    /* What the suite and the report need to know (fb_model_suite); the stiction slope
+     * 2 Fs / v_s makes explicit fixed steps unstable, so fixed steps use rk4imp. */
+    .suite = {.color = "#8c564b",
+              .fixed_integrator = "rk4imp",
+              .conv = {"rk4imp", NULL},
+              .wp = {"msbdf", "rk4imp", NULL},
+              .cost_integrator = "msbdf",
+              .reg_param = "v_s",
+              .reg_values = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6},
+              .nreg = 5,
+              .cost_hint = 10,
+              .expect = "creeps at about v_s f_t / (mu_s N) below the breakaway, so it drifts "
+                        "under sub-breakaway loads, less as v_s shrinks (Drake's stiction "
+                        "tolerance)"},
 };
 
 /* What fricbench looks for (fb_plugin.h). */

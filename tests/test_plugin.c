@@ -108,3 +108,34 @@ Test(plugin, bad_plugins_exit_2)
   cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 2, "%s", err);
   cr_assert(strstr(err, "--plugin needs a file name"), "%s", err);
 }
+
+/* The default table is built from the registries, plugins included: the plugin's model
+ * runs the baseline on every scenario, as a built-in does. */
+Test(plugin, suite_includes_the_model)
+{
+  char dir[64], path[128];
+  fbt_tmpdir(dir, sizeof dir);
+  const char *a[] = {"--plugin", stribeck(), "suite", "--quick", "--no-plots", "--jobs", "2",
+                     "--out", dir, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  char line[8192];
+  size_t baseline = 0, ok = 0;
+  while (fgets(line, sizeof line, fp))
+    if (strstr(line, ",baseline,") && strstr(line, ",drake-stribeck,")) {
+      baseline++;
+      ok += strstr(line, ",ok,") != NULL;
+    }
+  fclose(fp);
+  const char *b[] = {"list", "scenarios", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0);
+  size_t nscen = 0;
+  for (const char *p = out; (p = strstr(p, "\n  ")) != NULL; p++)
+    nscen += p[3] != ' ';
+  cr_assert_gt(nscen, 5);
+  cr_assert_eq(baseline, nscen, "one baseline run per scenario: %zu of %zu", baseline, nscen);
+  cr_assert_eq(ok, nscen, "every baseline run ends ok (%zu of %zu)", ok, nscen);
+  fbt_rmdir(dir);
+}
