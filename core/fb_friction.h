@@ -15,7 +15,6 @@
 #define FB_FRICTION_H
 
 #include "fb_api.h"
-
 #include "fb_status.h"
 
 typedef enum fb_shape {

@@ -14,11 +14,10 @@
 #ifndef FB_PARAMS_H
 #define FB_PARAMS_H
 
-#include "fb_api.h"
-
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fb_api.h"
 #include "fb_status.h"
 
 enum fb_param_flags {

@@ -15,10 +15,9 @@
 #ifndef FB_PLANT_H
 #define FB_PLANT_H
 
-#include "fb_api.h"
-
 #include <stddef.h>
 
+#include "fb_api.h"
 #include "fb_friction.h"
 #include "fb_status.h"
 

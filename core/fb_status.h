@@ -8,9 +8,9 @@
 #ifndef FB_STATUS_H
 #define FB_STATUS_H
 
-#include "fb_api.h"
-
 #include <stddef.h>
+
+#include "fb_api.h"
 
 #define FB_STATUS_LIST(X)                                                              \
   X(FB_OK, 0, "ok", "success")                                                          \

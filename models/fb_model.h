@@ -21,10 +21,9 @@
 #ifndef FB_MODEL_H
 #define FB_MODEL_H
 
-#include "fb_api.h"
-
 #include <stddef.h>
 
+#include "fb_api.h"
 #include "fb_friction.h"
 #include "fb_params.h"
 #include "fb_plant.h"

@@ -11,7 +11,6 @@
 #define FB_SCENARIO_H
 
 #include "fb_api.h"
-
 #include "fb_params.h"
 #include "fb_plant.h"
 #include "fb_status.h"
