@@ -68,9 +68,10 @@ static int check_scenarios(const char *path, const fb_scenario_type *const *ss, 
 {
   for (size_t i = 0; i < n; i++) {
     const fb_scenario_type *t = ss[i];
-    if (t->name == NULL || *t->name == '\0' || t->params == NULL || t->build == NULL)
-      return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario %zu has no name, no parameters "
-                        "or no build()", path, i);
+    if (t->name == NULL || *t->name == '\0' || t->params == NULL || t->build == NULL ||
+        t->ref_kind == NULL)
+      return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario %zu has no name, no parameters, "
+                        "no build() or no ref_kind()", path, i);
     if (fb_scenario_find(t->name) != NULL)
       return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario name '%s' clashes with a "
                         "scenario already defined", path, t->name);

@@ -139,3 +139,26 @@ Test(plugin, suite_includes_the_model)
   cr_assert_eq(ok, nscen, "every baseline run ends ok (%zu of %zu)", ok, nscen);
   fbt_rmdir(dir);
 }
+
+/* A plugin scenario (built on the exported fb_plant_alloc) joins list, run and reference;
+ * switching holds its block exactly at rest, as the closed form says. */
+Test(plugin, scenario_from_a_plugin)
+{
+  char buf[4200];
+  const char *file = bad("scenario", buf, sizeof buf);
+  const char *a[] = {"--plugin", file, "list", "scenarios", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(out, "  plugin-push ") && strstr(out, "drift"), "%s", out);
+  const char *b[] = {"--plugin", file, "run", "-s", "plugin-push", "-m", "switching",
+                     "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  double v, F;
+  last_row(out, &v, &F);
+  cr_assert_eq(v, 0.0, "held exactly");
+  cr_assert_float_eq(F, -1.5, 1e-12, "friction balances the push");
+  const char *c[] = {"--plugin", file, "reference", "-s", "plugin-push", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(c, out, sizeof out, err, sizeof err), 0, "%s", err);
+  const char *d[] = {"run", "-s", "plugin-push", "-m", "switching", NULL};
+  cr_assert_eq(fbt_cli(d, out, sizeof out, err, sizeof err), 2, "no plugin, no scenario");
+  cr_assert(strstr(err, "unknown scenario 'plugin-push'"), "%s", err);
+}
