@@ -10,7 +10,8 @@
 #  - examples/plugin_stribeck.c builds against the installed headers and the installed
 #    fricbench lists and runs its model;
 #  - the installed `fricbench suite --quick --no-plots` runs from /tmp, and once more with
-#    plots when gnuplot is installed: its scripts are found through the prefix only.
+#    plots when gnuplot is installed: its scripts are found through the prefix only;
+#  - the bash completion completes model names (the plugin's too).
 # Usage: scripts/check-install.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:?usage: check-install.sh BUILD_DIR}" && pwd)
@@ -61,6 +62,12 @@ unset FRICBENCH_SCRIPTS FRICBENCH_PLUGINS
   fail "the installed fricbench does not list the plugin's model"
 "$fricbench" --plugin ./plugin_stribeck.so run -s inclined-block -m drake-stribeck --samples 3 \
   >/dev/null 2>run.err || { cat run.err >&2; fail "run with the plugin failed"; }
+# The completion offers the installed binary's models, the plugin's included.
+words=$(bash -c 'source "$1"; COMP_WORDS=("$2" --plugin ./plugin_stribeck.so run --model "");
+                 COMP_CWORD=5; _fricbench; echo "${COMPREPLY[*]}"' _ \
+          "$datadir/bash-completion/completions/fricbench" "$fricbench")
+[[ " $words " == *" kikuuwe "* && " $words " == *" drake-stribeck "* ]] ||
+  fail "bash completion of --model gave: $words"
 "$fricbench" suite --quick --no-plots --out q >suite.log 2>&1 || { tail suite.log >&2; fail "suite --quick failed"; }
 [ -s q/runs.csv ] || fail "suite --quick wrote no runs.csv"
 if command -v gnuplot >/dev/null; then
