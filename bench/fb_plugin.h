@@ -18,12 +18,14 @@
 /* Load one plugin and register its models and scenarios, all or none.  FB_EINVAL with
  * a one-line err naming the file and the problem: dlopen failure, a missing symbol, an ABI
  * other than FB_ABI_VERSION, an empty or over-long list, or a name that clashes with a
- * built-in or an already loaded plugin (the plugin is then unloaded). */
+ * built-in or an already loaded plugin (the plugin is then unloaded).  Loading a file
+ * that is already loaded does nothing. */
 FB_API int fb_plugin_load(const char *path, fb_err *err);
 /* Load every plugin named in the colon-separated list (empty entries skipped), stopping
  * at the first failure; list NULL or empty loads nothing. */
 FB_API int fb_plugin_load_list(const char *list, fb_err *err);
-/* Number of plugins loaded. */
+/* Number of plugins loaded, and the absolute path of plugin i (NULL past the end). */
 FB_API size_t fb_plugin_count(void);
+FB_API const char *fb_plugin_path(size_t i);
 
 #endif

@@ -1,6 +1,6 @@
 /* plugin.c — loading plugins: dlopen, the ABI check, then their models and scenarios
  * appended to the registries, all or none (fb_plugin.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "fb_plugin.h"
 
 #include <dlfcn.h>
@@ -19,8 +19,10 @@
 #define FB_MAX_PLUGINS 32
 #define FB_MAX_PLUGIN_LIST 64 /* entries of one plugin's list */
 
-/* Handles of the loaded plugins, kept so the code their types point to stays mapped. */
+/* Handles of the loaded plugins, kept so the code their types point to stays mapped, and
+ * their absolute paths (for the command lines of suite --emit-jobs). */
 static void *plugin_handles[FB_MAX_PLUGINS];
+static char plugin_paths[FB_MAX_PLUGINS][4096];
 static size_t n_plugins;
 
 const char *fb_version(void)
@@ -31,6 +33,11 @@ const char *fb_version(void)
 size_t fb_plugin_count(void)
 {
   return n_plugins;
+}
+
+const char *fb_plugin_path(size_t i)
+{
+  return i < n_plugins ? plugin_paths[i] : NULL;
 }
 
 /* Entries of a NULL-terminated list, or (size_t)-1 past FB_MAX_PLUGIN_LIST. */
@@ -104,6 +111,13 @@ int fb_plugin_load(const char *path, fb_err *err)
     return fb_err_set(err, FB_EINVAL, "plugin '%s': cannot load: %s", path,
                       why != NULL ? why : "unknown dlopen error");
   }
+  /* The same file again (dlopen hands back its handle): already registered, nothing to do,
+   * so a plugin named both in FRICBENCH_PLUGINS and by --plugin loads once. */
+  for (size_t i = 0; i < n_plugins; i++)
+    if (plugin_handles[i] == h) {
+      dlclose(h);
+      return FB_OK;
+    }
   int st = FB_OK;
   const int *abi = dlsym(h, "fb_plugin_abi");
   const fb_model_type *const *ms = dlsym(h, "fb_plugin_models");
@@ -134,6 +148,8 @@ int fb_plugin_load(const char *path, fb_err *err)
   }
   /* Checked above: registration only fails when a registry table is full; what was
    * registered by then points into the plugin, which therefore stays loaded. */
+  if (realpath(file, plugin_paths[n_plugins]) == NULL)
+    snprintf(plugin_paths[n_plugins], sizeof plugin_paths[n_plugins], "%s", file);
   plugin_handles[n_plugins++] = h;
   for (size_t i = 0; i < nm && st == FB_OK; i++)
     st = fb_model_register(ms[i], err);
