@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fb_io.h"
+#include "fb_plugin.h"
 #include "fb_run.h"
 #include "fb_suite.h"
 
@@ -51,6 +52,8 @@ static const char main_help[] =
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
     "  -V, --version   print the version\n"
+    "  --plugin FILE   load the models and scenarios of a plugin (a shared object), with any\n"
+    "                  command (repeatable; also FRICBENCH_PLUGINS=FILE1:FILE2)\n"
     "\n"
     "exit status: 0 success, 1 a run ended in budget/failed or output failed, 2 bad input,\n"
     "             128 + signal (130, 143) a suite interrupted by SIGINT/SIGTERM\n";
@@ -91,8 +94,8 @@ static const char list_help[] =
 static void list_models(FILE *fp)
 {
   fputs("models:\n", fp);
-  for (size_t i = 0; fb_model_registry[i] != NULL; i++) {
-    const fb_model_type *m = fb_model_registry[i];
+  const fb_model_type *m;
+  for (size_t i = 0; (m = fb_model_at(i)) != NULL; i++) {
     fb_model md;
     fprintf(fp, "  %-14s %s\n", m->name, m->title);
     fprintf(fp, "    source: %s\n    default integrator: %s\n", m->reference,
@@ -107,8 +110,8 @@ static void list_models(FILE *fp)
 static void list_scenarios(FILE *fp)
 {
   fputs("scenarios:\n", fp);
-  for (size_t i = 0; fb_scenario_registry[i] != NULL; i++) {
-    const fb_scenario_type *s = fb_scenario_registry[i];
+  const fb_scenario_type *s;
+  for (size_t i = 0; (s = fb_scenario_at(i)) != NULL; i++) {
     fb_scenario sc;
     fprintf(fp, "  %-16s %s\n    source: %s\n", s->name, s->title, s->source);
     if (fb_scenario_init(&sc, s) == FB_OK) {
@@ -126,8 +129,8 @@ static void list_integrators(FILE *fp)
     fprintf(fp, "  %-18s %s%s\n", t->name, t->title, t->implicit ? " [uses the Jacobian]" : "");
   }
   fputs("integrators owned by a model:\n", fp);
-  for (size_t m = 0; fb_model_registry[m] != NULL; m++) {
-    const fb_model_type *mt = fb_model_registry[m];
+  const fb_model_type *mt;
+  for (size_t m = 0; (mt = fb_model_at(m)) != NULL; m++) {
     for (size_t i = 0; mt->schemes != NULL && mt->schemes[i] != NULL; i++) {
       const fb_integrator_type *t = mt->schemes[i];
       fprintf(fp, "  %-18s %s (model %s; %s)\n", t->name, t->title, mt->name,
@@ -381,8 +384,49 @@ static int cmd_run(int argc, char **argv)
   return rc;
 }
 
+/* Plugins before any command, so that every command sees their models and scenarios:
+ * those of FRICBENCH_PLUGINS, then every `--plugin FILE` (or `--plugin=FILE`) anywhere on
+ * the line, which is removed from argv before the command parses its options. */
+static int load_plugins(int *argc, char **argv)
+{
+  fb_err err = {{0}};
+  if (fb_plugin_load_list(getenv("FRICBENCH_PLUGINS"), &err) != FB_OK)
+    return fail(&err, FB_EXIT_USAGE);
+  int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    const char *file = NULL;
+    if (strcmp(argv[i], "--") == 0) { /* operands only from here on */
+      while (i < *argc)
+        argv[out++] = argv[i++];
+      break;
+    }
+    if (strcmp(argv[i], "--plugin") == 0) {
+      if (i + 1 == *argc || argv[i + 1][0] == '\0')
+        return usage_error("option --plugin needs a file name: a plugin's shared object%s%s", "",
+                           "");
+      file = argv[++i];
+    } else if (strncmp(argv[i], "--plugin=", 9) == 0) {
+      file = argv[i] + 9;
+      if (*file == '\0')
+        return usage_error("option --plugin needs a file name: a plugin's shared object%s%s", "",
+                           "");
+    } else {
+      argv[out++] = argv[i];
+      continue;
+    }
+    if (fb_plugin_load(file, &err) != FB_OK)
+      return fail(&err, FB_EXIT_USAGE);
+  }
+  argv[out] = NULL;
+  *argc = out;
+  return FB_EXIT_OK;
+}
+
 int fb_cli_main(int argc, char **argv)
 {
+  const int prc = load_plugins(&argc, argv);
+  if (prc != FB_EXIT_OK)
+    return prc;
   if (argc < 2) {
     fputs(main_help, stderr);
     return FB_EXIT_USAGE;

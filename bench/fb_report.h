@@ -9,9 +9,9 @@
  *   DIR/report.html                 self-contained (PNGs embedded as data URIs) with the
  *                                   sections #run #verdicts #plots #omissions #numbers
  *
- * gnuplot is run as a child process (`gnuplot` on PATH) on the scripts of
- * FB_SOURCE_ROOT/scripts, or of the directory named by the environment variable
- * FRICBENCH_SCRIPTS.
+ * gnuplot is run as a child process (`gnuplot` on PATH) on the scripts found by
+ * fb_scripts_dir (fb_paths.h): $FRICBENCH_SCRIPTS, the install prefix's
+ * share/fricbench, or the sources' scripts/ for the uninstalled build.
  */
 #ifndef FB_REPORT_H
 #define FB_REPORT_H

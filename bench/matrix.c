@@ -31,6 +31,9 @@
 #define LADDER_RATIO 1.7
 #define LADDER_N 8
 
+/* Models (and scenarios) in the default table at most: the built-ins and plugins' ones. */
+#define FB_TABLE_MAX_MODELS 128
+
 static const double tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
 static const double mu_sledges[] = {0.01, 0.03, 0.1, 0.2, 0.3, 0.45, 0.6};
 static const double mu_stickslip[] = {1, 2, 3, 4};
@@ -138,26 +141,33 @@ int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
   memset(t, 0, sizeof *t);
+  /* Built-ins and the models and scenarios of loaded plugins, NULL-terminated. */
+  const fb_model_type *models[FB_TABLE_MAX_MODELS + 1] = {NULL};
+  const fb_scenario_type *scenarios[FB_TABLE_MAX_MODELS + 1] = {NULL};
+  for (size_t i = 0; i < FB_TABLE_MAX_MODELS && (models[i] = fb_model_at(i)) != NULL; i++)
+    ;
+  for (size_t i = 0; i < FB_TABLE_MAX_MODELS && (scenarios[i] = fb_scenario_at(i)) != NULL; i++)
+    ;
   const fb_scenario_type *const *sc;
   const fb_model_type *const *m;
-  for (sc = fb_scenario_registry; *sc != NULL; sc++)
-    for (m = fb_model_registry; *m != NULL; m++)
+  for (sc = scenarios; *sc != NULL; sc++)
+    for (m = models; *m != NULL; m++)
       add(&b, "baseline", "", (*sc)->name, *m, NULL, TR | Q);
   for (const char *const *s = fixed_view_scenarios; *s != NULL; s++)
-    for (m = fb_model_registry; *m != NULL; m++) {
+    for (m = models; *m != NULL; m++) {
       const unsigned quick = strcmp(*s, "stick-slip") == 0 ? Q : 0;
       sweep(add(&b, "fixed-step", "", *s, *m, fb_model_fixed_step_integrator(*m), quick),
             FB_SWEEP_H, NULL, fixed_view, sizeof fixed_view / sizeof fixed_view[0]);
     }
   for (size_t s = 0; s < sizeof conv_scenarios / sizeof conv_scenarios[0]; s++)
-    for (m = fb_model_registry; *m != NULL; m++)
+    for (m = models; *m != NULL; m++)
       for (size_t i = 0; i < 4 && (*m)->suite.conv[i] != NULL; i++)
         ladder(add(&b, "convergence", "", conv_scenarios[s].scenario, *m, (*m)->suite.conv[i],
                    i == 0 ? conv_scenarios[s].quick : 0),
                conv_scenarios[s].h0);
   static const char *const wp_scenarios[] = {"stick-slip", "inclined-block"};
   for (size_t s = 0; s < 2; s++)
-    for (m = fb_model_registry; *m != NULL; m++)
+    for (m = models; *m != NULL; m++)
       for (size_t i = 0; i < 4 && (*m)->suite.wp[i] != NULL; i++)
         sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, (*m)->suite.wp[i],
                   s == 0 && i == 0 ? Q : 0),
@@ -175,7 +185,7 @@ int fb_table_default(fb_table *t)
       {"stick-slip", "", NULL, mu_stickslip, sizeof mu_stickslip / sizeof *mu_stickslip, 0},
   };
   for (size_t s = 0; s < sizeof cost / sizeof cost[0]; s++)
-    for (m = fb_model_registry; *m != NULL; m++) {
+    for (m = models; *m != NULL; m++) {
       const fb_model_suite *ms = &(*m)->suite;
       fb_experiment *x = add(&b, "cost-mu", cost[s].tag, cost[s].scenario, *m,
                              ms->cost_integrator, cost[s].quick);
@@ -190,7 +200,7 @@ int fb_table_default(fb_table *t)
     }
   static const char *const reg_scenarios[] = {"drift", "stick-slip"};
   for (size_t s = 0; s < 2; s++)
-    for (m = fb_model_registry; *m != NULL; m++) {
+    for (m = models; *m != NULL; m++) {
       const fb_model_suite *ms = &(*m)->suite;
       if (ms->reg_param == NULL)
         continue;
@@ -201,7 +211,7 @@ int fb_table_default(fb_table *t)
       sweep(x, FB_SWEEP_PARAM, ms->reg_param, ms->reg_values, ms->nreg);
     }
   for (size_t d = 0; d < sizeof drift_variants / sizeof drift_variants[0]; d++)
-    for (m = fb_model_registry; *m != NULL; m++) {
+    for (m = models; *m != NULL; m++) {
       fb_experiment *x = add(&b, "drift", drift_variants[d].tag, "drift", *m, NULL, Q);
       if (x != NULL) {
         x->sets[0] = drift_variants[d].set1;
@@ -209,7 +219,7 @@ int fb_table_default(fb_table *t)
       }
     }
   /* alternative parameter sets (e.g. LuGre's published 1995 set) on the default drift */
-  for (m = fb_model_registry; *m != NULL; m++) {
+  for (m = models; *m != NULL; m++) {
     const fb_model_suite *ms = &(*m)->suite;
     if (ms->alt_tag == NULL)
       continue;
@@ -218,7 +228,7 @@ int fb_table_default(fb_table *t)
       x->sets[k] = ms->alt_sets[k];
   }
   static const double grid_h[] = {0.1, 0.001};
-  for (m = fb_model_registry; *m != NULL; m++) {
+  for (m = models; *m != NULL; m++) {
     const char *gi = (*m)->suite.grid_integrator;
     if (gi == NULL)
       continue;

@@ -50,6 +50,7 @@
 #include "fb_io.h"
 #include "fb_manifest.h"
 #include "fb_merge.h"
+#include "fb_plugin.h"
 #include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_version.h"
@@ -107,6 +108,10 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
     char part[PATH_LEN + 32];
     snprintf(part, sizeof part, "%s/part-%zu", dir, i);
     sh_quote(of.fp, exe);
+    for (size_t k = 0; k < fb_plugin_count(); k++) { /* each part builds the same table */
+      fputs(" --plugin ", of.fp);
+      sh_quote(of.fp, fb_plugin_path(k));
+    }
     fprintf(of.fp, " suite --part %zu/%zu --out ", i, o->nparts);
     sh_quote(of.fp, part);
     fprintf(of.fp, " --no-plots --jobs 1%s --samples %zu --max-steps %lu --max-rhs %lu\n",

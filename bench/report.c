@@ -35,10 +35,7 @@
 #include "fb_csv.h"
 #include "fb_io.h"
 #include "fb_metrics.h"
-
-#ifndef FB_SOURCE_ROOT
-#define FB_SOURCE_ROOT "."
-#endif
+#include "fb_paths.h"
 
 #define PATH_LEN 2048
 #define MAX_SERIES 64  /* series per plot */
@@ -2789,15 +2786,14 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
     const long nproc = jobs > 0 ? (long)jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rp->maxjobs = nproc < 1 ? 1 : nproc > MAX_GP_JOBS ? MAX_GP_JOBS : (size_t)nproc;
   }
-  const char *env = getenv("FRICBENCH_SCRIPTS");
-  snprintf(rp->scripts, sizeof rp->scripts, "%s", env != NULL && *env ? env : FB_SOURCE_ROOT "/scripts");
+  const int have_scripts = fb_scripts_dir(rp->scripts, sizeof rp->scripts) == 0;
   char probe[PATH_LEN], pdir[PATH_LEN];
   if (find_in_path("gnuplot", rp->gnuplot, sizeof rp->gnuplot) != 0)
     st = fb_err_set(err, FB_EIO, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox; "
                                  "scripts/bootstrap.sh does) or run the suite with --no-plots");
-  else if (path_fmt(probe, sizeof probe, "%s/traj.gp", rp->scripts) != 0 || file_size(probe) <= 0)
-    st = fb_err_set(err, FB_EIO, "gnuplot scripts not found in '%.300s' (no traj.gp): set FRICBENCH_SCRIPTS "
-                                 "to the scripts/ folder of the fricbench sources", rp->scripts);
+  else if (!have_scripts || path_fmt(probe, sizeof probe, "%s/traj.gp", rp->scripts) != 0 || file_size(probe) <= 0)
+    st = fb_err_set(err, FB_EIO, "gnuplot scripts not found in '%.300s' (no traj.gp): reinstall fricbench or set "
+                                 "FRICBENCH_SCRIPTS to the scripts/ folder of the fricbench sources", rp->scripts);
   if (st == FB_OK)
     st = runs_load(&rp->R, dir, err);
   if (st == FB_OK && orders_load(&rp->O, dir) != FB_OK)

@@ -19,16 +19,18 @@ void fb_names_models(char *buf, size_t len)
 {
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; fb_model_registry[i] != NULL; i++)
-    join_names(buf, len, fb_model_registry[i]->name, &used);
+  const fb_model_type *t;
+  for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
+    join_names(buf, len, t->name, &used);
 }
 
 void fb_names_scenarios(char *buf, size_t len)
 {
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; fb_scenario_registry[i] != NULL; i++)
-    join_names(buf, len, fb_scenario_registry[i]->name, &used);
+  const fb_scenario_type *t;
+  for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
+    join_names(buf, len, t->name, &used);
 }
 
 void fb_names_integrators(const fb_model_type *m, char *buf, size_t len)

@@ -14,6 +14,7 @@
 #ifndef FB_FRICTION_H
 #define FB_FRICTION_H
 
+#include "fb_api.h"
 #include "fb_status.h"
 
 typedef enum fb_shape {
@@ -26,7 +27,7 @@ typedef enum fb_shape {
 } fb_shape;
 
 /* Names in the order of fb_shape, NULL-terminated (for choice parameters). */
-extern const char *const fb_shape_names[];
+FB_API extern const char *const fb_shape_names[];
 
 typedef struct fb_friction {
   fb_shape shape;
@@ -36,10 +37,10 @@ typedef struct fb_friction {
 } fb_friction;
 
 /* mu(w) for w >= 0; *dmu_dw (if not NULL) receives the derivative (one-sided at kinks). */
-double fb_friction_mu(const fb_friction *law, double w, double *dmu_dw);
+FB_API double fb_friction_mu(const fb_friction *law, double w, double *dmu_dw);
 /* mu(inf): the kinetic level (mu_s for coulomb, 0 for leine, mu_k otherwise). */
-double fb_friction_mu_inf(const fb_friction *law);
+FB_API double fb_friction_mu_inf(const fb_friction *law);
 /* Check mu_s >= 0, 0 <= mu_k <= mu_s, vs > 0 where the shape uses it. */
-int fb_friction_check(const fb_friction *law, const char *owner, fb_err *err);
+FB_API int fb_friction_check(const fb_friction *law, const char *owner, fb_err *err);
 
 #endif

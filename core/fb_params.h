@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fb_api.h"
 #include "fb_status.h"
 
 enum fb_param_flags {
@@ -46,23 +47,23 @@ typedef struct fb_param_set {
 } fb_param_set;
 
 /* Fill a parameter struct with the defaults of every row. */
-void fb_params_default(const fb_param_set *set, void *p);
+FB_API void fb_params_default(const fb_param_set *set, void *p);
 /* Find a row by name; NULL if none. */
-const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name);
+FB_API const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name);
 /* Read a field. */
-double fb_param_get(const fb_param_desc *d, const void *p);
+FB_API double fb_param_get(const fb_param_desc *d, const void *p);
 /* Parse text into a value for row d and check it: strict number (whole string, finite)
  * or a choice name, then the row's range and integrality.  `owner` names the model
  * or scenario in the error message. */
-int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, double *out,
+FB_API int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, double *out,
                    fb_err *err);
 /* Check a value against a row (finite, range, integer, choice index). */
-int fb_param_check(const fb_param_desc *d, const char *owner, double v, fb_err *err);
+FB_API int fb_param_check(const fb_param_desc *d, const char *owner, double v, fb_err *err);
 /* Set a field by name after checking it. */
-int fb_params_set(const fb_param_set *set, const char *owner, void *p, const char *name,
+FB_API int fb_params_set(const fb_param_set *set, const char *owner, void *p, const char *name,
                   const char *text, fb_err *err);
 /* Check every row of a filled struct (auto rows may be NaN). */
-int fb_params_check_all(const fb_param_set *set, const char *owner, const void *p, fb_err *err);
+FB_API int fb_params_check_all(const fb_param_set *set, const char *owner, const void *p, fb_err *err);
 /* Strict number parsing shared by every option: the whole string must be a finite
  * number (strtod syntax, no trailing characters, no empty string). */
 int fb_parse_double(const char *text, double *out);
@@ -76,8 +77,8 @@ void fb_text_escape(const char *text, char *buf, size_t len);
 /* Strict non-negative integer parsing (decimal, no sign, fits in unsigned long). */
 int fb_parse_ulong(const char *text, unsigned long *out);
 /* Print "name = value unit  doc" lines (indent prefix) for `list`. */
-void fb_params_print(const fb_param_set *set, const void *p, const char *indent, FILE *fp);
+FB_API void fb_params_print(const fb_param_set *set, const void *p, const char *indent, FILE *fp);
 /* Format a value for humans: choice name, "auto", or %g. */
-void fb_param_format(const fb_param_desc *d, double v, char *buf, size_t len);
+FB_API void fb_param_format(const fb_param_desc *d, double v, char *buf, size_t len);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "fb_api.h"
 #include "fb_friction.h"
 #include "fb_status.h"
 
@@ -66,13 +67,13 @@ typedef struct fb_plant {
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
  * set M = I and defaults (t0 = 0).  The scenario then fills the fields. */
-int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
+FB_API int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
 /* The smallest reciprocal condition number (1-norm) of a non-diagonal mass matrix. */
 #define FB_MASS_RCOND_MIN 1e-12
 /* Validate (M SPD via Cholesky and not ill-conditioned, D, K finite, contacts valid, breaks ordered, T > t0),
  * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
-int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
-void fb_plant_free(fb_plant *pl);
+FB_API int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
+FB_API void fb_plant_free(fb_plant *pl);
 
 /* Contact i at time t. */
 static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,

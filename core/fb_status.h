@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "fb_api.h"
+
 #define FB_STATUS_LIST(X)                                                              \
   X(FB_OK, 0, "ok", "success")                                                          \
   X(FB_BUDGET, 1, "budget", "run budget (max_steps or max_rhs) exhausted")             \
@@ -30,9 +32,9 @@ enum fb_status {
 };
 
 /* Short machine name ("ok", "budget", ...); "unknown" for codes not in the table. */
-const char *fb_status_name(int status);
+FB_API const char *fb_status_name(int status);
 /* Human-readable description of a status code. */
-const char *fb_status_message(int status);
+FB_API const char *fb_status_message(int status);
 
 /* A fixed-size buffer for one-line error messages.  Library code never prints or
  * exits: it fills one of these and returns a status; the caller decides. */
@@ -42,7 +44,7 @@ typedef struct fb_err {
 } fb_err;
 
 /* printf-style: writes the message into err (if err is not NULL) and returns status. */
-int fb_err_set(fb_err *err, int status, const char *fmt, ...)
+FB_API int fb_err_set(fb_err *err, int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

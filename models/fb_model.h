@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_api.h"
 #include "fb_friction.h"
 #include "fb_params.h"
 #include "fb_plant.h"
@@ -195,10 +196,10 @@ typedef struct fb_model {
   void *cparams; /* nc resolved copies, params->size bytes each */
 } fb_model;
 
-int fb_model_init(fb_model *m, const fb_model_type *type);
+FB_API int fb_model_init(fb_model *m, const fb_model_type *type);
 /* Resolve the auto parameters for every contact of the plant and check them. */
-int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err);
-void fb_model_free(fb_model *m);
+FB_API int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err);
+FB_API void fb_model_free(fb_model *m);
 
 static inline const void *fb_model_cparams(const fb_model *m, size_t i)
 {
@@ -206,11 +207,41 @@ static inline const void *fb_model_cparams(const fb_model *m, size_t i)
 }
 
 /* F and stick flag (1, 0, or -1 when the model has none) of contact i at a state. */
-int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
+FB_API int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
                     double *F, int *stick);
 
-/* Registry (models/registry.c): NULL-terminated, in listing order. */
+/* Registry (models/registry.c): the built-in models, NULL-terminated, in listing order.
+ * fb_model_at(i) walks the built-ins and then the models of loaded plugins (NULL past
+ * the end); every listing, lookup and default table goes through it. */
 extern const fb_model_type *const fb_model_registry[];
-const fb_model_type *fb_model_find(const char *name);
+FB_API const fb_model_type *fb_model_at(size_t i);
+FB_API const fb_model_type *fb_model_find(const char *name);
+/* Append a plugin's model (bench/plugin.c checks names first).  FB_EINVAL when the type
+ * has no name or no parameter set or its name is taken, FB_ENOMEM when the plugin table
+ * is full. */
+int fb_model_register(const fb_model_type *t, fb_err *err);
+
+/* ---- Embedding (models/contact.c): one model's law, contact by contact, without a plant.
+ * An embedding simulator finds a type by name, fb_model_init()s an instance, sets
+ * parameters by name, resolves the "auto" ones from each contact's scales, then calls
+ * fb_model_force() (ODE family) or a per-contact step (fb_contact_step.h) every step. */
+
+/* Set parameter `name` to `value` after checking it against its row (range, integer,
+ * choice index).  FB_EINVAL with err naming the parameter and what is allowed. */
+FB_API int fb_model_set(fb_model *m, const char *name, double value, fb_err *err);
+/* Read parameter `name` of contact i's resolved copy (i < m->nc), or of the user's
+ * parameters when m->nc == 0 (autos NaN); NaN when there is no such parameter. */
+FB_API double fb_model_get(const fb_model *m, size_t i, const char *name);
+/* Resolve the auto parameters for nc contacts, contact i from the scales sc[i] (effective
+ * mass, stiffness, Fs, f_c, v_scale; docs/design.md §3), and check them. */
+FB_API int fb_model_resolve_scales(fb_model *m, size_t nc, const fb_contact_scale *sc,
+                                   fb_err *err);
+/* Internal states z0[nz] of contact i starting at relative velocity vr0. */
+FB_API void fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
+                                double *z0);
+/* ODE family: friction force *F on the body and state rates dz[nz] of contact i at (vr, z).
+ * FB_EUNSUP for a model without force() (model-owned schemes only). */
+FB_API int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,
+                          const double *z, double *F, double *dz);
 
 #endif

@@ -69,8 +69,9 @@ int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double 
 
 const fb_model_type *fb_model_find(const char *name)
 {
-  for (size_t i = 0; fb_model_registry[i] != NULL; i++)
-    if (strcmp(fb_model_registry[i]->name, name) == 0)
-      return fb_model_registry[i];
+  const fb_model_type *t;
+  for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
   return NULL;
 }

@@ -19,3 +19,30 @@ const fb_model_type *const fb_model_registry[] = {
     &fb_model_moreau_jean,
     NULL,
 };
+
+/* Models of loaded plugins (bench/plugin.c), after the built-ins.  Appended once at start
+ * up, before any run; never removed (the plugin stays loaded). */
+#define FB_MAX_PLUGIN_MODELS 64
+static const fb_model_type *plugin_models[FB_MAX_PLUGIN_MODELS];
+static size_t n_plugin_models;
+
+const fb_model_type *fb_model_at(size_t i)
+{
+  const size_t n_builtin = sizeof fb_model_registry / sizeof *fb_model_registry - 1;
+  if (i < n_builtin)
+    return fb_model_registry[i];
+  i -= n_builtin;
+  return i < n_plugin_models ? plugin_models[i] : NULL;
+}
+
+int fb_model_register(const fb_model_type *t, fb_err *err)
+{
+  if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL)
+    return fb_err_set(err, FB_EINVAL, "a model without a name or a parameter set");
+  if (fb_model_find(t->name) != NULL)
+    return fb_err_set(err, FB_EINVAL, "model '%s' is already defined", t->name);
+  if (n_plugin_models == FB_MAX_PLUGIN_MODELS)
+    return fb_err_set(err, FB_ENOMEM, "more than %d plugin models", FB_MAX_PLUGIN_MODELS);
+  plugin_models[n_plugin_models++] = t;
+  return FB_OK;
+}

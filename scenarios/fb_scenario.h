@@ -10,6 +10,7 @@
 #ifndef FB_SCENARIO_H
 #define FB_SCENARIO_H
 
+#include "fb_api.h"
 #include "fb_params.h"
 #include "fb_plant.h"
 #include "fb_status.h"
@@ -43,12 +44,19 @@ typedef struct fb_scenario {
   int built;
 } fb_scenario;
 
-int fb_scenario_init(fb_scenario *s, const fb_scenario_type *type);
+FB_API int fb_scenario_init(fb_scenario *s, const fb_scenario_type *type);
 /* Check the parameters, build and finish the plant. */
-int fb_scenario_build(fb_scenario *s, fb_err *err);
-void fb_scenario_free(fb_scenario *s);
+FB_API int fb_scenario_build(fb_scenario *s, fb_err *err);
+FB_API void fb_scenario_free(fb_scenario *s);
 
+/* Registry (scenarios/registry.c): the built-in scenarios, NULL-terminated, in listing
+ * order.  fb_scenario_at(i) walks the built-ins and then the scenarios of loaded plugins
+ * (NULL past the end). */
 extern const fb_scenario_type *const fb_scenario_registry[];
-const fb_scenario_type *fb_scenario_find(const char *name);
+FB_API const fb_scenario_type *fb_scenario_at(size_t i);
+FB_API const fb_scenario_type *fb_scenario_find(const char *name);
+/* Append a plugin's scenario: FB_EINVAL when it lacks a name, parameters or build(), or
+ * its name is taken; FB_ENOMEM when the plugin table is full. */
+int fb_scenario_register(const fb_scenario_type *t, fb_err *err);
 
 #endif

@@ -17,3 +17,30 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_glowinski_3dof,
     NULL,
 };
+
+/* Scenarios of loaded plugins (bench/plugin.c), after the built-ins; appended at start up,
+ * never removed. */
+#define FB_MAX_PLUGIN_SCENARIOS 64
+static const fb_scenario_type *plugin_scenarios[FB_MAX_PLUGIN_SCENARIOS];
+static size_t n_plugin_scenarios;
+
+const fb_scenario_type *fb_scenario_at(size_t i)
+{
+  const size_t n_builtin = sizeof fb_scenario_registry / sizeof *fb_scenario_registry - 1;
+  if (i < n_builtin)
+    return fb_scenario_registry[i];
+  i -= n_builtin;
+  return i < n_plugin_scenarios ? plugin_scenarios[i] : NULL;
+}
+
+int fb_scenario_register(const fb_scenario_type *t, fb_err *err)
+{
+  if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL || t->build == NULL)
+    return fb_err_set(err, FB_EINVAL, "a scenario without a name, a parameter set or build()");
+  if (fb_scenario_find(t->name) != NULL)
+    return fb_err_set(err, FB_EINVAL, "scenario '%s' is already defined", t->name);
+  if (n_plugin_scenarios == FB_MAX_PLUGIN_SCENARIOS)
+    return fb_err_set(err, FB_ENOMEM, "more than %d plugin scenarios", FB_MAX_PLUGIN_SCENARIOS);
+  plugin_scenarios[n_plugin_scenarios++] = t;
+  return FB_OK;
+}

@@ -49,8 +49,9 @@ void fb_scenario_free(fb_scenario *s)
 
 const fb_scenario_type *fb_scenario_find(const char *name)
 {
-  for (size_t i = 0; fb_scenario_registry[i] != NULL; i++)
-    if (strcmp(fb_scenario_registry[i]->name, name) == 0)
-      return fb_scenario_registry[i];
+  const fb_scenario_type *t;
+  for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
   return NULL;
 }

@@ -1,0 +1,31 @@
+/* fb_plugin.h — models and scenarios from shared objects (docs/design.md §11).
+ *
+ * A plugin is a shared object that exports
+ *     const int fb_plugin_abi = FB_ABI_VERSION;
+ *     const fb_model_type *const fb_plugin_models[] = {&my_model, NULL};
+ * and optionally `const fb_scenario_type *const fb_plugin_scenarios[]` (NULL-terminated).
+ * Its models and scenarios join the registries after the built-ins (fb_model_at,
+ * fb_scenario_at), so they appear in every listing, lookup and default table.  It is
+ * built against the installed headers and linked against nothing: the fb_ functions it
+ * calls resolve to the loading program (the fricbench executable or libfricbench.so).
+ */
+#ifndef FB_PLUGIN_H
+#define FB_PLUGIN_H
+
+#include "fb_api.h"
+#include "fb_status.h"
+
+/* Load one plugin and register its models and scenarios, all or none.  FB_EINVAL with
+ * a one-line err naming the file and the problem: dlopen failure, a missing symbol, an ABI
+ * other than FB_ABI_VERSION, an empty or over-long list, or a name that clashes with a
+ * built-in or an already loaded plugin (the plugin is then unloaded).  Loading a file
+ * that is already loaded does nothing. */
+FB_API int fb_plugin_load(const char *path, fb_err *err);
+/* Load every plugin named in the colon-separated list (empty entries skipped), stopping
+ * at the first failure; list NULL or empty loads nothing. */
+FB_API int fb_plugin_load_list(const char *list, fb_err *err);
+/* Number of plugins loaded, and the absolute path of plugin i (NULL past the end). */
+FB_API size_t fb_plugin_count(void);
+FB_API const char *fb_plugin_path(size_t i);
+
+#endif

@@ -1,0 +1,73 @@
+/* fricbench.h — the public API of libfricbench (docs/design.md §11).
+ *
+ *     cc my_sim.c $(pkg-config --cflags --libs fricbench)
+ *
+ * What an embedding simulator needs, all without a scenario or a plant:
+ *  - a model by name: fb_model_find("kikuuwe"), fb_model_at(i) to list them;
+ *  - its parameters by name: fb_model_init, fb_model_set(&m, "K", 1e4, &err),
+ *    fb_model_get; the rows (unit, range, meaning) in m.type->params;
+ *  - "auto" parameters from scales given directly: fb_model_resolve_scales with one
+ *    fb_contact_scale {m, k, Fs, f_c, v_scale} per contact;
+ *  - one contact's force and state rates (ODE family): fb_model_force, with
+ *    fb_model_state_init for the initial states;
+ *  - per-contact fixed steps for the schemes that really stick (fb_contact_step.h):
+ *    fb_contact_step_find("relay"), fb_contact_stepper_init, fb_contact_step;
+ *  - plugins: fb_plugin_load (fb_plugin.h), and the types a plugin fills
+ *    (fb_model_type, fb_scenario_type, fb_param_set);
+ *  - scenarios by name (fb_scenario_find, fb_scenario_at) and one whole case run as
+ *    `fricbench run` runs it (fb_case_open ... fb_case_close, below).
+ * Every function returns an fb_status (0 = FB_OK) and fills an fb_err with one line on
+ * failure; none prints or exits.  Only these declarations (marked FB_API) are exported.
+ */
+#ifndef FRICBENCH_H
+#define FRICBENCH_H
+
+/* Bumped whenever a public struct (fb_model_type, fb_scenario_type, fb_param_desc,
+ * fb_contact_in, ...) changes layout: a plugin built for another value is refused. */
+#define FB_ABI_VERSION 1
+
+#include <stdio.h>
+
+#include "fb_api.h"
+#include "fb_contact_step.h"
+#include "fb_friction.h"
+#include "fb_model.h"
+#include "fb_params.h"
+#include "fb_plugin.h"
+#include "fb_scenario.h"
+#include "fb_status.h"
+
+/* The library's version, e.g. "0.1.0". */
+FB_API const char *fb_version(void);
+
+/* ---- One case, as `fricbench run` runs it (scenario x model x integrator by name). */
+typedef struct fb_case_handle fb_case_handle;
+
+/* What a run did (the summary line of `fricbench run`). */
+typedef struct fb_case_summary {
+  int status;                        /* FB_OK, FB_BUDGET or a failure */
+  char message[FB_ERR_LEN];          /* why, when not FB_OK */
+  double t_reached;                  /* last good time (s) */
+  unsigned long nsteps, nrejected;   /* accepted and rejected steps */
+  unsigned long nfe, njac;           /* RHS and Jacobian evaluations */
+  double wall_s;                     /* elapsed seconds of the integration */
+} fb_case_summary;
+
+/* Set up a case; integrator NULL = the model's default.  NULL with err naming what is
+ * allowed on an unknown name. */
+FB_API fb_case_handle *fb_case_open(const char *scenario, const char *model,
+                                    const char *integrator, fb_err *err);
+/* "NAME=VALUE" for a scenario or model parameter ("scenario.NAME" / "model.NAME"). */
+FB_API int fb_case_assign(fb_case_handle *c, const char *assignment, fb_err *err);
+/* A fixed step (atol, rtol NaN) or tolerances (step NaN; rtol NaN = atol); all NaN: the
+ * model's default. */
+FB_API int fb_case_stepping(fb_case_handle *c, double step, double atol, double rtol,
+                            fb_err *err);
+/* Prepare and run; the trajectory on `samples` grid points goes to csv as CSV (the
+ * layout of `fricbench run`) unless csv is NULL.  Returns the run's status (FB_OK,
+ * FB_BUDGET or a failure, with err set), or a setup failure. */
+FB_API int fb_case_execute(fb_case_handle *c, size_t samples, FILE *csv, fb_case_summary *out,
+                           fb_err *err);
+FB_API void fb_case_close(fb_case_handle *c);
+
+#endif

@@ -1,0 +1,95 @@
+/* contact.c — one model's law contact by contact, for simulators that embed fricbench:
+ * parameters by name, "auto" parameters from scales given directly (no plant), force and
+ * state rates of one contact (docs/design.md §11). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_model.h"
+
+int fb_model_set(fb_model *m, const char *name, double value, fb_err *err)
+{
+  const fb_param_set *set = m->type->params;
+  const fb_param_desc *d = fb_params_find(set, name);
+  if (d == NULL)
+    return fb_err_set(err, FB_EINVAL, "model %s has no parameter '%s' (see 'fricbench list models')",
+                      m->type->name, name);
+  /* NaN puts an auto parameter back to "derive it from the scales". */
+  if (!(isnan(value) && (d->flags & FB_PARAM_AUTO))) {
+    const int st = fb_param_check(d, m->type->name, value, err);
+    if (st != FB_OK)
+      return st;
+  }
+  memcpy((char *)m->params + d->offset, &value, sizeof value);
+  return FB_OK;
+}
+
+double fb_model_get(const fb_model *m, size_t i, const char *name)
+{
+  const fb_param_desc *d = fb_params_find(m->type->params, name);
+  if (d == NULL || (m->nc > 0 && i >= m->nc))
+    return NAN;
+  return fb_param_get(d, m->nc > 0 ? fb_model_cparams(m, i) : m->params);
+}
+
+/* A scale must be finite and >= 0 (m > 0): the autos are built from them. */
+static int check_scale(const char *model, size_t i, const char *name, double v, int positive,
+                       fb_err *err)
+{
+  if (isfinite(v) && (positive ? v > 0 : v >= 0))
+    return FB_OK;
+  return fb_err_set(err, FB_EINVAL, "model %s, contact %zu: scale %s = %g is not allowed: use a "
+                    "finite number %s 0", model, i, name, v, positive ? ">" : ">=");
+}
+
+int fb_model_resolve_scales(fb_model *m, size_t nc, const fb_contact_scale *sc, fb_err *err)
+{
+  const fb_model_type *t = m->type;
+  const size_t sz = t->params->size;
+  int st = fb_params_check_all(t->params, t->name, m->params, err);
+  for (size_t i = 0; i < nc && st == FB_OK; i++) {
+    st = check_scale(t->name, i, "m", sc[i].m, 1, err);
+    if (st == FB_OK)
+      st = check_scale(t->name, i, "k", sc[i].k, 0, err);
+    if (st == FB_OK)
+      st = check_scale(t->name, i, "Fs", sc[i].Fs, 0, err);
+    if (st == FB_OK)
+      st = check_scale(t->name, i, "f_c", sc[i].f_c, 1, err);
+    if (st == FB_OK)
+      st = check_scale(t->name, i, "v_scale", sc[i].v_scale, 1, err);
+  }
+  if (st != FB_OK)
+    return st;
+  void *cp = calloc(nc ? nc : 1, sz ? sz : 1);
+  if (cp == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  free(m->cparams);
+  m->cparams = cp;
+  m->nc = nc;
+  for (size_t i = 0; i < nc; i++) {
+    void *p = (char *)m->cparams + i * sz;
+    memcpy(p, m->params, sz);
+    if (t->resolve != NULL && (st = t->resolve(p, &sc[i], err)) != FB_OK)
+      return st;
+    if ((st = fb_params_check_all(t->params, t->name, p, err)) != FB_OK)
+      return st;
+  }
+  return FB_OK;
+}
+
+void fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
+                         double *z0)
+{
+  for (size_t k = 0; k < m->type->nz; k++)
+    z0[k] = 0.0;
+  if (m->type->init != NULL)
+    m->type->init(fb_model_cparams(m, i), c, vr0, z0);
+}
+
+int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,
+                   const double *z, double *F, double *dz)
+{
+  if (m->type->force == NULL)
+    return FB_EUNSUP;
+  return m->type->force(fb_model_cparams(m, i), c, vr, z, F, dz);
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `meson install` into a temporary directory, then use the installed tree as a user would,
+# from outside the sources (run by `meson test` as the test `install`, so CI's test command
+# runs it):
+#  - every file is there: binary, shared and static library, public headers, fricbench.pc,
+#    the gnuplot scripts (all of scripts/*.gp), the man page, the bash completion;
+#  - the shared library exports only fb_ symbols;
+#  - examples/embed.c builds with `pkg-config --cflags --libs fricbench` (warnings as
+#    errors, so the public headers compile cleanly in user code) and runs;
+#  - examples/plugin_stribeck.c builds against the installed headers and the installed
+#    fricbench lists and runs its model;
+#  - the installed `fricbench suite --quick --no-plots` runs from /tmp, and once more with
+#    plots when gnuplot is installed: its scripts are found through the prefix only;
+#  - the bash completion completes model names (the plugin's too).
+# Usage: scripts/check-install.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "${1:?usage: check-install.sh BUILD_DIR}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/fricbench-install.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "check-install: $*" >&2; exit 1; }
+
+meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/dest" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log" >&2; fail "meson install failed"; }
+opt() {
+  meson introspect "$build" --buildoptions |
+    python3 -c "import json, sys; print({o['name']: o['value'] for o in json.load(sys.stdin)}['$1'])"
+}
+prefix=$(opt prefix)
+root=$tmp/dest$prefix
+libdir=$root/$(opt libdir)
+datadir=$root/$(opt datadir)
+for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libfricbench.so.1" \
+         "$libdir/libfricbench.a" "$root/$(opt includedir)/fricbench/fricbench.h" \
+         "$libdir/pkgconfig/fricbench.pc" "$root/$(opt mandir)/man1/fricbench.1" \
+         "$datadir/bash-completion/completions/fricbench"; do
+  [ -e "$f" ] || fail "not installed: ${f#"$tmp/dest"}"
+done
+for gp in "$src"/scripts/*.gp; do
+  [ -f "$datadir/fricbench/$(basename "$gp")" ] ||
+    fail "scripts/$(basename "$gp") is not installed: add it to install_data in meson.build"
+done
+extra=$(nm -D --defined-only "$libdir/libfricbench.so" | awk '$3 !~ /^fb_/ {print $3}')
+[ -z "$extra" ] || fail "libfricbench.so exports more than the fb_ API: $extra"
+
+# A user's build: the installed tree relocated under $tmp/dest, so pkg-config is told the
+# prefix; nothing from the sources or the build directory is on any path.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+pc=(pkg-config --define-variable=prefix="$root")
+cd "$tmp"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/embed.c" \
+  $("${pc[@]}" --cflags --libs fricbench) -o embed
+LD_LIBRARY_PATH=$libdir ./embed >embed.out || { cat embed.out >&2; fail "embed did not hold the joint"; }
+grep -q "relay step (implicit Euler) *held" embed.out || fail "embed: unexpected output"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -shared -fPIC "$src/examples/plugin_stribeck.c" \
+  $("${pc[@]}" --cflags fricbench) -o plugin_stribeck.so
+
+fricbench=$root/$(opt bindir)/fricbench
+unset FRICBENCH_SCRIPTS FRICBENCH_PLUGINS
+"$fricbench" --version >/dev/null
+"$fricbench" --plugin ./plugin_stribeck.so list models | grep -q "^  drake-stribeck " ||
+  fail "the installed fricbench does not list the plugin's model"
+"$fricbench" --plugin ./plugin_stribeck.so run -s inclined-block -m drake-stribeck --samples 3 \
+  >/dev/null 2>run.err || { cat run.err >&2; fail "run with the plugin failed"; }
+# The completion offers the installed binary's models, the plugin's included.
+words=$(bash -c 'source "$1"; COMP_WORDS=("$2" --plugin ./plugin_stribeck.so run --model "");
+                 COMP_CWORD=5; _fricbench; echo "${COMPREPLY[*]}"' _ \
+          "$datadir/bash-completion/completions/fricbench" "$fricbench")
+[[ " $words " == *" kikuuwe "* && " $words " == *" drake-stribeck "* ]] ||
+  fail "bash completion of --model gave: $words"
+"$fricbench" suite --quick --no-plots --out q >suite.log 2>&1 || { tail suite.log >&2; fail "suite --quick failed"; }
+[ -s q/runs.csv ] || fail "suite --quick wrote no runs.csv"
+if command -v gnuplot >/dev/null; then
+  "$fricbench" suite --quick --out qp >suite-plots.log 2>&1 ||
+    { tail suite-plots.log >&2; fail "suite --quick with plots failed"; }
+  [ -s qp/report.html ] || fail "suite --quick wrote no report.html"
+fi
+echo "check-install: ok (installed under $prefix via DESTDIR, used from $tmp)"

@@ -1,0 +1,189 @@
+/* test_plugin.c — plugins through the CLI: the example Stribeck plugin joins list and run
+ * (with --plugin and FRICBENCH_PLUGINS), and every broken plugin is refused with exit
+ * status 2 and one line naming the file and the problem. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_test.h"
+
+static char out[1 << 16], err[1 << 12];
+
+static const char *stribeck(void)
+{
+  const char *p = getenv("FB_PLUGIN_STRIBECK");
+  cr_assert_not_null(p, "FB_PLUGIN_STRIBECK is not set (run the tests through meson test)");
+  return p;
+}
+
+static const char *bad(const char *name, char *buf, size_t len)
+{
+  const char *dir = getenv("FB_TEST_PLUGINS");
+  cr_assert_not_null(dir, "FB_TEST_PLUGINS is not set (run the tests through meson test)");
+  snprintf(buf, len, "%s/plugin_%s.so", dir, name);
+  return buf;
+}
+
+Test(plugin, list_shows_the_model)
+{
+  const char *a[] = {"--plugin", stribeck(), "list", "models", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(out, "drake-stribeck") && strstr(out, "v_s "), "%s", out);
+  cr_assert(strstr(out, "kikuuwe"), "the built-ins are still there");
+  const char *b[] = {"list", "models", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert_null(strstr(out, "drake-stribeck"), "no plugin, no plugin model");
+}
+
+/* Last row of a run's CSV (t,x,v,F,stick): v and F. */
+static void last_row(const char *csv, double *v, double *F)
+{
+  const char *last = csv, *p;
+  for (p = csv; *p; p++)
+    if (*p == '\n' && p[1] != '\0')
+      last = p + 1;
+  double t, x;
+  int stick;
+  cr_assert_eq(sscanf(last, "%lf,%lf,%lf,%lf,%d", &t, &x, v, F, &stick), 5, "%s", last);
+}
+
+/* The law's meaning, through `run` (option after the command, as any option): a block
+ * held on the incline creeps at v = v_s s with s (2 - s) = |F| / Fs, so at the same held
+ * force the creep scales with the stiction tolerance v_s. */
+Test(plugin, run_creeps_in_proportion_to_the_stiction_tolerance)
+{
+  double v1, F1, v2, F2;
+  const char *a[] = {"run", "--scenario", "inclined-block", "--model", "drake-stribeck",
+                     "--set", "v_s=1e-4", "--samples", "3", "--plugin", stribeck(), NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strncmp(out, "t,x,v,F,stick\n", 14) == 0, "%s", out);
+  cr_assert(strstr(err, "ok:") && strstr(err, "model=drake-stribeck"), "%s", err);
+  last_row(out, &v1, &F1);
+  const char *b[] = {"--plugin", stribeck(), "run", "--scenario", "inclined-block", "--model",
+                     "drake-stribeck", "--set", "v_s=1e-5", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  last_row(out, &v2, &F2);
+  cr_assert(v1 > 0 && v1 < 1e-4, "creeping below v_s: v = %g", v1);
+  cr_assert(fabs(F1 - F2) < 1e-6 * fabs(F1), "the same held force: %.17g vs %.17g", F1, F2);
+  cr_assert(fabs(v1 / v2 - 10.0) < 1e-4, "creep ratio %.10g, expected 10", v1 / v2);
+}
+
+Test(plugin, environment_variable)
+{
+  char list[4200];
+  snprintf(list, sizeof list, "::%s:", stribeck()); /* empty entries are skipped */
+  setenv("FRICBENCH_PLUGINS", list, 1);
+  const char *a[] = {"list", "models", NULL};
+  const int rc = fbt_cli(a, out, sizeof out, err, sizeof err);
+  unsetenv("FRICBENCH_PLUGINS");
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "drake-stribeck"), "%s", out);
+}
+
+/* Exit 2, nothing on stdout, one line on stderr containing the file and `why`. */
+static void refused(const char *file, const char *why)
+{
+  const char *a[] = {"--plugin", file, "list", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 2, "%s", err);
+  cr_assert_str_empty(out, "no partial output");
+  cr_assert_eq(fbt_lines(err), 1, "one line: %s", err);
+  cr_assert(strstr(err, file) && strstr(err, why), "'%s' and '%s' in: %s", file, why, err);
+}
+
+Test(plugin, bad_plugins_exit_2)
+{
+  char buf[4200];
+  refused(bad("badabi", buf, sizeof buf), "this fricbench has ABI");
+  refused(bad("nomodels", buf, sizeof buf), "missing symbol fb_plugin_models");
+  refused(bad("clash", buf, sizeof buf), "'kikuuwe' clashes");
+  refused("/nonexistent/plugin.so", "cannot load");
+  /* The same file twice (say in FRICBENCH_PLUGINS and by --plugin) loads once. */
+  const char *a[] = {"--plugin", stribeck(), "--plugin", stribeck(), "list", "models", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  const char *first = strstr(out, "  drake-stribeck ");
+  cr_assert(first && !strstr(first + 1, "  drake-stribeck "), "listed once: %s", out);
+  const char *b[] = {"list", "--plugin", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 2, "%s", err);
+  cr_assert(strstr(err, "--plugin needs a file name"), "%s", err);
+}
+
+/* The default table is built from the registries, plugins included: the plugin's model
+ * runs the baseline on every scenario, as a built-in does. */
+Test(plugin, suite_includes_the_model)
+{
+  char dir[64], path[128];
+  fbt_tmpdir(dir, sizeof dir);
+  const char *a[] = {"--plugin", stribeck(), "suite", "--quick", "--no-plots", "--jobs", "2",
+                     "--out", dir, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  char line[8192];
+  size_t baseline = 0, ok = 0;
+  while (fgets(line, sizeof line, fp))
+    if (strstr(line, ",baseline,") && strstr(line, ",drake-stribeck,")) {
+      baseline++;
+      ok += strstr(line, ",ok,") != NULL;
+    }
+  fclose(fp);
+  const char *b[] = {"list", "scenarios", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0);
+  size_t nscen = 0;
+  for (const char *p = out; (p = strstr(p, "\n  ")) != NULL; p++)
+    nscen += p[3] != ' ';
+  cr_assert_gt(nscen, 5);
+  cr_assert_eq(baseline, nscen, "one baseline run per scenario: %zu of %zu", baseline, nscen);
+  cr_assert_eq(ok, nscen, "every baseline run ends ok (%zu of %zu)", ok, nscen);
+  fbt_rmdir(dir);
+}
+
+/* A plugin scenario (built on the exported fb_plant_alloc) joins list, run and reference;
+ * switching holds its block exactly at rest, as the closed form says. */
+Test(plugin, scenario_from_a_plugin)
+{
+  char buf[4200];
+  const char *file = bad("scenario", buf, sizeof buf);
+  const char *a[] = {"--plugin", file, "list", "scenarios", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(out, "  plugin-push ") && strstr(out, "drift"), "%s", out);
+  const char *b[] = {"--plugin", file, "run", "-s", "plugin-push", "-m", "switching",
+                     "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  double v, F;
+  last_row(out, &v, &F);
+  cr_assert_eq(v, 0.0, "held exactly");
+  cr_assert_float_eq(F, -1.5, 1e-12, "friction balances the push");
+  const char *c[] = {"--plugin", file, "reference", "-s", "plugin-push", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(c, out, sizeof out, err, sizeof err), 0, "%s", err);
+  const char *d[] = {"run", "-s", "plugin-push", "-m", "switching", NULL};
+  cr_assert_eq(fbt_cli(d, out, sizeof out, err, sizeof err), 2, "no plugin, no scenario");
+  cr_assert(strstr(err, "unknown scenario 'plugin-push'"), "%s", err);
+}
+
+/* suite --emit-jobs: every part must build the same table, so each command line loads the
+ * plugins of the emitting command, by absolute path. */
+Test(plugin, emitted_jobs_load_the_plugins)
+{
+  char dir[64], jobs[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(jobs, sizeof jobs, "%s/jobs.txt", dir);
+  const char *a[] = {"--plugin", stribeck(), "suite", "--quick", "--emit-jobs", jobs, "--out",
+                     dir, "--parts", "2", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  FILE *fp = fopen(jobs, "r");
+  cr_assert_not_null(fp);
+  char line[8192], want[4200];
+  snprintf(want, sizeof want, " --plugin '%s' suite --part ", stribeck());
+  size_t n = 0;
+  while (fgets(line, sizeof line, fp)) {
+    n++;
+    cr_assert(strstr(line, want), "'%s' in %s", want, line);
+  }
+  fclose(fp);
+  cr_assert_eq(n, 2);
+  fbt_rmdir(dir);
+}
