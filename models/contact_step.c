@@ -52,6 +52,7 @@ const fb_contact_step_type fb_contact_step_relay = {
 /* Every step kind.  Adding one: one line here (see fb_contact_step.h). */
 const fb_contact_step_type *const fb_contact_step_registry[] = {
     &fb_contact_step_relay,
+    &fb_contact_step_kikuuwe_be,
     NULL,
 };
 

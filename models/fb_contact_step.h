@@ -59,6 +59,7 @@ typedef struct fb_contact_step_type {
 
 /* The implicit-Euler relay step of Coulomb's set-valued law (models/contact_step.c). */
 extern const fb_contact_step_type fb_contact_step_relay;
+extern const fb_contact_step_type fb_contact_step_kikuuwe_be;
 
 /* Registry (models/contact_step.c), NULL-terminated. */
 extern const fb_contact_step_type *const fb_contact_step_registry[];

@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_contact_step.h"
 #include "fb_integrator.h"
 #include "fb_kikuuwe_be.h"
 #include "fb_model.h"
@@ -565,4 +566,28 @@ const fb_model_type fb_model_kikuuwe_be = {
               .expect = "first order; the relay form sticks exactly (v identically 0) at any h; "
                         "the impedance form holds its anchor (stick up to Fs/K) while "
                         "h sqrt(K/m) < ~1 (Kikuuwe et al., IEEE T-RO 22(6) 2006)"},
+};
+
+/* The per-contact step the library exports (docs/design.md §11): the impedance form above
+ * with the plant's step left to the caller, who passes the relative position in in->x. */
+static int kbe_contact_step(fb_contact_stepper *s, const fb_contact_in *c,
+                            const fb_contact_step_in *in)
+{
+  const kbe_params *p = s->params;
+  if (p == NULL || !(in->h > 0) || !(in->m > 0))
+    return FB_EINVAL;
+  const double vr = in->v - in->u;
+  s->F = fb_kbe_impedance_step(p->K, p->B, in->h, fb_contact_S(c, fabs(vr), NULL), in->x, vr,
+                               &s->p, &s->stick);
+  s->v_next = in->v + in->h / in->m * (in->f_other + s->F);
+  return FB_OK;
+}
+
+const fb_contact_step_type fb_contact_step_kikuuwe_be = {
+    .name = "kikuuwe-be",
+    .title = "Kikuuwe's discrete-time friction, impedance form (anchor p, exact stick at any h)",
+    .reference = "Kikuuwe et al. 2006, IEEE T-RO 22(6); docs/design.md §3 M8",
+    .model = "kikuuwe-be",
+    .init = NULL,
+    .step = kbe_contact_step,
 };

@@ -177,6 +177,47 @@ Test(embed, relay_step_holds_at_any_h)
   }
 }
 
+/* Kikuuwe's discrete-time step, as exported: a joint preloaded by a spring to 0.6 Fs and
+ * shaken by 0.3 Fs is held at a robot's 1 ms with the anchor's auto stiffness (100x the
+ * 1 Hz scale): the deflection stays within the anchor's compliance Fs/K and does not
+ * accumulate from cycle 20 to 40. */
+Test(embed, kikuuwe_be_step_holds_a_preload)
+{
+  fb_err err = {{0}};
+  const fb_contact_step_type *kbe = fb_contact_step_find("kikuuwe-be");
+  cr_assert_not_null(kbe, "the kikuuwe-be step is registered");
+  const fb_model_type *mt = fb_model_find("kikuuwe-be");
+  cr_assert_not_null(mt);
+  fb_model m;
+  cr_assert_eq(fb_model_init(&m, mt), FB_OK);
+  const double mass = 1.0, k = 1.0, Fs = 10.0, h = 1e-3;
+  const fb_contact_scale sc = {.m = mass, .k = k, .Fs = Fs, .f_c = 1.0, .v_scale = 1.0};
+  cr_assert_eq(fb_model_resolve_scales(&m, 1, &sc, &err), FB_OK, "%s", err.msg);
+  const fb_contact_in c = {.law = &coulomb, .N = 20.0, .Fs = Fs, .f_app = NAN};
+  fb_contact_stepper s;
+  cr_assert_eq(fb_contact_stepper_init(&s, kbe, &m, 0, &c, 0.0, 0.0, &err), FB_OK, "%s", err.msg);
+  /* the body sits at x = 0 with the spring's rest point at 0.6 Fs / k: pull 0.6 Fs */
+  double x = 0.0, v = 0.0, x10 = NAN, xmax = 0.0, p20 = NAN;
+  for (int n = 0; n < 40000; n++) { /* 40 s, a 1 Hz disturbance: 40 cycles */
+    const double t = n * h;
+    const double f = k * (0.6 * Fs / k - x) + 0.3 * Fs * sin(6.283185307179586 * t);
+    const fb_contact_step_in in = {.h = h, .m = mass, .f_other = f, .x = x, .v = v, .u = 0.0};
+    cr_assert_eq(fb_contact_step(&s, &c, &in), FB_OK);
+    v = s.v_next;
+    x += h * v;
+    xmax = fmax(xmax, fabs(x));
+    if (n == 20000) {
+      x10 = x;
+      p20 = s.p;
+    }
+  }
+  const double K = fb_model_get(&m, 0, "K");
+  cr_assert_lt(xmax, Fs / K, "deflection %g within the anchor's compliance %g", xmax, Fs / K);
+  cr_assert_eq(s.p, p20, "the anchor does not move from cycle 20 to 40: %g", s.p - p20);
+  cr_assert_lt(fabs(x - x10), 0.01 * Fs / K, "no accumulation: x(40) - x(20) = %g", x - x10);
+  fb_model_free(&m);
+}
+
 /* The case runner behind its handle: what `fricbench run` does, from a program. */
 Test(embed, case_runner)
 {
