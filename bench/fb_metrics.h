@@ -71,6 +71,8 @@ typedef struct fb_metrics {
    * reference, |d(t_2N) - d(t_N)| / N, largest over contacts; a bounded elastic
    * deflection does not grow and gives ~0 */
   double drift_rate;      /* m per cycle; NaN when no stick lasts two cycles */
+  double drift_growth;    /* |d(t_2N) - d(t_N)| / |d(t_N)|: how much the deviation grew
+                             (1e-3 v_stick / f_c floors |d(t_N)|); ~0 for a bounded one */
   /* the three errors (docs/design.md §6): err_* above are the total error against the
    * scenario's Coulomb reference; disc_* against the model's own converged solution with
    * the same parameters (discretization error); mod_* that own solution against the
@@ -79,12 +81,14 @@ typedef struct fb_metrics {
   double disc_x_l2, disc_v_l2, disc_x_max;
   double mod_x_l2, mod_v_l2;
   double own_ref_err;
+  double ref_x_l2;        /* the Coulomb reference's own size (L2 of x): the scale of the
+                             consistency check (docs/design.md §6) */
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 29
+#define FB_NMETRICS 31
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

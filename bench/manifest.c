@@ -493,7 +493,10 @@ static int check_rows(const char *dir, const char *name, const char *runs, size_
     }
     char want[64];
     const char *have = fb_csv_s(&T, r, cst);
-    if (cst >= 0 && strcmp(have, status_word(jr->status)) != 0) {
+    /* `suspect` is an ok run that failed the consistency check, decided from its metrics
+     * (which the journal holds and are compared below) and its ladder */
+    const int suspect_ok = jr->status == FB_OK && strcmp(have, "suspect") == 0;
+    if (cst >= 0 && !suspect_ok && strcmp(have, status_word(jr->status)) != 0) {
       st = row_fault(err, name, r + 1, id, "status", have, status_word(jr->status));
       break;
     }

@@ -13,12 +13,12 @@ const char *const fb_metric_names[] = {
     "offset_err", "missed",        "spurious",     "drift",          "drift_per_cycle",
     "chatter_rate", "chatter_v_rms", "chatter_F_tv", "power_pos_count", "power_pos_max",
     "stick_held", "stick_flag_time", "drift_rate", "disc_x_l2", "disc_v_l2", "disc_x_max",
-    "mod_x_l2", "mod_v_l2", "own_ref_err", NULL};
+    "mod_x_l2", "mod_v_l2", "own_ref_err", "drift_growth", "ref_x_l2", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
-    "m s^0.5", NULL};
+    "m s^0.5", "1", "m s^0.5", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -28,7 +28,7 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->offset_err, m->missed,        m->spurious,       m->drift,        m->drift_per_cycle,
       m->chatter_rate, m->chatter_v_rms, m->chatter_F_tv, m->power_pos_count, m->power_pos_max,
       m->stick_held, m->stick_flag_time, m->drift_rate, m->disc_x_l2, m->disc_v_l2,
-      m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err};
+      m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err, m->drift_growth, m->ref_x_l2};
   memcpy(o, v, sizeof v);
 }
 
@@ -43,7 +43,8 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .power_pos_count = v[18], .power_pos_max = v[19], .stick_held = v[20],
                     .stick_flag_time = v[21], .drift_rate = v[22],   .disc_x_l2 = v[23],
                     .disc_v_l2 = v[24],       .disc_x_max = v[25],   .mod_x_l2 = v[26],
-                    .mod_v_l2 = v[27],        .own_ref_err = v[28]};
+                    .mod_v_l2 = v[27],        .own_ref_err = v[28],    .drift_growth = v[29],
+                    .ref_x_l2 = v[30]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -209,8 +210,9 @@ static void sample_range(const fb_trace *tr, double a, double b, size_t *ka, siz
  * contact, with N = the number of whole forcing cycles 1/f_c in half of it, the growth of
  * the run's deviation d = x_j - x_ref_j from cycle N to cycle 2N, per cycle. */
 static double drift_accumulation(const fb_problem *pb, const fb_trace *tr,
-                                 const fb_reference *ref)
+                                 const fb_reference *ref, double *growth)
 {
+  *growth = NAN;
   const fb_plant *pl = pb->plant;
   const fb_trace *rt = &ref->tr;
   const double P = 1.0 / pl->f_c;
@@ -235,7 +237,9 @@ static double drift_accumulation(const fb_problem *pb, const fb_trace *tr,
     const double dN = tr->y[kN * tr->dim + j] - rt->y[kN * rt->dim + j];
     const double d2N = tr->y[k2N * tr->dim + j] - rt->y[k2N * rt->dim + j];
     const double rate = fabs(d2N - dN) / N;
+    const double g = fabs(d2N - dN) / fmax(fabs(dN), 1e-3 * pl->v_stick / pl->f_c);
     worst = isnan(worst) ? rate : fmax(worst, rate);
+    *growth = isnan(*growth) ? g : fmax(*growth, g);
   }
   return worst;
 }
@@ -279,13 +283,14 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   memset(m, 0, sizeof *m);
   m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = m->mod_x_l2 = m->mod_v_l2 = NAN;
   m->own_ref_err = NAN;
-  m->drift_rate = NAN;
+  m->drift_rate = m->drift_growth = NAN;
   int have_flag = 0;
   /* accuracy */
-  double ex2 = 0, ev2 = 0, eF2 = 0, px = 0, pv = 0, pF = 0;
+  double ex2 = 0, ev2 = 0, eF2 = 0, px = 0, pv = 0, pF = 0, rx2 = 0, prx = 0;
   for (size_t k = 0; k < ns; k++) {
-    double sx = 0, sv = 0, sF = 0;
+    double sx = 0, sv = 0, sF = 0, srx = 0;
     for (size_t j = 0; j < n; j++) {
+      srx += rt->y[k * rdim + j] * rt->y[k * rdim + j];
       const double dx = tr->y[k * dim + j] - rt->y[k * rdim + j];
       const double dv = tr->y[k * dim + n + j] - rt->y[k * rdim + n + j];
       sx += dx * dx;
@@ -300,8 +305,9 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
       ex2 += 0.5 * dt * (sx + px);
       ev2 += 0.5 * dt * (sv + pv);
       eF2 += 0.5 * dt * (sF + pF);
+      rx2 += 0.5 * dt * (srx + prx);
     }
-    px = sx, pv = sv, pF = sF;
+    px = sx, pv = sv, pF = sF, prx = srx;
     m->err_x_max = fmax(m->err_x_max, sqrt(sx));
     m->err_v_max = fmax(m->err_v_max, sqrt(sv));
     if (k + 1 == ns) {
@@ -310,6 +316,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     }
   }
   m->err_x_l2 = sqrt(ex2);
+  m->ref_x_l2 = sqrt(rx2);
   m->err_v_l2 = sqrt(ev2);
   m->err_F_l2 = sqrt(eF2);
   /* stick fidelity, drift, chatter (grid part) and energy, contact by contact */
@@ -393,7 +400,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   }
   if (!have_flag)
     m->stick_flag_time = NAN;
-  m->drift_rate = drift_accumulation(pb, tr, ref);
+  m->drift_rate = drift_accumulation(pb, tr, ref, &m->drift_growth);
   m->onset_err = n_on > 0 ? onset_sum / n_on : (double)NAN;
   m->offset_err = n_off > 0 ? offset_sum / n_off : (double)NAN;
   m->drift_per_cycle = ref_len > 0 ? m->drift / (ref_len * pl->f_c) : (double)NAN;

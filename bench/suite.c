@@ -406,8 +406,47 @@ const char *const fb_runs_columns[] = {
     "sweep", "sweep_value", "scenario_params", "model_params", "ref", "status", "message",
     "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", NULL};
 
-static const char *status_text(const job *jb)
+/* The consistency check of a fixed-step run (docs/design.md §6): its discretization error
+ * must stay below the scenario's scale, and must not grow as the step shrinks (more than
+ * FB_SUSPECT_GROWTH x the error of a coarser step of its ladder, above round-off).  A run
+ * failing it is `suspect`: never drawn, fitted or scored as ok.  1 with why[] set. */
+#define FB_SUSPECT_GROWTH 10.0
+static int job_suspect(const suite *S, size_t k, char *why, size_t len)
 {
+  const job *jb = &S->jobs[k];
+  if (jb->status != FB_OK || !jb->ready || isnan(jb->cs.opts.h) || isnan(jb->m.disc_x_l2))
+    return 0;
+  const fb_plant *pl = &jb->cs.sc.plant;
+  const double span = pl->T - pl->t0;
+  const double scale = fmax(jb->m.ref_x_l2, pl->v_stick * span * sqrt(span));
+  const double e = jb->m.disc_x_l2;
+  if (e > scale) {
+    snprintf(why, len, "suspect: discretization error %.3g above the scenario's scale %.3g", e,
+             scale);
+    return 1;
+  }
+  if (jb->exp->sweep != FB_SWEEP_H || e <= 1e-10 * scale)
+    return 0;
+  for (size_t j = 0; j < S->njobs; j++) {
+    const job *c = &S->jobs[j];
+    if (c->exp != jb->exp || c->status != FB_OK || !(c->value > jb->value) ||
+        isnan(c->m.disc_x_l2))
+      continue;
+    if (e > FB_SUSPECT_GROWTH * c->m.disc_x_l2) {
+      snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at the coarser h=%g "
+               "(grows as h shrinks)", e, jb->value, c->m.disc_x_l2, c->value);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static const char *status_text(const suite *S, size_t k)
+{
+  const job *jb = &S->jobs[k];
+  char why[8];
+  if (jb->status == FB_OK && job_suspect(S, k, why, sizeof why))
+    return "suspect";
   if (jb->status == FB_OK)
     return "ok";
   if (jb->status == FB_BUDGET)
@@ -453,11 +492,11 @@ static int write_runs(const suite *S, const char *path, fb_err *err)
     csv_str(fp, jb->mparams);
     const int rk = job_ref_kind(S, jb); /* the journal's for a resumed job */
     fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
-            status_text(jb));
+            status_text(S, k));
     char msg[FB_ERR_LEN + 16];
-    if (jb->status == FB_OK)
+    if (jb->status == FB_OK && !job_suspect(S, k, msg, sizeof msg))
       msg[0] = '\0';
-    else
+    else if (jb->status != FB_OK)
       snprintf(msg, sizeof msg, "%s", jb->message);
     csv_str(fp, msg);
     const fb_counters *c = &jb->res.cnt;
@@ -476,13 +515,16 @@ static int write_runs(const suite *S, const char *path, fb_err *err)
 }
 
 /* Observed orders of every convergence experiment (fit over its ok rows). */
+/* orders.csv: per convergence experiment, the discretization order of x and v on the
+ * asymptotic range only (fb_order_asymptotic), the local orders, or why there is none. */
 static int write_orders(const suite *S, const char *path, fb_err *err)
 {
   fb_outfile of;
   int st = fb_outfile_open(&of, path, "orders.csv", err);
   if (st != FB_OK)
     return st;
-  fputs("scenario,model,integrator,tag,points,order_x,order_v,order_F,err_x_finest,h_finest\n",
+  fputs("scenario,model,integrator,tag,points,order_x,order_v,h_coarse,h_fine,why_x,why_v,"
+        "local_x,err_x_finest,h_finest\n",
         of.fp);
   for (size_t k = 0; k < S->njobs;) {
     const fb_experiment *e = S->jobs[k].exp;
@@ -491,24 +533,36 @@ static int write_orders(const suite *S, const char *path, fb_err *err)
         k++;
       continue;
     }
-    double h[FB_EXP_MAX_VALUES], ex[FB_EXP_MAX_VALUES], ev[FB_EXP_MAX_VALUES],
-        eF[FB_EXP_MAX_VALUES];
+    double h[FB_EXP_MAX_VALUES], ex[FB_EXP_MAX_VALUES], ev[FB_EXP_MAX_VALUES];
+    double floor_x = 0, floor_v = 0;
     size_t n = 0, k2 = k;
+    char why[8];
     for (; k2 < S->njobs && S->jobs[k2].exp == e; k2++) {
       const job *jb = &S->jobs[k2];
-      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES) {
+      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES && !job_suspect(S, k2, why, sizeof why)) {
         h[n] = jb->value;
-        ex[n] = jb->m.err_x_l2;
-        ev[n] = jb->m.err_v_l2;
-        eF[n] = jb->m.err_F_l2;
+        ex[n] = jb->m.disc_x_l2;
+        ev[n] = jb->m.disc_v_l2;
+        /* round-off (1e-13 of the scale) and the own reference's accuracy: 100 x the
+         * floor stays above 3 x own_ref_err */
+        const double acc = isnan(jb->m.own_ref_err) ? 0.0 : jb->m.own_ref_err / 33.0;
+        floor_x = fmax(floor_x, fmax(1e-13 * jb->m.ref_x_l2, acc));
+        floor_v = fmax(floor_v, fmax(1e-13 * jb->m.ref_x_l2, acc));
         n++;
       }
     }
     if (e->sweep == FB_SWEEP_H && strcmp(e->group, "convergence") == 0) {
+      fb_order_fit fx, fv;
+      fb_order_asymptotic(h, ex, n, floor_x, &fx);
+      fb_order_asymptotic(h, ev, n, floor_v, &fv);
       fprintf(of.fp, "%s,%s,%s,%s,%zu", e->scenario, e->model, e->integrator, e->tag, n);
-      csv_num(of.fp, fb_observed_order(h, ex, n));
-      csv_num(of.fp, fb_observed_order(h, ev, n));
-      csv_num(of.fp, fb_observed_order(h, eF, n));
+      csv_num(of.fp, fx.order);
+      csv_num(of.fp, fv.order);
+      csv_num(of.fp, fx.count ? h[fx.first] : (double)NAN);
+      csv_num(of.fp, fx.count ? h[fx.first + fx.count - 1] : (double)NAN);
+      fprintf(of.fp, ",%s,%s,", fx.why, fv.why);
+      for (size_t i = 0; i + 1 < n; i++)
+        fprintf(of.fp, "%s%.3g", i ? ";" : "", fx.local[i]);
       csv_num(of.fp, n ? ex[n - 1] : (double)NAN);
       csv_num(of.fp, n ? h[n - 1] : (double)NAN);
       fputc('\n', of.fp);

@@ -184,8 +184,8 @@ const fb_model_type fb_model_elastoplastic = {
     .stick = dep_stick,
     .suite = {.color = "#7f7f7f",
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "rk4imp", /* stiff like LuGre: msbdf cannot take fixed steps */
-              .conv = {"rk4imp", NULL},
+              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */ /* stiff like LuGre: msbdf cannot take fixed steps */
+              .conv = {"rk4", "bsimp", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",
               .reg_param = "f_ratio",

@@ -162,8 +162,8 @@ const fb_model_type fb_model_lugre = {
     .jac = lugre_jac,
     .suite = {.color = "#1f77b4",
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "rk4imp",
-              .conv = {"rk4imp", NULL},
+              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
+              .conv = {"rk4", "bsimp", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",
               .reg_param = "f_ratio",
@@ -193,7 +193,7 @@ const fb_model_type fb_model_dahl = {
     .jac = lugre_jac,
     .suite = {.color = "#9467bd",
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "rk4imp",
+              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
               .conv = {NULL},
               .wp = {NULL},
               .cost_integrator = "msbdf",
