@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fb_verdicts.h"
 #include "fb_cli.h"
 #include "fb_csv.h"
 #include "fb_params.h"
@@ -917,6 +918,8 @@ static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_e
     st = merge_traj(M->p[i].path, out, err);
   if (st == FB_OK)
     st = write_text(out, "meta.json", mo.meta, mo.meta_len, err);
+  if (st == FB_OK)
+    st = fb_verdicts_write(out, err);
   if (st == FB_OK) {
     if (plots)
       st = fb_report_make(out, jobs, err);

@@ -16,6 +16,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fb_report.h"
+#include "fb_verdicts.h"
+
+/* The drift plot's reading line (m per forcing cycle): where its sentence splits models, not
+ * a verdict (verdicts.csv judges drift as relative growth, docs/design.md §10). */
+#define DRIFT_READING_LINE 1e-6
 
 #include <dirent.h>
 #include <errno.h>
@@ -220,7 +225,7 @@ typedef struct run {
   const char *group, *tag, *scenario, *model, *integrator, *mode, *sweep, *sparams, *ref,
       *status, *message;
   double h, atol, value, t_reached, nsteps, nfe;
-  double err_x_l2, stick_time, stick_time_ref, missed, spurious, drift, drift_per_cycle,
+  double err_x_l2, stick_time, stick_time_ref, missed, spurious, drift, drift_per_cycle, drift_rate,
       chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
   int ok, budget;
 } run;
@@ -264,7 +269,7 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
   COL(run_id); COL(group); COL(tag); COL(scenario); COL(model); COL(integrator); COL(mode);
   COL(sweep); COL(scenario_params); COL(ref); COL(status); COL(message); COL(h); COL(atol);
   COL(sweep_value); COL(t_reached); COL(nsteps); COL(nfe); COL(err_x_l2); COL(stick_time);
-  COL(stick_time_ref); COL(missed); COL(spurious); COL(drift); COL(drift_per_cycle);
+  COL(stick_time_ref); COL(missed); COL(spurious); COL(drift); COL(drift_per_cycle); COL(drift_rate);
   COL(chatter_rate); COL(chatter_v_rms); COL(chatter_F_tv); COL(wall_s); COL(cpu_s);
 #undef COL
   for (size_t k = 0; k < t->nrows; k++) {
@@ -294,6 +299,7 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
     r->spurious = fb_csv_d(t, k, c_spurious);
     r->drift = fb_csv_d(t, k, c_drift);
     r->drift_per_cycle = fb_csv_d(t, k, c_drift_per_cycle);
+    r->drift_rate = fb_csv_d(t, k, c_drift_rate);
     r->chatter_rate = fb_csv_d(t, k, c_chatter_rate);
     r->chatter_v_rms = fb_csv_d(t, k, c_chatter_v_rms);
     r->chatter_F_tv = fb_csv_d(t, k, c_chatter_F_tv);
@@ -322,18 +328,6 @@ static int runs_load(runs *R, const char *dir, fb_err *err)
     return fb_err_set(err, FB_EIO, "'%s' %s: the report needs a suite's runs.csv", path,
                       missing ? "does not exist" : "cannot be read or is empty");
   return runs_fill(R, path, err);
-}
-
-/* runs.csv from a buffer (named "runs.csv" in messages). */
-static int runs_parse(runs *R, const char *text, size_t len, fb_err *err)
-{
-  memset(R, 0, sizeof *R);
-  const int st = fb_csv_parse(&R->t, text, len);
-  if (st == FB_ENOMEM)
-    return fb_err_set(err, FB_ENOMEM, "out of memory reading 'runs.csv'");
-  if (st != FB_OK)
-    return fb_err_set(err, FB_EIO, "'runs.csv' is empty: the report needs a suite's runs.csv");
-  return runs_fill(R, "runs.csv", err);
 }
 
 /* Step or tolerance of a run as text: "h=0.001", "tol=1e-08". */
@@ -381,13 +375,6 @@ static int orders_load(orders *O, const char *dir)
   if (path_fmt(path, sizeof path, "%s/orders.csv", dir) != 0)
     return FB_OK;
   return orders_fill(O, fb_csv_load(&O->t, path, NULL));
-}
-
-/* orders.csv from a buffer; text NULL: absent. */
-static int orders_parse(orders *O, const char *text, size_t len)
-{
-  memset(O, 0, sizeof *O);
-  return orders_fill(O, text == NULL ? FB_EIO : fb_csv_parse(&O->t, text, len));
 }
 
 /* Row of orders.csv for (scenario, model, integrator, tag), or -1. */
@@ -838,161 +825,6 @@ static long cheapest_at(const runs *R, const char *scenario, const char *model, 
   return best;
 }
 
-static void verdicts_compute(const runs *R, const orders *O, fb_verdict *v, size_t max,
-                             size_t *nout)
-{
-  names models = {{0}, 0};
-  for (size_t k = 0; k < R->n; k++)
-    names_add(&models, R->r[k].model);
-  const size_t n = models.n < max ? models.n : max;
-  static const char *const stick_sc[] = FB_VERDICT_STICK_SCENARIOS;
-  const double targets[FB_VERDICT_NCOST] = FB_VERDICT_COST_TARGETS;
-  for (size_t i = 0; i < n; i++) {
-    fb_verdict *w = &v[i];
-    memset(w, 0, sizeof *w);
-    snprintf(w->model, sizeof w->model, "%s", models.s[i]);
-    const char *m = models.s[i];
-    /* sticks */
-    w->sticks = -1;
-    w->stick_ratio_min = NAN;
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      int sc = 0;
-      for (size_t j = 0; j < sizeof stick_sc / sizeof stick_sc[0]; j++)
-        sc |= streq(r->scenario, stick_sc[j]);
-      if (!sc || !streq(r->group, "baseline") || !streq(r->model, m) || !r->ok ||
-          !(r->stick_time_ref > 0) || isnan(r->stick_time))
-        continue;
-      const double ratio = r->stick_time / r->stick_time_ref;
-      if (w->stick_runs == 0 || ratio < w->stick_ratio_min) {
-        w->stick_ratio_min = ratio;
-        snprintf(w->stick_worst, sizeof w->stick_worst, "%s", r->scenario);
-      }
-      w->stick_unmatched += (isnan(r->missed) ? 0 : r->missed) + (isnan(r->spurious) ? 0 : r->spurious);
-      w->stick_runs++;
-    }
-    if (w->stick_runs > 0)
-      w->sticks = w->stick_ratio_min >= FB_VERDICT_STICK_RATIO && w->stick_unmatched == 0;
-    /* drifts */
-    w->drifts = -1;
-    w->drift_max = NAN;
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      if (!streq(r->group, "drift") || !streq(r->model, m) || !r->ok || isnan(r->drift_per_cycle))
-        continue;
-      if (w->drift_runs == 0 || r->drift_per_cycle > w->drift_max) {
-        w->drift_max = r->drift_per_cycle;
-        snprintf(w->drift_variant, sizeof w->drift_variant, "%s", r->tag[0] ? r->tag : "default");
-      }
-      w->drift_runs++;
-    }
-    if (w->drift_runs > 0)
-      w->drifts = w->drift_max > FB_VERDICT_DRIFT_PER_CYCLE;
-    /* chatters */
-    w->chatters = -1;
-    w->chatter_rate = w->chatter_F_tv = NAN;
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      if (!streq(r->group, "baseline") || !streq(r->scenario, "stick-slip") || !streq(r->model, m) ||
-          !r->ok || isnan(r->chatter_rate))
-        continue;
-      w->chatter_rate = r->chatter_rate;
-      w->chatter_F_tv = r->chatter_F_tv;
-      char step[48];
-      run_step(r, step, sizeof step);
-      snprintf(w->chatter_run, sizeof w->chatter_run, "%s %s", r->integrator, step);
-      w->chatters = r->chatter_rate > FB_VERDICT_CHATTER_RATE;
-      break;
-    }
-    /* order */
-    double ord[MAX_NAMES];
-    size_t no = 0;
-    for (size_t k = 0; O->present && k < O->t.nrows && no < MAX_NAMES; k++) {
-      if (!streq(fb_csv_s(&O->t, k, O->c_model), m) ||
-          !is_closed_form(R, fb_csv_s(&O->t, k, O->c_scenario)))
-        continue;
-      const double pts = fb_csv_d(&O->t, k, O->c_points), p = fb_csv_d(&O->t, k, O->c_order_x);
-      if (!(pts >= 3) || !isfinite(p))
-        continue;
-      ord[no++] = p;
-    }
-    w->order_fits = no;
-    w->order = fb_median(ord, no);
-    w->order_min = no ? ord[0] : (double)NAN;
-    w->order_max = no ? ord[no - 1] : (double)NAN;
-    /* cost at matched accuracy */
-    w->cost_best_err = NAN;
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      if (r->ok && in_cost_groups(r) && streq(r->scenario, FB_VERDICT_COST_SCENARIO) &&
-          streq(r->model, m) && r->err_x_l2 >= 0 &&
-          (isnan(w->cost_best_err) || r->err_x_l2 < w->cost_best_err))
-        w->cost_best_err = r->err_x_l2;
-    }
-    for (size_t j = 0; j < FB_VERDICT_NCOST; j++) {
-      w->cost_target[j] = targets[j];
-      w->cost_cpu[j] = w->cost_ratio[j] = NAN;
-      const long b = cheapest_at(R, FB_VERDICT_COST_SCENARIO, m, targets[j]);
-      if (b >= 0) {
-        const run *r = &R->r[b];
-        char step[48];
-        run_step(r, step, sizeof step);
-        w->cost_cpu[j] = r->cpu_s;
-        snprintf(w->cost_run[j], sizeof w->cost_run[j], "%s %s", r->integrator, step);
-      }
-    }
-  }
-  for (size_t j = 0; j < FB_VERDICT_NCOST; j++) {
-    double best = NAN;
-    for (size_t i = 0; i < n; i++)
-      if (!isnan(v[i].cost_cpu[j]) && (isnan(best) || v[i].cost_cpu[j] < best))
-        best = v[i].cost_cpu[j];
-    for (size_t i = 0; i < n; i++)
-      v[i].cost_ratio[j] = v[i].cost_cpu[j] / best;
-  }
-  *nout = n;
-}
-
-/* The verdicts of R (loaded with st FB_OK) and O (loaded with st_orders), freed here. */
-static int verdicts_of(runs *R, int st, orders *O, int st_orders, fb_verdict *v, size_t max,
-                       size_t *n, fb_err *err)
-{
-  if (st == FB_OK && st_orders != FB_OK)
-    st = fb_err_set(err, FB_ENOMEM, "out of memory reading orders.csv");
-  if (st == FB_OK)
-    verdicts_compute(R, O, v, max, n);
-  fb_csv_free(&O->t);
-  runs_free(R);
-  return st;
-}
-
-int fb_report_verdicts(const char *dir, fb_verdict *v, size_t max, size_t *n, fb_err *err)
-{
-  runs R;
-  orders O = {0};
-  *n = 0;
-  const int st = runs_load(&R, dir, err);
-  return verdicts_of(&R, st, &O, st == FB_OK ? orders_load(&O, dir) : FB_OK, v, max, n, err);
-}
-
-int fb_report_verdicts_text(const char *runs_csv, size_t runs_len, const char *orders_csv,
-                            size_t orders_len, fb_verdict *v, size_t max, size_t *n, fb_err *err)
-{
-  runs R;
-  orders O = {0};
-  *n = 0;
-  const int st = runs_parse(&R, runs_csv, runs_len, err);
-  return verdicts_of(&R, st, &O, st == FB_OK ? orders_parse(&O, orders_csv, orders_len) : FB_OK,
-                     v, max, n, err);
-}
-
-const fb_verdict *fb_report_verdict_find(const fb_verdict *v, size_t n, const char *model)
-{
-  for (size_t i = 0; i < n; i++)
-    if (streq(v[i].model, model))
-      return &v[i];
-  return NULL;
-}
 
 /* ==== series ============================================================================== */
 
@@ -1294,7 +1126,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
     snprintf(t, sizeof t, "%s/%s %s%s%s", r->model, r->integrator, step, r->ok ? "" : " ",
              r->ok ? "" : r->status);
     const char *c = model_color(r->model);
-    if (r->chatter_rate > FB_VERDICT_CHATTER_RATE) {
+    if (r->chatter_rate > FB_V_CHATTER_RATE) {
       snprintf(col, sizeof col, "#70%s", c + 1);
       translucent = 1;
     } else {
@@ -1714,7 +1546,7 @@ static int plot_drift(report *rp, fb_err *err)
       }
     }
     sb_puts(&b.data, "\n");
-    sbuf *dst = !any ? &unknown : allzero ? &zero : mx > FB_VERDICT_DRIFT_PER_CYCLE ? &above : &below;
+    sbuf *dst = !any ? &unknown : allzero ? &zero : mx > DRIFT_READING_LINE ? &above : &below;
     sb_printf(dst, "%s%s", dst->n ? ", " : "", models.s[i]);
     if (any && !allzero) {
       sb_puts(dst, " (");
@@ -1723,7 +1555,7 @@ static int plot_drift(report *rp, fb_err *err)
     }
   }
   sbuf *rd = &p->reading;
-  sb_printf(rd, "Largest drift per cycle above the %.0e m/cycle threshold (drifts): %s", FB_VERDICT_DRIFT_PER_CYCLE,
+  sb_printf(rd, "Largest drift per cycle above the %.0e m/cycle threshold (drifts): %s", DRIFT_READING_LINE,
             above.n ? sb_str(&above) : "none");
   sb_printf(rd, "; below it: %s", below.n ? sb_str(&below) : "none");
   sb_printf(rd, "; zero (below %.0e, round-off) in every variant: %s", yfloor, zero.n ? sb_str(&zero) : "none");
@@ -1732,7 +1564,7 @@ static int plot_drift(report *rp, fb_err *err)
   sb_puts(rd, ".");
   sb_puts(pb_var(&b, "scen"), "drift: drift per forcing cycle inside the reference's stick (exact answer: 0)");
   const int st = plot_draw(rp, p, "drift.gp", &b, err, "nv=%zu; nm=%zu; yfloor=%.3g; threshold=%.3g; W=1300; H=800",
-                           variants.n, models.n, yfloor, FB_VERDICT_DRIFT_PER_CYCLE);
+                           variants.n, models.n, yfloor, DRIFT_READING_LINE);
   pb_free(&b);
   sb_free(&above);
   sb_free(&below);
@@ -1806,10 +1638,10 @@ static int plot_chatter(report *rp, fb_err *err)
                 fin[a]->chatter_rate, fin[a]->h);
     if (zero.n)
       sb_printf(rd, "%snone at all for %s", nfin ? "; " : "", sb_str(&zero));
-    sb_printf(rd, " (verdict threshold %g /s).", FB_VERDICT_CHATTER_RATE);
+    sb_printf(rd, " (verdict threshold %g /s).", FB_V_CHATTER_RATE);
     sb_puts(pb_var(&b, "scen"), "stick-slip: chatter inside the reference's stick intervals against h");
     st = plot_draw(rp, p, "chatter.gp", &b, err, "ns=%zu; yfloor=%g; threshold=%g; W=1300; H=800", b.nb,
-                   yfloor, FB_VERDICT_CHATTER_RATE);
+                   yfloor, FB_V_CHATTER_RATE);
   }
   pb_free(&b);
   sb_free(&zero);
@@ -2191,124 +2023,114 @@ static void html_run(sbuf *h, const report *rp)
   sb_puts(h, "</table>\n</section>\n");
 }
 
-/* What SPEC §3 expects of a model (-1: not stated). */
-typedef struct expectation {
-  const char *model;
-  int sticks, drifts, chatters;
-  double order;
-} expectation;
-
-static const expectation *expected(const char *model)
+/* One verdict cell: the verdict, its number and where it was judged (title). */
+static void vcell(sbuf *h, const fb_vrow *r)
 {
-  static const expectation map[] = {
-      {"naive-sign", 0, -1, 1, NAN},  {"smooth-sign", 0, 1, -1, NAN}, {"kikuuwe", 1, 0, -1, NAN},
-      {"lugre", -1, 1, -1, NAN},      {"elastoplastic", -1, 0, -1, NAN},
-      {"penalty", -1, 0, -1, NAN},
-      {"glowinski", 1, 0, 0, 1.0},    {"switching", 1, 0, 0, NAN},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (streq(map[i].model, model))
-      return &map[i];
-  return NULL;
-}
-
-/* One yes/no cell; `good_when` is the answer that is good news (1 or 0). */
-static void html_yn(sbuf *h, int v, int good_when, int expect, const char *detail)
-{
-  sb_printf(h, "<td class=\"%s\"><b>%s</b>", v < 0 ? "unk" : v == good_when ? "good" : "bad",
-            v < 0 ? "?" : v ? "yes" : "no");
-  if (expect >= 0 && v >= 0 && expect != v)
-    sb_printf(h, " <span class=\"warn\" title=\"SPEC section 3 expects %s\">(SPEC expects %s)</span>",
-              expect ? "yes" : "no", expect ? "yes" : "no");
-  sb_puts(h, "<br><span class=\"small\">");
-  sb_html(h, detail);
+  if (r == NULL) {
+    sb_puts(h, "<td class=\"unk\">&ndash;</td>");
+    return;
+  }
+  const char *v = r->verdict;
+  const int good = strncmp(v, "yes", 3) == 0 ? (streq(r->property, "stick") ? 1 : 0)
+                   : strncmp(v, "no", 2) == 0 && strncmp(v, "no asym", 7) != 0
+                       ? (streq(r->property, "stick") ? 0 : 1)
+                   : streq(v, "dissipative") ? 1
+                                             : -1;
+  sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
+  sb_html(h, r->scenarios);
+  sb_puts(h, "\"><b>");
+  sb_html(h, v);
+  sb_puts(h, "</b><br><span class=\"small\">");
+  if (!isnan(r->value)) {
+    sb_num(h, r->value);
+    sb_puts(h, " ");
+    sb_html(h, r->unit);
+  }
+  if (!isnan(r->value2) && (streq(r->property, "stick") || strncmp(r->property, "cost", 4) == 0)) {
+    sb_puts(h, streq(r->property, "stick") ? "; by flag " : "; E_tot ");
+    sb_num(h, r->value2);
+  }
   sb_puts(h, "</span></td>");
 }
 
-static void html_verdicts(sbuf *h, const fb_verdict *v, size_t nv)
+static const fb_vrow *vfind(const fb_vtable *vt, const fb_vrow *key, const char *property)
 {
-  sb_puts(h, "<section id=\"verdicts\">\n<h2>Verdicts per model</h2>\n");
-  sb_puts(h, "<p>Green is good news, red bad news; a red note marks a verdict that disagrees with what "
-             "SPEC section 3 expects of the model.  The rules are below the table; the runs behind each "
-             "number are under <a href=\"#numbers\">Numbers</a>.</p>\n<table>\n<tr><th>model</th>"
-             "<th>sticks?</th><th>drifts?</th><th>chatters?</th><th>order (closed forms)</th>");
-  for (size_t j = 0; j < FB_VERDICT_NCOST; j++)
-    sb_printf(h, "<th>cost at err_x_l2 &le; %.0e on %s</th>", nv ? v[0].cost_target[j] : 0.0,
-              FB_VERDICT_COST_SCENARIO);
+  for (size_t k = 0; k < vt->n; k++) {
+    const fb_vrow *r = &vt->r[k];
+    if (streq(r->model, key->model) && streq(r->integrator, key->integrator) &&
+        streq(r->view, key->view) && streq(r->step, key->step) && streq(r->property, property))
+      return r;
+  }
+  return NULL;
+}
+
+/* The table of one view: a row per (model, integrator, step), a column per property. */
+static void vtable_view(sbuf *h, const fb_vtable *vt, const char *view, const char *const *props,
+                        size_t np)
+{
+  sb_puts(h, "<table>\n<tr><th>model</th><th>integrator</th><th>step</th>");
+  for (size_t p = 0; p < np; p++)
+    sb_printf(h, "<th>%s</th>", props[p]);
   sb_puts(h, "</tr>\n");
-  for (size_t i = 0; i < nv; i++) {
-    const fb_verdict *w = &v[i];
-    const expectation *e = expected(w->model);
-    char d[300];
-    sb_puts(h, "<tr><th>");
-    sb_html(h, w->model);
-    sb_puts(h, "</th>");
-    if (w->stick_runs)
-      snprintf(d, sizeof d, "min stick/ref %.3g (%s), %g missed+spurious over %zu runs",
-               w->stick_ratio_min, w->stick_worst, w->stick_unmatched, w->stick_runs);
-    else
-      snprintf(d, sizeof d, "no baseline run on the stick scenarios");
-    html_yn(h, w->sticks, 1, e ? e->sticks : -1, d);
-    if (w->drift_runs)
-      snprintf(d, sizeof d, "max %.3g m/cycle (%s) over %zu runs", w->drift_max, w->drift_variant,
-               w->drift_runs);
-    else
-      snprintf(d, sizeof d, "no drift-group run");
-    html_yn(h, w->drifts, 0, e ? e->drifts : -1, d);
-    if (!isnan(w->chatter_rate))
-      snprintf(d, sizeof d, "%.3g sign changes/s, force TV %.3g (%s)", w->chatter_rate,
-               w->chatter_F_tv, w->chatter_run);
-    else
-      snprintf(d, sizeof d, "no stick-slip baseline run");
-    html_yn(h, w->chatters, 0, e ? e->chatters : -1, d);
-    if (w->order_fits) {
-      sb_printf(h, "<td><b>%.2f</b>", fabs(w->order) < 0.005 ? 0.0 : w->order);
-      if (e != NULL && !isnan(e->order) && fabs(w->order - e->order) > 0.2)
-        sb_printf(h, " <span class=\"warn\">(SPEC expects %.0f)</span>", e->order);
-      sb_printf(h, "<br><span class=\"small\">median of %zu fits, range %.2f to %.2f</span></td>",
-                w->order_fits, fabs(w->order_min) < 0.005 ? 0.0 : w->order_min,
-                fabs(w->order_max) < 0.005 ? 0.0 : w->order_max);
-    } else {
-      sb_puts(h, "<td class=\"unk\"><b>?</b><br><span class=\"small\">no fit on a closed-form scenario</span></td>");
-    }
-    for (size_t j = 0; j < FB_VERDICT_NCOST; j++) {
-      if (isnan(w->cost_cpu[j])) {
-        sb_puts(h, "<td class=\"unk\">not reached<br><span class=\"small\">best error ");
-        sb_num(h, w->cost_best_err);
-        sb_puts(h, "</span></td>");
-      } else {
-        sb_printf(h, "<td class=\"%s\"><b>x%.3g</b><br><span class=\"small\">%.3g s CPU, ",
-                  w->cost_ratio[j] <= 1.0 ? "good" : "", w->cost_ratio[j], w->cost_cpu[j]);
-        sb_html(h, w->cost_run[j]);
-        sb_puts(h, "</span></td>");
-      }
-    }
+  for (size_t k = 0; k < vt->n; k++) {
+    const fb_vrow *r = &vt->r[k];
+    if (!streq(r->view, view))
+      continue;
+    int first = 1; /* the first row of its key */
+    for (size_t j = 0; j < k && first; j++)
+      first = !(streq(vt->r[j].model, r->model) && streq(vt->r[j].integrator, r->integrator) &&
+                streq(vt->r[j].view, r->view) && streq(vt->r[j].step, r->step));
+    if (!first)
+      continue;
+    sb_printf(h, "<tr><th style=\"color:%s\">", model_color(r->model));
+    sb_html(h, r->model);
+    sb_puts(h, "</th><td>");
+    sb_html(h, r->integrator);
+    sb_puts(h, "</td><td>");
+    sb_html(h, r->step);
+    sb_puts(h, "</td>");
+    for (size_t p = 0; p < np; p++)
+      vcell(h, vfind(vt, r, props[p]));
     sb_puts(h, "</tr>\n");
   }
-  sb_puts(h, "</table>\n<h3>Rules</h3>\n<ul class=\"rules\">\n");
-  static const char *const sc[] = FB_VERDICT_STICK_SCENARIOS;
-  sb_puts(h, "<li><b>sticks</b>: on the baseline runs of ");
-  for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
-    sb_printf(h, "%s<code>%s</code>", i ? " and " : "", sc[i]);
-  sb_printf(h, " (exact answer: a long stick), yes when every run has stick_time / stick_time_ref &ge; %g "
-               "(stick = |v| below the scenario's v_stick on two consecutive output samples) and no reference "
-               "stick interval is missed and none is spurious.</li>\n", FB_VERDICT_STICK_RATIO);
-  sb_printf(h, "<li><b>drifts</b>: yes when the largest drift_per_cycle over the drift group's variants "
-               "(every model's default integrator) exceeds %.0e m per forcing cycle.  The default stiffness of the "
-               "anchored models (kikuuwe, elasto-plastic) gives an elastic deflection Fs/K of about 1e-6 m, which "
-               "spread over the 10 forcing cycles stays below the threshold; accumulation does not.</li>\n",
-            FB_VERDICT_DRIFT_PER_CYCLE);
-  sb_printf(h, "<li><b>chatters</b>: yes when the stick-slip baseline run's chatter_rate (sign changes of v per "
-               "second inside the reference's stick intervals, counted on every accepted step) exceeds %g /s.</li>\n",
-            FB_VERDICT_CHATTER_RATE);
-  sb_puts(h, "<li><b>order</b>: median of orders.csv <code>order_x</code> (least-squares slope of log err_x_l2 "
-             "against log h) over the model's convergence experiments on scenarios with a closed-form reference, "
-             "each fitted over at least 3 successful steps.  The error is against the ideal Coulomb solution, so "
-             "a regularized model shows an order near 0 once its regularization error dominates.</li>\n");
-  sb_printf(h, "<li><b>cost at matched accuracy</b>: on <code>%s</code>, the smallest CPU time of any of the "
-               "model's baseline, convergence or work-precision runs whose err_x_l2 is at most the target, and its "
-               "ratio to the cheapest model at that target (x1 = the cheapest).  CPU times of single runs are "
-               "noisy at the 1e-4 s level.</li>\n</ul>\n</section>\n", FB_VERDICT_COST_SCENARIO);
+  sb_puts(h, "</table>\n");
+}
+
+static void html_verdicts(sbuf *h, const fb_vtable *vt)
+{
+  sb_puts(h, "<section id=\"verdicts\">\n<h2>Verdicts</h2>\n<p>Drawn from <code>verdicts.csv</code> "
+             "(and <code>verdicts.json</code>), one row per model, integrator, step and property, "
+             "with the rule, the number and the scenarios it was judged on (hover a cell).  Only "
+             "runs with status ok are scored: suspect, failed and budget runs never are.  Green is "
+             "good news, red bad news.</p>\n");
+  static const char *const pd[] = {"stick", "drift", "chatter", "energy"};
+  static const char *const pf[] = {"stick", "drift", "creep", "chatter", "energy"};
+  static const char *const po[] = {"order"};
+  sb_puts(h, "<h3>Each model at its defaults</h3>\n");
+  vtable_view(h, vt, "defaults", pd, 4);
+  sb_puts(h, "<h3>Every model at one common fixed step</h3>\n<p>Chatter is classified and "
+             "creep separated from model drift with a second run at a quarter of the step.</p>\n");
+  vtable_view(h, vt, "fixed-step", pf, 5);
+  sb_puts(h, "<h3>Observed order of the discretization error</h3>\n");
+  vtable_view(h, vt, "convergence", po, 1);
+  names costs = {{0}, 0};
+  for (size_t k = 0; k < vt->n; k++)
+    if (strncmp(vt->r[k].property, "cost", 4) == 0)
+      names_add(&costs, vt->r[k].property);
+  sb_puts(h, "<h3>Cost at matched accuracy</h3>\n");
+  vtable_view(h, vt, "matched", (const char *const *)costs.s, costs.n);
+  sb_puts(h, "<h3>Rules</h3>\n<ul class=\"rules\">\n");
+  names done = {{0}, 0};
+  for (size_t k = 0; k < vt->n; k++) {
+    const char *p = strncmp(vt->r[k].property, "cost", 4) == 0 ? "cost" : vt->r[k].property;
+    if (names_find(&done, p) >= 0)
+      continue;
+    names_add(&done, p);
+    sb_printf(h, "<li><b>%s</b>: ", p);
+    sb_html(h, vt->r[k].rule);
+    sb_puts(h, ".</li>\n");
+  }
+  sb_puts(h, "</ul>\n</section>\n");
 }
 
 static void base64(sbuf *h, const unsigned char *p, size_t n)
@@ -2527,68 +2349,40 @@ static void td_num(sbuf *h, double v)
   sb_puts(h, "</td>");
 }
 
-static void html_numbers(sbuf *h, const report *rp, const fb_verdict *v, size_t nv)
+static void html_numbers(sbuf *h, const report *rp)
 {
   const runs *R = &rp->R;
+  names models = {{0}, 0};
+  for (size_t k = 0; k < R->n; k++)
+    names_add(&models, R->r[k].model);
   sb_puts(h, "<section id=\"numbers\">\n<h2>Numbers behind the verdicts</h2>\n");
-  /* stick */
-  static const char *const ssc[] = FB_VERDICT_STICK_SCENARIOS;
-  sb_puts(h, "<h3>Stick (baseline runs)</h3>\n<table>\n<tr><th>model</th><th>scenario</th><th>integrator</th>"
-             "<th>stick_time [s]</th><th>stick_time_ref [s]</th><th>ratio</th><th>missed</th><th>spurious</th>"
-             "<th>drift [m]</th><th>status</th></tr>\n");
-  for (size_t i = 0; i < nv; i++)
-    for (size_t j = 0; j < sizeof ssc / sizeof ssc[0]; j++)
-      for (size_t k = 0; k < R->n; k++) {
-        const run *r = &R->r[k];
-        if (!streq(r->group, "baseline") || !streq(r->model, v[i].model) || !streq(r->scenario, ssc[j]))
-          continue;
-        char step[48];
-        run_step(r, step, sizeof step);
-        sb_puts(h, "<tr><td>");
-        sb_html(h, r->model);
-        sb_puts(h, "</td><td>");
-        sb_html(h, r->scenario);
-        sb_puts(h, "</td><td>");
-        sb_html(h, r->integrator);
-        sb_printf(h, " %s</td>", step);
-        td_num(h, r->stick_time);
-        td_num(h, r->stick_time_ref);
-        td_num(h, r->stick_time / r->stick_time_ref);
-        td_num(h, r->missed);
-        td_num(h, r->spurious);
-        td_num(h, r->drift);
-        sb_puts(h, "<td>");
-        sb_html(h, r->status);
-        sb_puts(h, "</td></tr>\n");
-      }
-  sb_puts(h, "</table>\n");
   /* drift */
   names variants = {{0}, 0};
   for (size_t k = 0; k < R->n; k++)
     if (streq(R->r[k].group, "drift"))
       names_add(&variants, R->r[k].tag[0] ? R->r[k].tag : "default");
-  sb_puts(h, "<h3>Drift per forcing cycle [m/cycle] (drift group)</h3>\n<table>\n<tr><th>model</th>");
+  sb_puts(h, "<h3>Accumulation per forcing cycle [m/cycle] (drift group, drift_rate)</h3>\n"
+             "<table>\n<tr><th>model</th>");
   for (size_t j = 0; j < variants.n; j++) {
     sb_puts(h, "<th>");
     sb_html(h, variants.s[j]);
     sb_puts(h, "</th>");
   }
-  sb_puts(h, "<th>max</th></tr>\n");
-  for (size_t i = 0; i < nv; i++) {
+  sb_puts(h, "</tr>\n");
+  for (size_t i = 0; i < models.n; i++) {
     sb_puts(h, "<tr><td>");
-    sb_html(h, v[i].model);
+    sb_html(h, models.s[i]);
     sb_puts(h, "</td>");
     for (size_t j = 0; j < variants.n; j++) {
       double d = NAN;
       for (size_t k = 0; k < R->n; k++) {
         const run *r = &R->r[k];
-        if (streq(r->group, "drift") && streq(r->model, v[i].model) && r->ok &&
+        if (streq(r->group, "drift") && streq(r->model, models.s[i]) && r->ok &&
             streq(r->tag[0] ? r->tag : "default", variants.s[j]))
-          d = r->drift_per_cycle;
+          d = r->drift_rate;
       }
       td_num(h, d);
     }
-    td_num(h, v[i].drift_max);
     sb_puts(h, "</tr>\n");
   }
   sb_puts(h, "</table>\n");
@@ -2703,7 +2497,7 @@ static void html_numbers(sbuf *h, const report *rp, const fb_verdict *v, size_t 
              "made from runs.csv, orders.csv, meta.json and traj/ only.</p>\n</section>\n");
 }
 
-static int write_html(report *rp, const fb_verdict *v, size_t nv, fb_err *err)
+static int write_html(report *rp, const fb_vtable *vt, fb_err *err)
 {
   sbuf h = {0};
   const char *base = strrchr(rp->dir, '/');
@@ -2718,10 +2512,10 @@ static int write_html(report *rp, const fb_verdict *v, size_t nv, fb_err *err)
               "<a href=\"#verdicts\">Verdicts</a><a href=\"#plots\">Plots</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
   html_run(&h, rp);
-  html_verdicts(&h, v, nv);
+  html_verdicts(&h, vt);
   html_plots(&h, rp);
   html_omissions(&h, rp);
-  html_numbers(&h, rp, v, nv);
+  html_numbers(&h, rp);
   sb_puts(&h, "<footer class=\"small\"><p>Made by fricbench from the files of this results directory.</p></footer>\n"
               "</body>\n</html>\n");
   if (h.bad) {
@@ -2770,13 +2564,12 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
 {
   report *rp = calloc(1, sizeof *rp);
   series_set *S = malloc(sizeof *S), *C = malloc(sizeof *C);
-  fb_verdict *v = calloc(MAX_NAMES, sizeof *v);
+  fb_vtable vt = {0};
   int st = FB_OK;
-  if (rp == NULL || S == NULL || C == NULL || v == NULL) {
+  if (rp == NULL || S == NULL || C == NULL) {
     free(rp);
     free(S);
     free(C);
-    free(v);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   rp->dir = dir;
@@ -2803,10 +2596,15 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
         path_fmt(pdir, sizeof pdir, "%s/plots/data", dir) != 0 || mkdir_one(pdir) != 0)
       st = fb_err_set(err, FB_EIO, "cannot create '%.300s': %s", pdir, strerror(errno));
   }
-  size_t nv = 0;
   if (st == FB_OK) {
     load_meta(rp);
-    verdicts_compute(&rp->R, &rp->O, v, MAX_NAMES, &nv);
+    /* the verdicts the suite or merge wrote; made here for an older results directory */
+    fb_err verr;
+    if (fb_verdicts_load(dir, &vt, &verr) != FB_OK) {
+      st = fb_verdicts_write(dir, err);
+      if (st == FB_OK)
+        st = fb_verdicts_load(dir, &vt, err);
+    }
   }
   for (size_t k = 0; k < sizeof plot_kinds / sizeof plot_kinds[0] && st == FB_OK; k++)
     st = plots_of_kind(rp, &plot_kinds[k], err);
@@ -2816,7 +2614,7 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
       st = s2;
   }
   if (st == FB_OK)
-    st = write_html(rp, v, nv, err);
+    st = write_html(rp, &vt, err);
   if (st == FB_OK && rp->nfailed > 0) {
     size_t i = 0;
     while (i < rp->nplots && (rp->plots[i].ok || rp->plots[i].err[0] == '\0' ||
@@ -2834,6 +2632,6 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
   free(rp);
   free(S);
   free(C);
-  free(v);
+  fb_vtable_free(&vt);
   return st;
 }

@@ -20,6 +20,7 @@
 #include "fb_own_ref.h"
 #include "fb_manifest.h"
 #include "fb_report.h"
+#include "fb_verdicts.h"
 #include "fb_resume.h"
 #include "fb_schedule.h"
 #include "fb_version.h"
@@ -1175,6 +1176,8 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
     st = write_meta(&S, path, fb_clock_s(CLOCK_MONOTONIC) - t0, date, err);
   }
+  if (st == FB_OK && o->nparts == 0) /* a part's verdicts would judge a part: merge's */
+    st = fb_verdicts_write(o->out_dir, err);
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */

@@ -1,7 +1,7 @@
 /* fuzz_merge.c — libFuzzer harness for what `fricbench merge` reads back: the parts'
  * part.json, runs.csv, orders.csv and meta.json (fb_merge_texts, fb_merge.h), the CSV and
  * JSON readers under it (fb_csv.h), and the verdicts the report computes from runs.csv
- * and orders.csv (fb_report_verdicts_text, fb_report.h).
+ * and orders.csv (fb_verdicts_compute, fb_verdicts.h).
  *
  * Input: sections separated by the line "%%%" (the bytes "%%%\n"), four per part in
  * the order part.json, runs.csv, orders.csv, meta.json, for 1 to 3 parts (sections past
@@ -20,7 +20,7 @@
  *    parts; merging again gives the same bytes; and merging the merged files as the one
  *    part of a 1-part split gives the same runs.csv and orders.csv;
  *  - when it refuses: nothing is left in the output, and the message is one line;
- *  - fb_report_verdicts_text on each part's and on the merged texts returns n <= max
+ *  - fb_verdicts_compute on each part's and on the merged texts returns well-formed rows
  *    verdicts whose flags are -1, 0 or 1.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_verdicts.h"
 #include "fb_csv.h"
 #include "fb_fuzz.h"
 #include "fb_merge.h"
@@ -106,18 +107,16 @@ static void check_json(const char *text, const char *key)
 
 static void check_verdicts(const char *runs, size_t rlen, const char *orders, size_t olen)
 {
-  fb_verdict v[4];
-  size_t n = 99;
+  fb_vtable v;
   fb_err err;
-  const int st = fb_report_verdicts_text(runs, rlen, orders, olen, v, 4, &n, &err);
-  if (n > 4 || (st != FB_OK && n != 0))
+  const int st = fb_verdicts_compute(runs, rlen, orders, olen, &v, &err);
+  if (st != FB_OK && v.n != 0)
     abort();
-  for (size_t i = 0; i < n; i++) {
-    const fb_verdict *w = &v[i];
-    if (w->sticks < -1 || w->sticks > 1 || w->drifts < -1 || w->drifts > 1 ||
-        w->chatters < -1 || w->chatters > 1 || memchr(w->model, '\0', sizeof w->model) == NULL)
+  for (size_t i = 0; i < v.n; i++)
+    if (memchr(v.r[i].model, '\0', sizeof v.r[i].model) == NULL ||
+        memchr(v.r[i].verdict, '\0', sizeof v.r[i].verdict) == NULL)
       abort();
-  }
+  fb_vtable_free(&v);
 }
 
 static size_t orders_rows(const section *s)

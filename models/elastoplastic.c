@@ -183,8 +183,9 @@ const fb_model_type fb_model_elastoplastic = {
     .jac = dep_jac,
     .stick = dep_stick,
     .suite = {.color = "#7f7f7f",
+              .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */ /* stiff like LuGre: msbdf cannot take fixed steps */
+              .fixed_integrator = "bsimp", /* msbdf cannot take fixed steps; bsimp is checked */
               .conv = {"rk4", "bsimp", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",

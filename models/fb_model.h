@@ -141,6 +141,8 @@ typedef struct fb_model_suite {
   const char *alt_sets[5];      /* group (e.g. a published set), NULL-terminated; NULL tag: none */
   const char *grid_integrator;  /* seed 004's eps x h grid on two-mass-drive with this scheme
                                    (parameters eps and dT); NULL: not in the grid */
+  int stores_energy;            /* 1: an elastic element (anchor, bristle, penalty spring)
+                                   stores energy, so F v_r > 0 can be energy coming back */
   int exact_limit;              /* 1: as h -> 0 the model's solution is the Coulomb one (no
                                    regularization), so its own reference is the scenario's */
   const char *own[2];           /* integrators of its own reference (docs/design.md §6): the

@@ -125,6 +125,7 @@ const fb_model_type fb_model_kikuuwe = {
     .stick = kikuuwe_stick,
     .schemes = NULL,
     .suite = {.color = "#2ca02c",
+              .stores_energy = 1,
               .fixed_integrator = "rk4",
               .conv = {"rk4", NULL},
               .wp = {"rkf45", "rk8pd", "msbdf", NULL},

@@ -558,6 +558,7 @@ const fb_model_type fb_model_kikuuwe_be = {
     /* No regularization ladder: K and B are swept through the ODE form (`kikuuwe`), and
      * the suite's regularization group runs adaptive, which these schemes are not. */
     .suite = {.color = "#98df8a",
+              .stores_energy = 1,
               .conv = {"kbe-symplectic", "kbe-exact", "kbe-relay", NULL},
               .wp = {NULL},
               .cost_integrator = "kbe-symplectic",

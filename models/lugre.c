@@ -161,6 +161,7 @@ const fb_model_type fb_model_lugre = {
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#1f77b4",
+              .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
               .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
               .conv = {"rk4", "bsimp", NULL},
@@ -192,6 +193,7 @@ const fb_model_type fb_model_dahl = {
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#9467bd",
+              .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
               .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
               .conv = {NULL},

@@ -847,6 +847,7 @@ const fb_model_type fb_model_penalty = {
     .stick = ep_stick,
     .schemes = ep_schemes,
     .suite = {.color = "#8c564b",
+              .stores_energy = 1,
               .own = {"newmark", "newmark"}, /* adaptive steppers crawl on the switching
                                                 rate form: its limit, by the return map */
               .conv = {"rk4", "newmark", NULL},

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fb_verdicts.h"
 #include "fb_csv.h"
 #include "fb_manifest.h"
 #include "fb_merge.h"
@@ -296,28 +297,35 @@ Test(merge_texts, counts_beyond_memory_are_faults_not_allocations)
 Test(merge_texts, verdicts_from_texts)
 {
   const char *runs =
-      "run_id,group,tag,scenario,model,integrator,status,stick_time,stick_time_ref,missed,"
-      "spurious,ref\n"
-      "1,baseline,,inclined-block,m1,i,ok,1.8,1.85,0,0,exact\n"
-      "2,baseline,,inclined-block,m2,i,ok,0.1,1.85,1,0,exact\n"
+      "run_id,group,tag,scenario,model,integrator,status,stick_held,stick_time_ref,"
+      "stick_flag_time,chatter_rate,ref\n"
+      "1,baseline,,inclined-block,m1,i,ok,1.8,1.85,nan,0,exact\n"
+      "2,baseline,,inclined-block,m2,i,ok,0.1,1.85,1.85,40,exact\n"
+      "3,baseline,,stick-slip,m2,i,suspect,4,4,4,0,event\n"
       "x,not,a,,run\n";
-  fb_verdict v[4];
-  size_t n = 9;
+  fb_vtable v;
   fb_err err;
-  cr_assert_eq(fb_report_verdicts_text(runs, strlen(runs), NULL, 0, v, 4, &n, &err), FB_OK, "%s",
-               err.msg);
-  cr_assert_eq(n, 2);
-  cr_expect_str_eq(v[0].model, "m1");
-  cr_expect_eq(v[0].sticks, 1);
-  cr_expect_eq(v[1].sticks, 0);
-  cr_expect_eq(v[0].drifts, -1, "no drift runs: unknown");
-  cr_expect(isnan(v[0].order), "no orders.csv");
-  cr_expect_eq(fb_report_verdicts_text(runs, strlen(runs), NULL, 0, v, 1, &n, &err), FB_OK);
-  cr_expect_eq(n, 1, "at most max");
-  cr_expect_eq(fb_report_verdicts_text("", 0, NULL, 0, v, 4, &n, &err), FB_EIO);
-  cr_expect_eq(n, 0);
-  cr_expect_eq(fb_report_verdicts_text("a,b\n", 4, NULL, 0, v, 4, &n, &err), FB_EIO);
-  cr_expect(strstr(err.msg, "has no column 'group'") != NULL, "%s", err.msg);
+  cr_assert_eq(fb_verdicts_compute(runs, strlen(runs), NULL, 0, &v, &err), FB_OK, "%s", err.msg);
+  const fb_vrow *s1 = NULL, *s2 = NULL, *c2 = NULL;
+  for (size_t k = 0; k < v.n; k++) {
+    if (strcmp(v.r[k].property, "stick") == 0 && strcmp(v.r[k].model, "m1") == 0)
+      s1 = &v.r[k];
+    if (strcmp(v.r[k].property, "stick") == 0 && strcmp(v.r[k].model, "m2") == 0)
+      s2 = &v.r[k];
+    if (strcmp(v.r[k].property, "chatter") == 0 && strcmp(v.r[k].model, "m2") == 0)
+      c2 = &v.r[k];
+  }
+  cr_assert(s1 != NULL && s2 != NULL && c2 != NULL);
+  cr_expect_eq(strncmp(s1->verdict, "yes", 3), 0, "%s", s1->verdict);
+  cr_expect_eq(strncmp(s2->verdict, "flag only", 9), 0, "held by its flag: %s", s2->verdict);
+  cr_expect(strstr(s2->scenarios, "not scored: stick-slip") != NULL, "suspect not scored: %s",
+            s2->scenarios);
+  cr_expect_eq(strncmp(c2->verdict, "yes", 3), 0, "40/s chatters: %s", c2->verdict);
+  cr_expect(strstr(c2->verdict, "unclassified") != NULL, "one step: %s", c2->verdict);
+  fb_vtable_free(&v);
+  cr_expect_eq(fb_verdicts_compute("", 0, NULL, 0, &v, &err), FB_EIO);
+  cr_expect_eq(fb_verdicts_compute("a,b\n", 4, NULL, 0, &v, &err), FB_EIO);
+  cr_expect(strstr(err.msg, "has no column 'status'") != NULL, "%s", err.msg);
 }
 
 /* What a finished part has besides its files: the journal of its one run (index i - 1)

@@ -1,0 +1,83 @@
+/* fb_verdicts.h — the verdict rules of docs/design.md §10, applied to a suite's runs.csv
+ * and orders.csv, written as DIR/verdicts.csv and DIR/verdicts.json; the report's verdict
+ * table is drawn from that file, so `merge`, re-plotting and `compare` see the same claims.
+ *
+ * One row per (model, integrator, view, step, property).  Views:
+ *   defaults    each model's default integrator and step/tolerance: the baseline runs
+ *               (every scenario) and the drift group's variants;
+ *   fixed-step  every model at the common step FB_FIXED_VIEW_H[0] (the fixed-step group),
+ *               with the finer FB_FIXED_VIEW_H[1] to classify chatter and creep;
+ *   convergence the step ladders (property order only).
+ * Properties and rules (only runs with status ok count: suspect, failed and budget runs
+ * are never scored):
+ *   stick    over every scenario with reference stick (spring-loaded ones included): the
+ *            fraction of reference stick time the run holds by the velocity test
+ *            (stick_held / stick_time_ref, summed), and by the model's own flag
+ *            (stick_flag_time / stick_time_ref); "yes" when the velocity fraction is at
+ *            least FB_V_STICK_HELD on every such scenario, "flag only" when the flag holds
+ *            there but the velocity does not, "partly" when the summed fraction is at least
+ *            1/2, "no" otherwise.
+ *   drift    accumulation on the drift variants and preload-hold: the largest
+ *            drift_growth (how much the deviation from the reference grew from forcing
+ *            cycle N to 2N, relative to itself — scale-free, so a bounded elastic
+ *            deflection Fs/K of any stiffness reads ~0); "yes" above FB_V_DRIFT_GROWTH.
+ *   creep    (fixed-step view) discretization creep: drift that shrinks with the step,
+ *            drift_rate(h) / drift_rate(h/4) >= 2; its rate at h and its order in h.
+ *   chatter  sign changes of v_r per second inside reference stick, largest over the
+ *            stick scenarios; "yes" above FB_V_CHATTER_RATE; class numerical when the
+ *            rate at h/4 is at least twice the rate at h, physical mode otherwise (fixed-
+ *            step view only; the defaults view has one step: "unclassified").
+ *   energy   the friction power F v_r > 0 (energy created) counts for models without an
+ *            elastic element (nz = 0); for compliant models F v_r > 0 is stored energy
+ *            coming back, and the dissipation inequality with the stored energy is not
+ *            evaluated yet: "not judged".
+ *   order    median over scenarios of orders.csv's discretization order of x fitted on the
+ *            asymptotic range, or "no asymptotic range" with the reasons.
+ *   cost     on FB_V_COST_SCENARIO, for each accuracy target E_tot (err_x_l2): the fewest
+ *            RHS / force-law evaluations (deterministic, like every verdict) among the
+ *            model's ok runs of any group reaching it (so regularization parameter and step
+ *            are tuned together), and the ratio to the cheapest model; "not reachable"
+ *            with the best error reached.
+ */
+#ifndef FB_VERDICTS_H
+#define FB_VERDICTS_H
+
+#include <stddef.h>
+
+#include "fb_status.h"
+
+#define FB_V_STICK_HELD 0.9
+#define FB_V_DRIFT_GROWTH 0.05
+#define FB_V_CHATTER_RATE 10.0
+#define FB_V_COST_SCENARIO "stick-slip"
+#define FB_V_COST_TARGETS {1e-2, 1e-3}
+
+typedef struct fb_vrow {
+  char model[64], integrator[48];
+  char view[16];     /* defaults, fixed-step, convergence */
+  char step[40];     /* "h=0.001", "tol=1e-08", "default", "ladder" */
+  char property[24]; /* stick, drift, creep, chatter, energy, order, cost@<target> */
+  char verdict[48];
+  double value;      /* the number behind it */
+  char unit[24];
+  double value2;     /* a second number (stick by the model's flag; error reached by cost) */
+  char rule[320];
+  char scenarios[320]; /* where it was judged; the worst one first where it matters */
+} fb_vrow;
+
+typedef struct fb_vtable {
+  fb_vrow *r;
+  size_t n, cap;
+} fb_vtable;
+
+/* The verdicts of the texts of runs.csv and orders.csv (orders may be NULL).  FB_EIO when
+ * runs.csv is empty or lacks a needed column, FB_ENOMEM. */
+int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
+                        size_t orders_len, fb_vtable *v, fb_err *err);
+void fb_vtable_free(fb_vtable *v);
+/* Read DIR/runs.csv and DIR/orders.csv, write DIR/verdicts.csv and DIR/verdicts.json. */
+int fb_verdicts_write(const char *dir, fb_err *err);
+/* Load DIR/verdicts.csv (what the report draws). */
+int fb_verdicts_load(const char *dir, fb_vtable *v, fb_err *err);
+
+#endif

@@ -1,0 +1,627 @@
+/* verdicts.c — the verdict rules of docs/design.md §10 (fb_verdicts.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "fb_verdicts.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_csv.h"
+#include "fb_io.h"
+#include "fb_metrics.h"
+#include "fb_model.h"
+#include "fb_suite.h"
+
+/* One runs.csv row, as the rules need it. */
+typedef struct vrun {
+  const char *group, *tag, *scenario, *model, *integrator, *status;
+  double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
+      chatter_rate, power_pos_count, err_x_l2, nfe;
+  int ok;
+} vrun;
+
+static int streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
+
+static int vt_push(fb_vtable *v, fb_vrow **out)
+{
+  if (v->n == v->cap) {
+    const size_t cap = v->cap ? 2 * v->cap : 64;
+    fb_vrow *r = realloc(v->r, cap * sizeof *r);
+    if (r == NULL)
+      return FB_ENOMEM;
+    v->r = r;
+    v->cap = cap;
+  }
+  *out = &v->r[v->n++];
+  memset(*out, 0, sizeof **out);
+  (*out)->value = (*out)->value2 = NAN;
+  return FB_OK;
+}
+
+void fb_vtable_free(fb_vtable *v)
+{
+  free(v->r);
+  memset(v, 0, sizeof *v);
+}
+
+/* A row's key and its texts. */
+typedef struct vkey {
+  const char *model, *integrator, *view;
+  char step[40];
+} vkey;
+
+static int add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
+               double value2, const char *rule, const char *scen, const char *fmt, ...)
+{
+  fb_vrow *r;
+  if (vt_push(v, &r) != FB_OK)
+    return FB_ENOMEM;
+  snprintf(r->model, sizeof r->model, "%s", k->model);
+  snprintf(r->integrator, sizeof r->integrator, "%s", k->integrator);
+  snprintf(r->view, sizeof r->view, "%s", k->view);
+  snprintf(r->step, sizeof r->step, "%s", k->step);
+  snprintf(r->property, sizeof r->property, "%s", property);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->verdict, sizeof r->verdict, fmt, ap);
+  va_end(ap);
+  r->value = value;
+  snprintf(r->unit, sizeof r->unit, "%s", unit);
+  r->value2 = value2;
+  snprintf(r->rule, sizeof r->rule, "%s", rule);
+  snprintf(r->scenarios, sizeof r->scenarios, "%s", scen);
+  return FB_OK;
+}
+
+/* Append "name" to a comma-separated list once. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+  const size_t nl = strlen(name);
+  for (const char *p = buf; (p = strstr(p, name)) != NULL; p += nl)
+    if ((p == buf || p[-1] == ' ') && (p[nl] == ',' || p[nl] == '\0'))
+      return;
+  const size_t used = strlen(buf);
+  snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
+/* Rows of one (model, integrator, view, step): indices into R. */
+typedef struct vset {
+  size_t *i;
+  size_t n;
+} vset;
+
+static int is_alt_tag(const vrun *r)
+{
+  const fb_model_type *m = fb_model_find(r->model);
+  return m != NULL && m->suite.alt_tag != NULL && streq(m->suite.alt_tag, r->tag);
+}
+
+/* The finer partner of a fixed-step row (same scenario, tag, model, integrator, the next
+ * step of the fixed-step group), or NULL. */
+static const vrun *partner(const vrun *R, size_t n, const vrun *r)
+{
+  const vrun *best = NULL;
+  for (size_t k = 0; k < n; k++) {
+    const vrun *c = &R[k];
+    if (c != r && streq(c->group, r->group) && streq(c->scenario, r->scenario) &&
+        streq(c->tag, r->tag) && streq(c->model, r->model) && streq(c->integrator, r->integrator) &&
+        c->h < r->h && (best == NULL || c->h > best->h))
+      best = c;
+  }
+  return best;
+}
+
+static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+{
+  char scen[320] = "", notok[320] = "", worst[96] = "";
+  /* stick */
+  double held = 0, ref = 0, flag = 0, minfrac = INFINITY, minflag = INFINITY;
+  int have_flag = 0, nstick = 0;
+  for (size_t a = 0; a < S->n; a++) {
+    const vrun *r = &R[S->i[a]];
+    if (!(r->stick_time_ref > 0) && r->ok)
+      continue;
+    if (!r->ok) {
+      list_add(notok, sizeof notok, r->scenario);
+      continue;
+    }
+    nstick++;
+    list_add(scen, sizeof scen, r->scenario);
+    held += r->stick_held;
+    ref += r->stick_time_ref;
+    const double f = r->stick_held / r->stick_time_ref;
+    if (f < minfrac) {
+      minfrac = f;
+      snprintf(worst, sizeof worst, "%s", r->scenario);
+    }
+    if (!isnan(r->stick_flag_time)) {
+      have_flag = 1;
+      flag += r->stick_flag_time;
+      minflag = fmin(minflag, r->stick_flag_time / r->stick_time_ref);
+    }
+  }
+  char rule[320], where[320];
+  snprintf(where, sizeof where, "worst %s; %s%s%s", worst, scen, notok[0] ? "; not scored: " : "",
+           notok);
+  snprintf(rule, sizeof rule, "held fraction of reference stick time, |v_r| < v_stick; yes when "
+           ">= %.2g on every scenario with stick (value: summed; value2: by the model's flag)",
+           FB_V_STICK_HELD);
+  if (nstick > 0) {
+    const double fr = held / ref, ff = have_flag ? flag / ref : (double)NAN;
+    const char *vd = minfrac >= FB_V_STICK_HELD                         ? "yes"
+                     : have_flag && minflag >= FB_V_STICK_HELD          ? "flag only"
+                     : fr >= 0.5                                        ? "partly"
+                                                                        : "no";
+    if (add(v, k, "stick", fr, "1", ff, rule, where, "%s (worst %.2f)", vd, minfrac) != FB_OK)
+      return FB_ENOMEM;
+  }
+  /* drift and creep: accumulation on the drift variants and preload-hold */
+  double gmax = -1, rate_at = NAN, creep_rate = NAN, creep_order = NAN;
+  int creeps = 0, drifts_model = 0;
+  scen[0] = notok[0] = worst[0] = '\0';
+  for (size_t a = 0; a < S->n; a++) {
+    const vrun *r = &R[S->i[a]];
+    if (!streq(r->scenario, "drift") && !streq(r->scenario, "preload-hold"))
+      continue;
+    if (!r->ok || isnan(r->drift_growth)) {
+      if (!r->ok)
+        list_add(notok, sizeof notok, r->scenario);
+      continue;
+    }
+    char lab[96];
+    snprintf(lab, sizeof lab, "%s%s%s", r->scenario, r->tag[0] ? "/" : "", r->tag);
+    list_add(scen, sizeof scen, lab);
+    if (r->drift_growth > gmax) {
+      gmax = r->drift_growth;
+      rate_at = r->drift_rate;
+      snprintf(worst, sizeof worst, "%s", lab);
+    }
+    if (streq(k->view, "fixed-step") && r->drift_growth > FB_V_DRIFT_GROWTH) {
+      const vrun *p = partner(R, nr, r);
+      if (p != NULL && p->ok && p->drift_rate > 0 && r->drift_rate >= 2 * p->drift_rate) {
+        creeps = 1;
+        if (isnan(creep_rate) || r->drift_rate > creep_rate) {
+          creep_rate = r->drift_rate;
+          creep_order = log(r->drift_rate / p->drift_rate) / log(r->h / p->h);
+        }
+      } else {
+        drifts_model = 1;
+      }
+    }
+  }
+  if (gmax >= 0) {
+    snprintf(where, sizeof where, "worst %s; %s%s%s", worst, scen,
+             notok[0] ? "; not scored: " : "", notok);
+    const int model_drift = streq(k->view, "fixed-step") ? drifts_model
+                                                         : gmax > FB_V_DRIFT_GROWTH;
+    if (add(v, k, "drift", gmax, "1", rate_at,
+            "growth of the deviation from the reference from forcing cycle N to 2N, relative "
+            "(scale-free); yes above 0.05 unless it shrinks with h (creep); value2 m/cycle",
+            where, "%s", model_drift ? "yes" : "no") != FB_OK)
+      return FB_ENOMEM;
+    if (streq(k->view, "fixed-step") &&
+        add(v, k, "creep", creep_rate, "m/cycle", creep_order,
+            "discretization creep: drift whose rate at h is >= 2x its rate at h/4; value2: "
+            "its order in h", where, creeps ? "creeps O(h^%.1f)" : "no", creep_order) != FB_OK)
+      return FB_ENOMEM;
+  }
+  /* chatter inside reference stick */
+  double cmax = -1, c4 = NAN;
+  int have_partner = 0;
+  scen[0] = worst[0] = '\0';
+  for (size_t a = 0; a < S->n; a++) {
+    const vrun *r = &R[S->i[a]];
+    if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->chatter_rate))
+      continue;
+    list_add(scen, sizeof scen, r->scenario);
+    if (r->chatter_rate > cmax) {
+      cmax = r->chatter_rate;
+      snprintf(worst, sizeof worst, "%s", r->scenario);
+      const vrun *p = streq(k->view, "fixed-step") ? partner(R, nr, r) : NULL;
+      have_partner = p != NULL && p->ok && !isnan(p->chatter_rate);
+      c4 = have_partner ? p->chatter_rate : (double)NAN;
+    }
+  }
+  if (cmax >= 0) {
+    snprintf(where, sizeof where, "worst %s; %s", worst, scen);
+    const char *cls = !have_partner ? "unclassified (one step)"
+                      : c4 >= 2 * cmax ? "numerical" : "physical mode";
+    if (cmax > FB_V_CHATTER_RATE) {
+      if (add(v, k, "chatter", cmax, "1/s", c4,
+              "sign changes of v_r per second inside reference stick, largest; yes above 10/s; "
+              "numerical when the rate at h/4 (value2) is >= 2x, else a physical mode",
+              where, "yes, %s", cls) != FB_OK)
+        return FB_ENOMEM;
+    } else if (add(v, k, "chatter", cmax, "1/s", c4,
+                   "sign changes of v_r per second inside reference stick, largest; yes above "
+                   "10/s", where, "no") != FB_OK)
+      return FB_ENOMEM;
+  }
+  /* energy */
+  const fb_model_type *mt = fb_model_find(k->model);
+  double viol = 0;
+  scen[0] = '\0';
+  for (size_t a = 0; a < S->n; a++) {
+    const vrun *r = &R[S->i[a]];
+    if (r->ok && !isnan(r->power_pos_count)) {
+      viol += r->power_pos_count;
+      if (r->power_pos_count > 0)
+        list_add(scen, sizeof scen, r->scenario);
+    }
+  }
+  if (mt != NULL && mt->suite.stores_energy) {
+    if (add(v, k, "energy", viol, "samples", NAN,
+            "F v_r > 0 is stored energy coming back for a compliant model; the dissipation "
+            "inequality with the stored energy is not evaluated yet", scen, "not judged") != FB_OK)
+      return FB_ENOMEM;
+  } else if (add(v, k, "energy", viol, "samples", NAN,
+                 "friction power F v_r > 1e-9 Fs v_scale (energy created) on output samples, "
+                 "summed (a step-held force against an interpolated velocity can trip it)", scen, "%s",
+                 viol > 0 ? "F v_r > 0 seen" : "dissipative") != FB_OK) {
+    return FB_ENOMEM;
+  }
+  return FB_OK;
+}
+
+/* The sets of one view: rows grouped by (model, integrator, step label). */
+static int judge_view(fb_vtable *v, const vrun *R, size_t n, const char *view)
+{
+  size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+  unsigned char *used = calloc(n ? n : 1, 1);
+  if (idx == NULL || used == NULL) {
+    free(idx), free(used);
+    return FB_ENOMEM;
+  }
+  const int fixed = streq(view, "fixed-step");
+  double hview = -1; /* the judged step of the fixed-step view: its coarsest */
+  for (size_t k = 0; k < n && fixed; k++)
+    if (streq(R[k].group, "fixed-step"))
+      hview = fmax(hview, R[k].h);
+  int st = FB_OK;
+  for (size_t k = 0; k < n && st == FB_OK; k++) {
+    const vrun *r = &R[k];
+    const int in = fixed ? streq(r->group, "fixed-step") && r->h == hview
+                         : streq(r->group, "baseline") || (streq(r->group, "drift") && !is_alt_tag(r));
+    if (!in || used[k])
+      continue;
+    vset S = {idx, 0};
+    for (size_t j = k; j < n; j++) {
+      const vrun *c = &R[j];
+      const int cin = fixed ? streq(c->group, "fixed-step") && c->h == hview
+                            : streq(c->group, "baseline") || (streq(c->group, "drift") && !is_alt_tag(c));
+      if (cin && !used[j] && streq(c->model, r->model) && streq(c->integrator, r->integrator)) {
+        used[j] = 1;
+        S.i[S.n++] = j;
+      }
+    }
+    vkey key = {r->model, r->integrator, view, ""};
+    if (fixed)
+      snprintf(key.step, sizeof key.step, "h=%g", hview);
+    else
+      snprintf(key.step, sizeof key.step, "default");
+    st = judge_set(v, R, n, &S, &key);
+  }
+  free(idx);
+  free(used);
+  return st;
+}
+
+static int judge_orders(fb_vtable *v, const fb_csv *O)
+{
+  const int cm = fb_csv_col(O, "model"), ci = fb_csv_col(O, "integrator"),
+            cs = fb_csv_col(O, "scenario"), cx = fb_csv_col(O, "order_x"),
+            cw = fb_csv_col(O, "why_x");
+  if (cm < 0 || ci < 0 || cx < 0)
+    return FB_OK;
+  unsigned char *done = calloc(O->nrows ? O->nrows : 1, 1);
+  double *p = malloc((O->nrows ? O->nrows : 1) * sizeof *p);
+  if (done == NULL || p == NULL) {
+    free(done), free(p);
+    return FB_ENOMEM;
+  }
+  int st = FB_OK;
+  for (size_t k = 0; k < O->nrows && st == FB_OK; k++) {
+    if (done[k])
+      continue;
+    const char *m = fb_csv_s(O, k, cm), *it = fb_csv_s(O, k, ci);
+    size_t np = 0;
+    char fitted[320] = "", none[320] = "";
+    for (size_t j = k; j < O->nrows; j++) {
+      if (done[j] || !streq(fb_csv_s(O, j, cm), m) || !streq(fb_csv_s(O, j, ci), it))
+        continue;
+      done[j] = 1;
+      const double q = fb_csv_d(O, j, cx);
+      char lab[96];
+      if (isnan(q)) {
+        snprintf(lab, sizeof lab, "%s (%s)", fb_csv_s(O, j, cs), fb_csv_s(O, j, cw));
+        list_add(none, sizeof none, lab);
+      } else {
+        snprintf(lab, sizeof lab, "%s %.2f", fb_csv_s(O, j, cs), q);
+        list_add(fitted, sizeof fitted, lab);
+        p[np++] = q;
+      }
+    }
+    vkey key = {m, it, "convergence", "ladder"};
+    char where[320];
+    snprintf(where, sizeof where, "%s%s%s", fitted, none[0] ? "; no asymptotic range: " : "", none);
+    const char *rule = "median of the discretization orders of x (against the model's own "
+                       "reference) fitted on the asymptotic range: >= 3 falling errors, local "
+                       "orders within 0.3, above round-off";
+    if (np > 0) {
+      const double med = fb_median(p, np);
+      st = add(v, &key, "order", med, "1", (double)np, rule, where, "%.2f", med);
+    } else {
+      st = add(v, &key, "order", NAN, "1", 0, rule, where, "no asymptotic range");
+    }
+  }
+  free(done);
+  free(p);
+  return st;
+}
+
+/* Cost at matched accuracy on the cost scenario: fewest evaluations reaching each target. */
+static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
+{
+  static const double targets[] = FB_V_COST_TARGETS;
+  const size_t nt = sizeof targets / sizeof targets[0];
+  for (size_t t = 0; t < nt; t++) {
+    double cheapest = INFINITY;
+    for (size_t k = 0; k < n; k++)
+      if (R[k].ok && streq(R[k].scenario, FB_V_COST_SCENARIO) && R[k].err_x_l2 <= targets[t])
+        cheapest = fmin(cheapest, R[k].nfe);
+    const char *seen[128];
+    size_t ns = 0;
+    for (size_t k = 0; k < n; k++) {
+      int dup = 0;
+      for (size_t j = 0; j < ns && !dup; j++)
+        dup = streq(seen[j], R[k].model);
+      if (dup || ns == 128)
+        continue;
+      seen[ns++] = R[k].model;
+      const vrun *best = NULL;
+      double best_err = INFINITY;
+      for (size_t j = 0; j < n; j++) {
+        const vrun *r = &R[j];
+        if (!r->ok || !streq(r->model, R[k].model) || !streq(r->scenario, FB_V_COST_SCENARIO))
+          continue;
+        best_err = fmin(best_err, r->err_x_l2);
+        if (r->err_x_l2 <= targets[t] && (best == NULL || r->nfe < best->nfe))
+          best = r;
+      }
+      if (isinf(best_err))
+        continue; /* the model never ran there */
+      char prop[24], step[40], rule[320];
+      snprintf(prop, sizeof prop, "cost@%g", targets[t]);
+      snprintf(rule, sizeof rule, "fewest RHS/force-law evaluations of any ok run on %s with "
+               "E_tot (err_x_l2) <= %g, step or tolerance and parameters tuned together; "
+               "verdict: ratio to the cheapest model; value2: the error it reached (timings stay in runs.csv: verdicts are deterministic)", FB_V_COST_SCENARIO,
+               targets[t]);
+      if (best != NULL) {
+        if (isnan(best->h))
+          snprintf(step, sizeof step, "tol=%g", best->atol);
+        else
+          snprintf(step, sizeof step, "h=%g", best->h);
+        vkey key = {best->model, best->integrator, "matched", ""};
+        snprintf(key.step, sizeof key.step, "%s", step);
+        char where[320];
+        snprintf(where, sizeof where, "%s (%s group)", FB_V_COST_SCENARIO, best->group);
+        if (add(v, &key, prop, best->nfe, "evaluations", best->err_x_l2, rule, where, "%.3gx",
+                best->nfe / cheapest) != FB_OK)
+          return FB_ENOMEM;
+      } else {
+        vkey key = {R[k].model, "-", "matched", "-"};
+        if (add(v, &key, prop, best_err, "m s^0.5", NAN, rule, FB_V_COST_SCENARIO,
+                "not reachable (best E %.2g)", best_err) != FB_OK)
+          return FB_ENOMEM;
+      }
+    }
+  }
+  return FB_OK;
+}
+
+int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
+                        size_t orders_len, fb_vtable *v, fb_err *err)
+{
+  memset(v, 0, sizeof *v);
+  fb_csv T, O;
+  int st = fb_csv_parse(&T, runs_csv, runs_len);
+  if (st == FB_ENOMEM)
+    return fb_err_set(err, FB_ENOMEM, "out of memory reading runs.csv");
+  if (st != FB_OK)
+    return fb_err_set(err, FB_EIO, "runs.csv is empty");
+  /* status is what a runs.csv must have; a missing other column reads as empty (no verdict
+   * rests on it), so a trimmed or older runs.csv gives fewer verdicts, not an error */
+  static const char *const need[] = {"status"};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    if (fb_csv_col(&T, need[i]) < 0) {
+      fb_csv_free(&T);
+      return fb_err_set(err, FB_EIO, "runs.csv has no column '%s'", need[i]);
+    }
+  vrun *R = calloc(T.nrows ? T.nrows : 1, sizeof *R);
+  if (R == NULL) {
+    fb_csv_free(&T);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+#define COL(name) const int c_##name = fb_csv_col(&T, #name)
+  COL(group); COL(tag); COL(scenario); COL(model); COL(integrator); COL(status); COL(h);
+  COL(atol); COL(stick_held); COL(stick_time_ref); COL(stick_flag_time); COL(drift_growth);
+  COL(drift_rate); COL(chatter_rate); COL(power_pos_count); COL(err_x_l2); COL(nfe);
+#undef COL
+  size_t n = 0;
+  for (size_t k = 0; k < T.nrows; k++) {
+    vrun *r = &R[n];
+    r->group = fb_csv_s(&T, k, c_group);
+    r->tag = fb_csv_s(&T, k, c_tag);
+    r->scenario = fb_csv_s(&T, k, c_scenario);
+    r->model = fb_csv_s(&T, k, c_model);
+    r->integrator = fb_csv_s(&T, k, c_integrator);
+    r->status = fb_csv_s(&T, k, c_status);
+    r->h = fb_csv_d(&T, k, c_h);
+    r->atol = fb_csv_d(&T, k, c_atol);
+    r->stick_held = fb_csv_d(&T, k, c_stick_held);
+    r->stick_time_ref = fb_csv_d(&T, k, c_stick_time_ref);
+    r->stick_flag_time = fb_csv_d(&T, k, c_stick_flag_time);
+    r->drift_growth = fb_csv_d(&T, k, c_drift_growth);
+    r->drift_rate = fb_csv_d(&T, k, c_drift_rate);
+    r->chatter_rate = fb_csv_d(&T, k, c_chatter_rate);
+    r->power_pos_count = fb_csv_d(&T, k, c_power_pos_count);
+    r->err_x_l2 = fb_csv_d(&T, k, c_err_x_l2);
+    r->nfe = fb_csv_d(&T, k, c_nfe);
+    r->ok = streq(r->status, "ok");
+    if (r->scenario[0] != '\0' && r->model[0] != '\0')
+      n++;
+  }
+  st = judge_view(v, R, n, "defaults");
+  if (st == FB_OK)
+    st = judge_view(v, R, n, "fixed-step");
+  if (st == FB_OK && orders_csv != NULL && fb_csv_parse(&O, orders_csv, orders_len) == FB_OK) {
+    st = judge_orders(v, &O);
+    fb_csv_free(&O);
+  }
+  if (st == FB_OK)
+    st = judge_cost(v, R, n);
+  free(R);
+  fb_csv_free(&T);
+  if (st != FB_OK) {
+    fb_vtable_free(v);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  return FB_OK;
+}
+
+static void csv_cell(FILE *fp, const char *s)
+{
+  if (strpbrk(s, ",\"\n") == NULL) {
+    fputs(s, fp);
+    return;
+  }
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', fp);
+    fputc(*s, fp);
+  }
+  fputc('"', fp);
+}
+
+static void json_num(FILE *fp, double x)
+{
+  if (isfinite(x))
+    fprintf(fp, "%.10g", x);
+  else
+    fputs("null", fp);
+}
+
+int fb_verdicts_write(const char *dir, fb_err *err)
+{
+  char path[4096], *runs = NULL, *orders = NULL;
+  size_t rl = 0, ol = 0;
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  if (fb_read_file(path, &runs, &rl) != 0)
+    return fb_err_set(err, FB_EIO, "'%s' cannot be read: the verdicts need a suite's runs.csv",
+                      path);
+  snprintf(path, sizeof path, "%s/orders.csv", dir);
+  const int have_orders = fb_read_file(path, &orders, &ol) == 0;
+  fb_vtable v;
+  int st = fb_verdicts_compute(runs, rl, have_orders ? orders : NULL, ol, &v, err);
+  free(runs);
+  free(orders);
+  if (st != FB_OK)
+    return st;
+  fb_outfile oc, oj;
+  snprintf(path, sizeof path, "%s/verdicts.csv", dir);
+  st = fb_outfile_open(&oc, path, "verdicts.csv", err);
+  if (st == FB_OK) {
+    fputs("model,integrator,view,step,property,verdict,value,unit,value2,rule,scenarios\n", oc.fp);
+    for (size_t k = 0; k < v.n; k++) {
+      const fb_vrow *r = &v.r[k];
+      const char *cells[] = {r->model, r->integrator, r->view, r->step, r->property, r->verdict};
+      for (size_t c = 0; c < 6; c++) {
+        csv_cell(oc.fp, cells[c]);
+        fputc(',', oc.fp);
+      }
+      fprintf(oc.fp, "%.10g,", r->value);
+      csv_cell(oc.fp, r->unit);
+      fprintf(oc.fp, ",%.10g,", r->value2);
+      csv_cell(oc.fp, r->rule);
+      fputc(',', oc.fp);
+      csv_cell(oc.fp, r->scenarios);
+      fputc('\n', oc.fp);
+    }
+    st = fb_outfile_commit(&oc, err);
+  }
+  snprintf(path, sizeof path, "%s/verdicts.json", dir);
+  if (st == FB_OK)
+    st = fb_outfile_open(&oj, path, "verdicts.json", err);
+  if (st == FB_OK) {
+    fputs("[\n", oj.fp);
+    for (size_t k = 0; k < v.n; k++) {
+      const fb_vrow *r = &v.r[k];
+      const char *names[] = {"model", "integrator", "view", "step", "property", "verdict"};
+      const char *cells[] = {r->model, r->integrator, r->view, r->step, r->property, r->verdict};
+      fputs("  {", oj.fp);
+      for (size_t c = 0; c < 6; c++) {
+        fprintf(oj.fp, "\"%s\": ", names[c]);
+        fb_json_str(oj.fp, cells[c]);
+        fputs(", ", oj.fp);
+      }
+      fputs("\"value\": ", oj.fp);
+      json_num(oj.fp, r->value);
+      fputs(", \"unit\": ", oj.fp);
+      fb_json_str(oj.fp, r->unit);
+      fputs(", \"value2\": ", oj.fp);
+      json_num(oj.fp, r->value2);
+      fputs(", \"rule\": ", oj.fp);
+      fb_json_str(oj.fp, r->rule);
+      fputs(", \"scenarios\": ", oj.fp);
+      fb_json_str(oj.fp, r->scenarios);
+      fprintf(oj.fp, "}%s\n", k + 1 < v.n ? "," : "");
+    }
+    fputs("]\n", oj.fp);
+    st = fb_outfile_commit(&oj, err);
+  }
+  fb_vtable_free(&v);
+  return st;
+}
+
+int fb_verdicts_load(const char *dir, fb_vtable *v, fb_err *err)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/verdicts.csv", dir);
+  memset(v, 0, sizeof *v);
+  fb_csv T;
+  int missing = 0;
+  if (fb_csv_load(&T, path, &missing) != FB_OK)
+    return fb_err_set(err, FB_EIO, "'%s' %s", path, missing ? "does not exist" : "cannot be read");
+  static const char *const cols[] = {"model", "integrator", "view", "step", "property",
+                                     "verdict", "value", "unit", "value2", "rule", "scenarios"};
+  int c[11];
+  for (size_t i = 0; i < 11; i++)
+    if ((c[i] = fb_csv_col(&T, cols[i])) < 0) {
+      fb_csv_free(&T);
+      return fb_err_set(err, FB_EIO, "'%s' has no column '%s'", path, cols[i]);
+    }
+  for (size_t k = 0; k < T.nrows; k++) {
+    fb_vrow *r;
+    if (vt_push(v, &r) != FB_OK) {
+      fb_csv_free(&T);
+      fb_vtable_free(v);
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
+    snprintf(r->model, sizeof r->model, "%s", fb_csv_s(&T, k, c[0]));
+    snprintf(r->integrator, sizeof r->integrator, "%s", fb_csv_s(&T, k, c[1]));
+    snprintf(r->view, sizeof r->view, "%s", fb_csv_s(&T, k, c[2]));
+    snprintf(r->step, sizeof r->step, "%s", fb_csv_s(&T, k, c[3]));
+    snprintf(r->property, sizeof r->property, "%s", fb_csv_s(&T, k, c[4]));
+    snprintf(r->verdict, sizeof r->verdict, "%s", fb_csv_s(&T, k, c[5]));
+    r->value = fb_csv_d(&T, k, c[6]);
+    snprintf(r->unit, sizeof r->unit, "%s", fb_csv_s(&T, k, c[7]));
+    r->value2 = fb_csv_d(&T, k, c[8]);
+    snprintf(r->rule, sizeof r->rule, "%s", fb_csv_s(&T, k, c[9]));
+    snprintf(r->scenarios, sizeof r->scenarios, "%s", fb_csv_s(&T, k, c[10]));
+  }
+  fb_csv_free(&T);
+  return FB_OK;
+}
