@@ -48,6 +48,8 @@ static const char main_help[] =
     "                                        intervals (closed form or switching/event)\n"
     "  bench [--out FILE.csv]                ns per step: fricbench vs a hand-written loop\n"
     "  merge DIR...                          reassemble the parts of suite --emit-jobs\n"
+    "  impacts [--out DIR]                   normal-contact treatments: effective restitution\n"
+    "                                        against nominal e on bouncing-ball (impacts.csv)\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
@@ -450,6 +452,8 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_reference(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0)
     return fb_cmd_bench(argc - 1, argv + 1);
+  if (strcmp(cmd, "impacts") == 0)
+    return fb_cmd_impacts(argc - 1, argv + 1);
   if (strcmp(cmd, "merge") == 0)
     return fb_cmd_merge(argc - 1, argv + 1);
   return usage_error("unknown command '%s': use list, run, reference, suite, bench or merge (see 'fricbench --help')%s", cmd, "");
