@@ -16,7 +16,7 @@
 #include "fb_normal.h"
 
 typedef struct hunt_crossley_params {
-  double k, p, law, e;
+  double k, p, law, e, v_min;
 } hunt_crossley_params;
 
 static const char *const hc_laws[] = {"hunt-crossley", "lankarani-nikravesh", "flores", NULL};
@@ -31,8 +31,12 @@ static const fb_param_desc hunt_crossley_desc[] = {
      FB_PARAM_CHOICE, NULL, hc_laws},
     {"e", "1", "restitution the damping is calibrated for", offsetof(hunt_crossley_params, e),
      NAN, 0, 1, FB_PARAM_AUTO, "the scenario's e", NULL},
+    {"v_min", "m/s", "floor of the stored impact velocity in chi (bounds the damping of "
+     "micro-impacts, where chi ~ 1/v_in would make the law arbitrarily stiff)",
+     offsetof(hunt_crossley_params, v_min), NAN, 0, INFINITY, FB_PARAM_AUTO | FB_PARAM_MIN_OPEN,
+     "0.01 sqrt(2 a h), 1 % of the drop's impact velocity", NULL},
 };
-static const fb_param_set hunt_crossley_set = {sizeof(hunt_crossley_params), 4,
+static const fb_param_set hunt_crossley_set = {sizeof(hunt_crossley_params), 5,
                                                hunt_crossley_desc};
 
 static int hunt_crossley_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
@@ -40,6 +44,8 @@ static int hunt_crossley_resolve(void *pp, const fb_normal_scale *sc, fb_err *er
   hunt_crossley_params *p = pp;
   if (isnan(p->e))
     p->e = sc->e;
+  if (isnan(p->v_min))
+    p->v_min = 0.01 * sc->v_in;
   if (isnan(p->k)) {
     const double d = 0.01 * sc->h;
     p->k = (p->p + 1) * sc->m * sc->v_in * sc->v_in / (2 * pow(d, p->p + 1));
@@ -54,8 +60,8 @@ static int hunt_crossley_resolve(void *pp, const fb_normal_scale *sc, fb_err *er
 
 static void hunt_crossley_onset(const void *pp, double gd, double *s)
 {
-  (void)pp;
-  s[0] = -gd; /* the impact velocity v_in > 0 */
+  const hunt_crossley_params *p = pp;
+  s[0] = fmax(-gd, p->v_min); /* the impact velocity v_in > 0 */
 }
 
 static double hunt_crossley_force(const void *pp, double g, double gd, const double *s,
@@ -65,7 +71,7 @@ static double hunt_crossley_force(const void *pp, double g, double gd, const dou
   ds[0] = 0.0;
   if (g >= 0)
     return 0.0;
-  const double v = s[0] > 0 ? s[0] : -gd > 0 ? -gd : 1.0;
+  const double v = fmax(s[0] > 0 ? s[0] : -gd, p->v_min);
   const double e = p->e;
   double chi;
   if (p->law == 0)

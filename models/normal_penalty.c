@@ -4,7 +4,7 @@
  * The clip at 0 is ours (the paper's linear element would pull the body back at the end of
  * the contact: "sucking"); with it the effective restitution is above the linear formula
  * e = exp(-zeta pi / sqrt(1 - zeta^2)), zeta = d_N / (2 sqrt(c_N m)), which holds for the
- * unclipped element without gravity.  auto: c_N puts the penetration of a drop from the
+ * unclipped element (clip = 0) without gravity.  auto: c_N puts the penetration of a drop from the
  * contact's height at 1 % of it (c_N = m v_in^2 / (0.01 h)^2); d_N from the target e by the
  * linear formula. */
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "fb_normal.h"
 
 typedef struct penalty_n_params {
-  double cN, dN, e;
+  double cN, dN, e, clip;
 } penalty_n_params;
 
 static const fb_param_desc penalty_n_desc[] = {
@@ -24,8 +24,11 @@ static const fb_param_desc penalty_n_desc[] = {
      NAN, 0, INFINITY, FB_PARAM_AUTO, "2 zeta sqrt(cN m), zeta from e by the linear formula", NULL},
     {"e", "1", "restitution target of the auto dN", offsetof(penalty_n_params, e), NAN, 0, 1,
      FB_PARAM_AUTO, "the scenario's e", NULL},
+    {"clip", "1", "1: force clipped at 0 (no sucking); 0: the raw linear element, which pulls "
+     "at the end of the contact (for comparison with the linear formula only)",
+     offsetof(penalty_n_params, clip), 1, 0, 1, FB_PARAM_INT, NULL, NULL},
 };
-static const fb_param_set penalty_n_set = {sizeof(penalty_n_params), 3, penalty_n_desc};
+static const fb_param_set penalty_n_set = {sizeof(penalty_n_params), 4, penalty_n_desc};
 
 static int penalty_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
 {
@@ -48,7 +51,8 @@ static double penalty_n_force(const void *pp, double g, double gd, const double 
   (void)s, (void)ds;
   if (g >= 0)
     return 0.0;
-  return fmax(0.0, -p->cN * g - p->dN * gd);
+  const double l = -p->cN * g - p->dN * gd;
+  return p->clip != 0 ? fmax(0.0, l) : l;
 }
 
 const fb_normal_type fb_normal_penalty = {
