@@ -39,6 +39,7 @@ typedef struct cws {
   gsl_odeiv2_control *ctl;
   gsl_odeiv2_evolve *ev;
   gsl_odeiv2_system sys;
+  gsl_root_fsolver *root; /* Brent, for event location (allocated once) */
   double *Y, *Y0, *Yt, *yerr, *dY, *f, *a, *lam, *w, *MJ, *F, *E0, *E1, *Et;
   size_t *soff;
   int *mode;  /* per normal: newton 1 = persistent contact; force laws 1 = gap < 0 */
@@ -219,10 +220,8 @@ static double locate(cws *c, double t0, double h, size_t q, double a)
 {
   root_ctx r = {c, t0, q, a};
   gsl_function F = {root_fn, &r};
-  gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  gsl_root_fsolver *s = c->root;
   double lo = 0, hi = h;
-  if (s == NULL)
-    return h;
   if (q < c->nn && c->pl->normal[q].type->event && !c->mode[q] && !(a > 0)) {
     /* just after an impact (g = 0 within round-off): bracket from the first positive gap,
      * searched from the end down (the gap is positive early in the flight) */
@@ -245,7 +244,6 @@ static double locate(cws *c, double t0, double h, size_t q, double a)
         break;
     }
   }
-  gsl_root_fsolver_free(s);
   /* the upper end, where the event has fired; if it has not (flat zero), step to h */
   const double eps = 4 * DBL_EPSILON * fmax(fabs(t0 + h), 1.0);
   for (int k = 0; k < 60 && hi < h; k++, hi += eps * ldexp(1.0, k)) {
@@ -384,6 +382,8 @@ static void cws_free(void *p)
     gsl_odeiv2_control_free(c->ctl);
   if (c->step)
     gsl_odeiv2_step_free(c->step);
+  if (c->root)
+    gsl_root_fsolver_free(c->root);
   free(c->Y);
   free(c);
 }
@@ -486,7 +486,8 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   c->ctl = gsl_odeiv2_control_y_new(isnan(o->atol) ? 1e-9 : o->atol,
                                     isnan(o->rtol) ? 1e-9 : o->rtol);
   c->ev = gsl_odeiv2_evolve_alloc(c->dimY);
-  if (c->step == NULL || c->ctl == NULL || c->ev == NULL) {
+  c->root = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (c->step == NULL || c->ctl == NULL || c->ev == NULL || c->root == NULL) {
     cws_free(c);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
