@@ -525,6 +525,12 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
     const double g = dotn(nm->Jn, c->Y, c->n) + nm->g0, gd = dotn(nm->Jn, c->Y + c->n, c->n);
     if (nm->type->init != NULL)
       nm->type->init(nm->np, g, gd, c->Y + c->dim + c->soff[k]);
+    /* newton starting on the contact at rest, pushed into it: persistent from the start */
+    if (nm->type->event && g <= 0 && gd <= 0) {
+      eval(c, *t, c->Y, c->dY);
+      if (dotn(nm->Jn, c->dY + c->n, c->n) < 0)
+        c->mode[k] = 1;
+    }
   }
   double h = fmin(1e-3 * (pl->T - *t), c->o.hmax);
   int st = events(c, *t, c->Y, c->E0);
@@ -547,8 +553,15 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
         if (vr != 0)
           c->fdir[i] = vr > 0 ? 1.0 : -1.0;
       }
-    if (isfinite(c->o.hmax) && h > c->o.hmax)
-      h = c->o.hmax;
+    /* Events are detected by sign changes at step ends: a step must not span two of them.
+     * Phases whose motion is polynomial (free fall, persistent contact at rest) let the
+     * error control grow the step without bound, so it is capped at 0.1 / f_c (a tenth of
+     * the fastest natural or forcing period) and 1 % of the span. */
+    const double hcap = fmin(c->o.hmax, fmin(0.01 * (pl->T - pl->t0),
+                                             isfinite(pl->f_c) && pl->f_c > 0 ? 0.1 / pl->f_c
+                                                                              : HUGE_VAL));
+    if (h > hcap)
+      h = hcap;
     int s = gsl_odeiv2_evolve_apply(c->ev, c->ctl, c->step, &c->sys, t, pl->T, &h, c->Y);
     if (s != GSL_SUCCESS) {
       memcpy(y, c->Y0, c->dim * sizeof(double));

@@ -203,3 +203,30 @@ Test(impacts, bad_parameters_exit_2)
   cr_assert_eq(fbt_cli(kik, out, sizeof out, err, sizeof err), 2, "%s", err);
   cr_assert_eq(fbt_lines(err), 1, "%s", err);
 }
+
+/* impact-oscillator (seed 004 §3, e = 0.3, Omega = 0.81): flight, impacts and persistent
+ * contact released by the forcing; newton's state at T agrees across tolerances, never
+ * penetrates and never pulls. */
+Test(impacts, impact_oscillator_newton_consistent)
+{
+  double yT[2][2];
+  static const double tols[] = {1e-9, 1e-12};
+  for (size_t k = 0; k < 2; k++) {
+    fb_run_result res;
+    fb_trace tr;
+    const char *sets[] = {"normal=newton", "T=100", NULL};
+    fbt_run("impact-oscillator", "naive-sign", "contact", 0, tols[k], sets, 3, &tr, NULL, &res);
+    cr_assert_eq(res.status, FB_OK, "%s", res.message);
+    cr_assert(res.cnt.nevents > 50, "impacts: %lu events", res.cnt.nevents);
+    memcpy(yT[k], tr.y + (tr.ns - 1) * tr.dim, 2 * sizeof(double));
+    fb_trace_free(&tr);
+  }
+  cr_assert(fabs(yT[0][0] - yT[1][0]) < 1e-9 && fabs(yT[0][1] - yT[1][1]) < 1e-9,
+            "x(T) %.12g vs %.12g", yT[0][0], yT[1][0]);
+  const char *sets[] = {"normal=newton", "T=100", NULL};
+  fb_impact_stats s;
+  stats("impact-oscillator", sets, &s, NULL);
+  /* the release is located where lambda_n has just turned negative: round-off of A = 1e-3 */
+  cr_assert(s.max_pen < 1e-12 && s.min_lambda > -1e-15, "pen %g, min lambda %g", s.max_pen,
+            s.min_lambda);
+}
