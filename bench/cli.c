@@ -10,8 +10,10 @@
 #include <time.h>
 
 #include "fb_io.h"
+#include "fb_normal.h"
 #include "fb_plugin.h"
 #include "fb_run.h"
+#include "fb_scenarios.h"
 #include "fb_suite.h"
 
 #ifndef FB_VERSION
@@ -48,6 +50,8 @@ static const char main_help[] =
     "                                        intervals (closed form or switching/event)\n"
     "  bench [--out FILE.csv]                ns per step: fricbench vs a hand-written loop\n"
     "  merge DIR...                          reassemble the parts of suite --emit-jobs\n"
+    "  impacts [--out DIR]                   normal-contact treatments: effective restitution\n"
+    "                                        against nominal e on bouncing-ball (impacts.csv)\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
@@ -139,6 +143,31 @@ static void list_integrators(FILE *fp)
   }
 }
 
+/* `list contact`: the normal-contact treatments and the scenarios with normal contacts
+ * (docs/design.md §12), which the default listing and suite leave out. */
+static void list_contact(FILE *fp)
+{
+  fprintf(fp, "normal-contact treatments (--set normal=NAME, parameters --set normal.P=V):\n");
+  for (size_t i = 0; fb_normal_registry[i] != NULL; i++) {
+    const fb_normal_type *t = fb_normal_registry[i];
+    double p[FB_NORMAL_NP];
+    fb_params_default(t->params, p);
+    fprintf(fp, "  %-14s %s\n    source: %s\n", t->name, t->title, t->reference);
+    fb_params_print(t->params, p, "    ", fp);
+  }
+  fprintf(fp, "scenarios with normal contacts (run by the contact scheme):\n");
+  for (size_t i = 0; fb_contact_scenario_registry[i] != NULL; i++) {
+    const fb_scenario_type *t = fb_contact_scenario_registry[i];
+    void *p = calloc(1, t->params->size);
+    if (p == NULL)
+      return;
+    fb_params_default(t->params, p);
+    fprintf(fp, "  %-14s %s\n    source: %s\n", t->name, t->title, t->source);
+    fb_params_print(t->params, p, "    ", fp);
+    free(p);
+  }
+}
+
 static int cmd_list(int argc, char **argv)
 {
   if (argc > 2)
@@ -156,6 +185,10 @@ static int cmd_list(int argc, char **argv)
     list_scenarios(stdout);
   if (what == NULL || strcmp(what, "integrators") == 0)
     list_integrators(stdout);
+  if (what != NULL && strcmp(what, "contact") == 0) {
+    list_contact(stdout);
+    return FB_EXIT_OK;
+  }
   if (what != NULL && strcmp(what, "models") != 0 && strcmp(what, "scenarios") != 0 &&
       strcmp(what, "integrators") != 0)
     return usage_error("unknown list '%s': use models, scenarios or integrators%s", what, "");
@@ -450,6 +483,8 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_reference(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0)
     return fb_cmd_bench(argc - 1, argv + 1);
+  if (strcmp(cmd, "impacts") == 0)
+    return fb_cmd_impacts(argc - 1, argv + 1);
   if (strcmp(cmd, "merge") == 0)
     return fb_cmd_merge(argc - 1, argv + 1);
   return usage_error("unknown command '%s': use list, run, reference, suite, bench or merge (see 'fricbench --help')%s", cmd, "");

@@ -92,13 +92,20 @@ typedef struct fb_case {
   /* When not NULL, checked after every accepted step: a non-zero value stops the run
    * with FB_EINTR (the suite's interrupt: SIGINT/SIGTERM). */
   const atomic_int *cancel;
+  /* Normal contacts (docs/design.md §12): `normal.NAME=VALUE` assignments kept until the
+   * plant (and so the treatment) is built, and the integrator named on the command line
+   * (a generic one becomes the contact scheme's inner stepper). */
+  char nset[8][128];
+  size_t nnset;
+  int integ_named;
 } fb_case;
 
 /* Set up a case from names; integrator NULL = the model's default.  Errors name what
  * is allowed. */
 int fb_case_init(fb_case *c, const char *scenario, const char *model, const char *integrator,
                  fb_err *err);
-/* Assign NAME=VALUE to the scenario's or the model's parameter. */
+/* Assign NAME=VALUE to the scenario's or the model's parameter; `normal.NAME=VALUE` to the
+ * normal-contact treatment's (checked when the case is prepared). */
 int fb_case_set(fb_case *c, const char *assignment, fb_err *err);
 /* Build the plant, resolve the model, check the integrator options against the
  * problem (h in (0, T - t0], tol > 0, fixed/adaptive support, samples in [2,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_normal.h"
 #include "fb_run.h"
 #include "fb_util.h"
 
@@ -65,6 +66,9 @@ int fb_case_init(fb_case *c, const char *scenario, const char *model, const char
   }
   const char *iname = integrator ? integrator : mt->default_integrator;
   c->integ = fb_integrator_find(mt, iname);
+  if (c->integ == NULL && strcmp(iname, fb_integrator_contact.name) == 0)
+    c->integ = &fb_integrator_contact; /* any model: checked against the plant in prepare */
+  c->integ_named = integrator != NULL;
   if (c->integ == NULL) {
     fb_names_integrators(mt, names, sizeof names);
     return fb_err_set(err, FB_EINVAL, "%s integrator '%s' for model %s: use one of %s",
@@ -101,6 +105,15 @@ int fb_case_set(fb_case *c, const char *assignment, fb_err *err)
     return fb_params_set(sps, sname, c->sc.params, name + 9, value, err);
   if (strncmp(name, "model.", 6) == 0)
     return fb_params_set(mps, mname, c->md.params, name + 6, value, err);
+  if (strncmp(name, "normal.", 7) == 0) {
+    if (c->nnset == sizeof c->nset / sizeof c->nset[0] ||
+        strlen(assignment) >= sizeof c->nset[0])
+      return fb_err_set(err, FB_EINVAL, "--set %s: allowed are at most %zu normal.NAME=VALUE "
+                        "assignments of at most %zu characters", name,
+                        sizeof c->nset / sizeof c->nset[0], sizeof c->nset[0] - 1);
+    strcpy(c->nset[c->nnset++], assignment + 7);
+    return FB_OK;
+  }
   const int in_s = fb_params_find(sps, name) != NULL, in_m = fb_params_find(mps, name) != NULL;
   if (in_s && in_m)
     return fb_err_set(err, FB_EINVAL,
@@ -155,6 +168,48 @@ static int case_bounds(fb_case *c)
   return FB_OK;
 }
 
+/* Normal contacts (docs/design.md §12): apply the normal.NAME assignments, resolve the
+ * treatments' auto parameters, and run the plant with the contact scheme (a generic
+ * integrator named on the command line becomes its inner stepper). */
+static int case_normals(fb_case *c, fb_err *err)
+{
+  fb_plant *pl = &c->sc.plant;
+  if (pl->nn == 0) {
+    if (c->nnset > 0)
+      return fb_err_set(err, FB_EINVAL, "--set normal.%.60s: scenario %s has no normal contact",
+                        c->nset[0], c->sc.type->name);
+    if (c->integ == &fb_integrator_contact)
+      return fb_err_set(err, FB_EINVAL, "integrator contact: scenario %s has no normal contact",
+                        c->sc.type->name);
+    return FB_OK;
+  }
+  for (size_t i = 0; i < c->nnset; i++) {
+    char *eq = strchr(c->nset[i], '=');
+    if (eq == NULL)
+      return fb_err_set(err, FB_EINVAL, "--set normal.%s: expected NAME=VALUE", c->nset[i]);
+    *eq = '\0';
+    for (size_t k = 0; k < pl->nn; k++) {
+      int st = fb_normal_set(&pl->normal[k], c->nset[i], eq + 1, err);
+      if (st != FB_OK) {
+        *eq = '=';
+        return st;
+      }
+    }
+    *eq = '=';
+  }
+  int st = fb_normal_resolve_all(pl, err);
+  if (st != FB_OK)
+    return st;
+  if (c->integ != &fb_integrator_contact) {
+    if (c->integ_named && c->integ->needs == FB_MODEL_ODE && c->opts.stepper == NULL)
+      c->opts.stepper = c->integ->name;
+    c->integ = &fb_integrator_contact;
+  }
+  if (isnan(c->opts.h) && isnan(c->opts.atol))
+    c->opts.atol = c->opts.rtol = 1e-9;
+  return FB_OK;
+}
+
 int fb_case_prepare(fb_case *c, fb_err *err)
 {
   int st = fb_scenario_build(&c->sc, err);
@@ -163,6 +218,8 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   const fb_plant *pl = &c->sc.plant;
   st = fb_model_resolve(&c->md, pl, err);
   if (st != FB_OK)
+    return st;
+  if ((st = case_normals(c, err)) != FB_OK)
     return st;
   const fb_model_type *mt = c->md.type;
   fb_int_opts *o = &c->opts;
@@ -280,9 +337,12 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
     const double q4 = -4 * t3 + 7 * t4 - 3 * t5, q5 = 10 * t3 - 15 * t4 + 6 * t5;
     const double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + theta;
     const double h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
       out[i] = q0 * yp[i] + q1 * h * yp[n + i] + q2 * h * h * d0[n + i] + q5 * y[i] +
                q4 * h * y[n + i] + q3 * h * h * d1[n + i];
+      if (!isfinite(out[i])) /* acceleration unknown (normal contacts): cubic in x, v */
+        out[i] = h00 * yp[i] + h10 * h * yp[n + i] + h01 * y[i] + h11 * h * y[n + i];
+    }
     for (size_t i = n; i < dim; i++) {
       const double s0 = d0[i], s1 = d1[i];
       if (isfinite(s0) && isfinite(s1))

@@ -303,6 +303,11 @@ static void job_run(suite *S, job *jb)
     const ref_entry *oe = &S->refs[jb->own];
     fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
                     &jb->m.disc_x_max);
+    /* an own reference that did not converge (its check solve differs by more than 1% of
+     * the scale) measures nothing: no discretization error rather than a wrong one */
+    const double span = pl->T - pl->t0;
+    if (oe->own && !(oe->acc <= 1e-2 * fmax(jb->m.ref_x_l2, pl->v_stick * span * sqrt(span))))
+      jb->m.disc_x_l2 = jb->m.disc_v_l2 = jb->m.disc_x_max = NAN;
     jb->m.mod_x_l2 = oe->own ? oe->mod_x : 0.0;
     jb->m.mod_v_l2 = oe->own ? oe->mod_v : 0.0;
     jb->m.own_ref_err = oe->own ? oe->acc : 0.0;
@@ -408,8 +413,9 @@ const char *const fb_runs_columns[] = {
     "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", NULL};
 
 /* The consistency check of a fixed-step run (docs/design.md §6): its discretization error
- * must stay below the scenario's scale, and must not grow as the step shrinks (more than
- * FB_SUSPECT_GROWTH x the error of a coarser step of its ladder, above round-off).  A run
+ * must stay below the scenario's scale, must not grow as the step shrinks (more than
+ * FB_SUSPECT_GROWTH x the error of a coarser step of its ladder, above round-off), and
+ * must shrink: not keep half of it at a step 8x finer while above 1% of the scale.  A run
  * failing it is `suspect`: never drawn, fitted or scored as ok.  1 with why[] set. */
 #define FB_SUSPECT_GROWTH 10.0
 static int job_suspect(const suite *S, size_t k, char *why, size_t len)
@@ -433,6 +439,13 @@ static int job_suspect(const suite *S, size_t k, char *why, size_t len)
     if (c->exp != jb->exp || c->status != FB_OK || !(c->value > jb->value) ||
         isnan(c->m.disc_x_l2))
       continue;
+    /* a consistent scheme's error vanishes with h: one that keeps half of it over a step
+     * 8x finer, at 1% of the scale, converges to something else (bsimp's frozen body) */
+    if (c->value >= 8.0 * jb->value && e > 0.5 * c->m.disc_x_l2 && e > 1e-2 * scale) {
+      snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at h=%g: it does "
+               "not shrink with h", e, jb->value, c->m.disc_x_l2, c->value);
+      return 1;
+    }
     if (e > FB_SUSPECT_GROWTH * c->m.disc_x_l2) {
       snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at the coarser h=%g "
                "(grows as h shrinks)", e, jb->value, c->m.disc_x_l2, c->value);

@@ -41,9 +41,32 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
   return FB_OK;
 }
 
+int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
+{
+  if (nn == 0)
+    return FB_OK;
+  /* one block: the nn descriptors, then their nn rows of n doubles */
+  fb_normal *b = calloc(1, nn * sizeof(fb_normal) + nn * pl->n * sizeof(double));
+  if (b == NULL)
+    return FB_ENOMEM;
+  double *rows = (double *)(void *)(b + nn);
+  for (size_t k = 0; k < nn; k++) {
+    b[k].Jn = rows + k * pl->n;
+    b[k].fric = -1;
+    b[k].a_scale = NAN;
+    b[k].h_scale = NAN;
+    for (size_t j = 0; j < FB_NORMAL_NP; j++)
+      b[k].np[j] = NAN;
+  }
+  pl->normal = b;
+  pl->nn = nn;
+  return FB_OK;
+}
+
 void fb_plant_free(fb_plant *pl)
 {
   if (pl != NULL) {
+    free(pl->normal);
     free(pl->block_);
     memset(pl, 0, sizeof *pl);
   }

@@ -28,6 +28,23 @@ typedef struct fb_contact_state {
   double udot; /* surface acceleration (m/s^2) */
 } fb_contact_state;
 
+/* An optional normal (unilateral) direction (docs/design.md §12): gap g_n = J_n q + g_0 >= 0,
+ * normal velocity J_n qdot, normal force lambda_n >= 0 entering as J_n^T lambda_n.  When
+ * fric >= 0, friction contact `fric` takes its normal force from lambda_n(t) instead of a
+ * prescribed N(t).  The treatment (newton, penalty-n, ...) and its parameters are chosen
+ * by name (models/fb_normal.h); plants without normals (nn = 0) are unchanged. */
+#define FB_NORMAL_NP 8 /* parameter slots of a normal treatment (doubles) */
+typedef struct fb_normal {
+  double *Jn;     /* gap row, n entries */
+  double g0;      /* gap offset (m) */
+  double e;       /* restitution coefficient the scenario sets (Newton's law), in [0, 1] */
+  long fric;      /* friction contact bounded by mu lambda_n, or -1 */
+  double a_scale; /* acceleration scale of the free motion along J_n (m/s^2), e.g. g */
+  double h_scale; /* gap scale (m), e.g. the drop height */
+  const struct fb_normal_type *type; /* the treatment */
+  double np[FB_NORMAL_NP];           /* its parameters (autos NaN until resolved) */
+} fb_normal;
+
 typedef struct fb_contact {
   size_t dof;          /* index j of the DOF it acts on */
   fb_friction law;     /* S(w) = N mu(w) */
@@ -63,6 +80,8 @@ typedef struct fb_plant {
   int force_uses_state;       /* 1 when force depends on x or v (then Jacobians difference it) */
   fb_contact_fn contact_state; /* NULL: every contact uses its c0 */
   void *block_;               /* private: the single allocation behind the arrays */
+  size_t nn;                  /* normal directions (0 for friction-only plants) */
+  fb_normal *normal;          /* nn of them (fb_plant_alloc_normals), freed with the plant */
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
@@ -74,6 +93,8 @@ FB_API int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
  * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
 FB_API int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
 FB_API void fb_plant_free(fb_plant *pl);
+/* Allocate nn normal directions (after fb_plant_alloc): Jn zeroed, fric = -1. */
+FB_API int fb_plant_alloc_normals(fb_plant *pl, size_t nn);
 
 /* Contact i at time t. */
 static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,

@@ -16,4 +16,12 @@ extern const fb_scenario_type fb_scenario_glowinski_tp2;
 extern const fb_scenario_type fb_scenario_glowinski_2dof;
 extern const fb_scenario_type fb_scenario_glowinski_3dof;
 
+/* Scenarios with normal contacts (docs/design.md §12): found by name (fb_scenario_find)
+ * and run by the contact scheme, but kept out of fb_scenario_at and so out of the default
+ * friction suite; NULL-terminated. */
+extern const fb_scenario_type fb_scenario_bouncing_ball;
+extern const fb_scenario_type fb_scenario_block_drop;
+extern const fb_scenario_type fb_scenario_impact_oscillator;
+extern const fb_scenario_type *const fb_contact_scenario_registry[];
+
 #endif

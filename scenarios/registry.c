@@ -18,6 +18,13 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     NULL,
 };
 
+const fb_scenario_type *const fb_contact_scenario_registry[] = {
+    &fb_scenario_bouncing_ball,
+    &fb_scenario_block_drop,
+    &fb_scenario_impact_oscillator,
+    NULL,
+};
+
 /* Scenarios of loaded plugins (bench/plugin.c), after the built-ins; appended at start up,
  * never removed. */
 #define FB_MAX_PLUGIN_SCENARIOS 64

@@ -1,5 +1,6 @@
 /* scenario.c — scenario instances. */
 #include "fb_scenario.h"
+#include "fb_scenarios.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ const fb_scenario_type *fb_scenario_find(const char *name)
 {
   const fb_scenario_type *t;
   for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
+  for (size_t i = 0; (t = fb_contact_scenario_registry[i]) != NULL; i++)
     if (strcmp(t->name, name) == 0)
       return t;
   return NULL;

@@ -1,0 +1,106 @@
+/* fb_normal.h — normal-contact (impact) treatments: one interface (docs/design.md §12).
+ *
+ * A plant may carry normal directions (fb_normal in fb_plant.h): a gap g = J_n q + g_0 >= 0
+ * and a force lambda_n >= 0 along J_n^T.  A treatment turns (g, gdot) into lambda_n:
+ *  - force laws (penalty-n, hunt-crossley, kikuuwe-n): lambda_n = force(g, gdot, s) with
+ *    ns internal states s and their rates, integrated with the motion;
+ *  - `newton` (event == 1): the rigid law with Newton's impact law, event-driven — the
+ *    contact reference solver.
+ * All of them run through one model-owned scheme, `contact` (fb_integrator_contact,
+ * models/contact_scheme.c): any GSL stepper for the smooth phases, gap crossings located
+ * with Brent, per-impact statistics (effective restitution, impact times, penetration).
+ *
+ * Parameters are set by name (`--set normal.NAME=VALUE`), `auto` rows resolved from the
+ * contact's scales (mass, acceleration of the free motion, drop height) and the nominal e.
+ */
+#ifndef FB_NORMAL_H
+#define FB_NORMAL_H
+
+#include <stddef.h>
+
+#include "fb_integrator.h"
+#include "fb_params.h"
+#include "fb_plant.h"
+#include "fb_status.h"
+
+#define FB_NORMAL_NS 2 /* internal states per normal direction, at most */
+
+/* Scales of one normal direction, from the plant: where `auto` defaults come from. */
+typedef struct fb_normal_scale {
+  double m;    /* effective mass along J_n: 1 / (J_n M^-1 J_n^T) (kg) */
+  double a;    /* acceleration scale of the free motion toward the contact (m/s^2) */
+  double h;    /* gap scale, e.g. the drop height (m) */
+  double v_in; /* impact velocity scale sqrt(2 a h) (m/s) */
+  double e;    /* nominal restitution the scenario sets */
+} fb_normal_scale;
+
+typedef struct fb_normal_type {
+  const char *name;      /* CLI name */
+  const char *title;     /* one line */
+  const char *reference; /* paper and equation */
+  const fb_param_set *params; /* at most FB_NORMAL_NP doubles */
+  size_t ns;                  /* internal states (<= FB_NORMAL_NS) */
+  int event;                  /* 1: rigid, event-driven (newton); force() unused */
+  /* Resolve auto rows of p from the scales and check cross-parameter constraints. */
+  int (*resolve)(void *p, const fb_normal_scale *sc, fb_err *err);
+  /* Internal states at the start (gap g, gap rate gd). NULL: zeros. */
+  void (*init)(const void *p, double g, double gd, double *s);
+  /* Called at each contact onset (gap crossing 0 downward at rate gd < 0): may store the
+   * impact velocity in s (Hunt–Crossley's chi).  NULL: nothing. */
+  void (*onset)(const void *p, double gd, double *s);
+  /* lambda_n >= 0 at gap g, rate gd, states s; their rates into ds (ns entries). */
+  double (*force)(const void *p, double g, double gd, const double *s, double *ds);
+} fb_normal_type;
+
+extern const fb_normal_type fb_normal_newton;
+extern const fb_normal_type fb_normal_penalty;
+extern const fb_normal_type fb_normal_hunt_crossley;
+extern const fb_normal_type fb_normal_kikuuwe;
+
+/* The treatments, NULL-terminated, in listing order; the names as a choice list. */
+extern const fb_normal_type *const fb_normal_registry[];
+extern const char *const fb_normal_names[];
+const fb_normal_type *fb_normal_find(const char *name);
+
+/* Give normal k of a plant treatment t with its defaults (autos NaN). */
+void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
+/* Set a parameter of normal nm's treatment by name (checked against its row). */
+int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err);
+/* Scales of normal k of a plant. */
+void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc);
+/* zeta of a linear spring-damper with restitution e: zeta = -ln e / sqrt(pi^2 + ln^2 e)
+ * (1 for e = 0). */
+double fb_normal_zeta_of_e(double e);
+/* Resolve every normal's auto parameters and check them. */
+int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
+
+/* The model-owned scheme that runs plants with normals (models/contact_scheme.c).  Its
+ * smooth phases use opts.stepper (a GSL step type name; NULL: rk8pd) at the run's
+ * tolerance.  Friction contacts bounded by a normal take N = lambda_n and their force from
+ * the friction model's ODE law (force()); `newton` handles such a contact's friction
+ * itself (Coulomb with stick/slip events and the Coulomb impulse at impacts). */
+extern const fb_integrator_type fb_integrator_contact;
+
+/* Per-impact record kept by the contact scheme. */
+#define FB_IMPACT_MAX 256
+typedef struct fb_impact_stats {
+  size_t n;                      /* contact phases recorded (first FB_IMPACT_MAX kept) */
+  double t_in[FB_IMPACT_MAX];    /* onset times (gap crossing 0 downward) (s) */
+  double t_out[FB_IMPACT_MAX];   /* separation times (NaN: still in contact) (s) */
+  double v_in[FB_IMPACT_MAX];    /* gap rate at onset (< 0) (m/s) */
+  double v_out[FB_IMPACT_MAX];   /* gap rate at separation (m/s) */
+  double max_pen;                /* largest penetration -g (m), 0 if none */
+  double min_lambda;             /* smallest lambda_n seen (never < 0: no sucking) */
+  double t_rest;                 /* newton: time persistent contact began (NaN: never) */
+  double vt_after_first;         /* tangential velocity (friction DOF) at first separation
+                                    or, for newton, right after the first impact (NaN: none) */
+  double t_stop;                 /* first time the friction DOF comes to rest after an
+                                    impact (NaN: never) */
+} fb_impact_stats;
+
+/* Run a case's problem with the contact scheme and return its statistics (for the
+ * `impacts` table and tests).  o: options (stepper, tolerances). */
+int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_stats *st,
+                         fb_counters *cnt, fb_err *err);
+
+#endif

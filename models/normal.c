@@ -1,0 +1,87 @@
+/* normal.c — the registry of normal-contact treatments and what they share: parameter
+ * setting by name, the contact's scales, resolution of `auto` rows (docs/design.md §12). */
+#include <math.h>
+#include <string.h>
+
+#include "fb_normal.h"
+#include "fb_util.h"
+
+const fb_normal_type *const fb_normal_registry[] = {
+    &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe, NULL,
+};
+/* the same names as a choice list for scenario parameters (order = registry order) */
+const char *const fb_normal_names[] = {"newton", "penalty-n", "hunt-crossley", "kikuuwe-n",
+                                       NULL};
+
+const fb_normal_type *fb_normal_find(const char *name)
+{
+  for (size_t i = 0; fb_normal_registry[i] != NULL; i++)
+    if (strcmp(fb_normal_registry[i]->name, name) == 0)
+      return fb_normal_registry[i];
+  return NULL;
+}
+
+void fb_normal_select(fb_normal *nm, const fb_normal_type *t)
+{
+  nm->type = t;
+  for (size_t j = 0; j < FB_NORMAL_NP; j++)
+    nm->np[j] = NAN;
+  fb_params_default(t->params, nm->np);
+}
+
+int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err)
+{
+  return fb_params_set(nm->type->params, nm->type->name, nm->np, name, value, err);
+}
+
+void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc)
+{
+  const fb_normal *nm = &pl->normal[k];
+  const size_t n = pl->n;
+  double w = 0; /* J_n M^-1 J_n^T */
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      w += nm->Jn[i] * pl->Minv[i * n + j] * nm->Jn[j];
+  sc->m = 1.0 / w;
+  sc->a = nm->a_scale;
+  sc->h = nm->h_scale;
+  sc->v_in = sqrt(2.0 * sc->a * sc->h);
+  sc->e = nm->e;
+}
+
+int fb_normal_resolve_all(fb_plant *pl, fb_err *err)
+{
+  for (size_t k = 0; k < pl->nn; k++) {
+    fb_normal *nm = &pl->normal[k];
+    if (nm->type == NULL)
+      fb_normal_select(nm, &fb_normal_newton);
+    fb_normal_scale sc;
+    fb_normal_scales(pl, k, &sc);
+    if (!(sc.m > 0 && isfinite(sc.m) && sc.a > 0 && sc.h > 0 && sc.e >= 0 && sc.e <= 1))
+      return fb_err_set(err, FB_EINVAL,
+                        "normal %zu: scales m = %g, a = %g, h = %g, e = %g: allowed are m, a, "
+                        "h > 0 and 0 <= e <= 1",
+                        k, sc.m, sc.a, sc.h, sc.e);
+    if (nm->type->resolve != NULL) {
+      int st = nm->type->resolve(nm->np, &sc, err);
+      if (st != FB_OK)
+        return st;
+    }
+    int st = fb_params_check_all(nm->type->params, nm->type->name, nm->np, err);
+    if (st != FB_OK)
+      return st;
+  }
+  return FB_OK;
+}
+
+/* The damping ratio giving restitution e for a linear spring-damper released at the
+ * end of its half period (seed 004 §3; the classical Kelvin–Voigt relation):
+ *     e = exp(-zeta pi / sqrt(1 - zeta^2))  <=>  zeta = -ln e / sqrt(pi^2 + ln^2 e),
+ * zeta = 1 (critical, no rebound) for e = 0. */
+double fb_normal_zeta_of_e(double e)
+{
+  if (e <= 0)
+    return 1.0;
+  const double l = log(e);
+  return -l / sqrt(M_PI * M_PI + l * l);
+}
