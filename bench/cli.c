@@ -98,8 +98,8 @@ static void list_models(FILE *fp)
   for (size_t i = 0; (m = fb_model_at(i)) != NULL; i++) {
     fb_model md;
     fprintf(fp, "  %-14s %s\n", m->name, m->title);
-    fprintf(fp, "    source: %s\n    default integrator: %s\n", m->reference,
-            m->default_integrator);
+    fprintf(fp, "    source: %s\n    default integrator: %s\n    fixed-step integrator: %s\n",
+            m->reference, m->default_integrator, fb_model_fixed_step_integrator(m));
     if (fb_model_init(&md, m) == FB_OK) {
       fb_params_print(m->params, md.params, "    ", fp);
       fb_model_free(&md);
@@ -224,6 +224,25 @@ static int sink_rows(void *ctx, const fb_trace *tr, size_t from, size_t to)
   return k->failed ? FB_EIO : FB_OK;
 }
 
+/* The integrators that can run model m at a fixed step, comma-separated (GSL's multistep
+ * methods are flagged fixed_ok but fail at t=0 without an error estimate to start on). */
+static void fixed_integrators(const fb_model_type *m, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0;; i++) {
+      const fb_integrator_type *t = pass == 0 ? (m->schemes != NULL ? m->schemes[i] : NULL)
+                                              : fb_integrator_registry[i];
+      if (t == NULL)
+        break;
+      if (!t->fixed_ok || fb_integrator_find(m, t->name) != t || !strncmp(t->name, "ms", 2))
+        continue;
+      if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t->name);
+    }
+}
+
 static int cmd_run(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -307,6 +326,28 @@ static int cmd_run(int argc, char **argv)
   fb_case cs;
   fb_trace tr = {0};
   fb_outfile of = {0};
+  const fb_model_type *mt = fb_model_find(model);
+  if (mt != NULL && !isnan(h)) {
+    const fb_integrator_type *it = fb_integrator_find(mt, integrator != NULL
+                                                              ? integrator
+                                                              : mt->default_integrator);
+    const char *fixed = fb_model_fixed_step_integrator(mt);
+    if (integrator == NULL && fixed != NULL && strcmp(fixed, mt->default_integrator) != 0) {
+      /* a default that cannot hold a fixed step (msbdf fails at t=0): the model's stated
+       * fixed-step integrator instead (fricbench list) */
+      fprintf(stderr, "fricbench: --h: model %s's default integrator %s does not take a fixed "
+                      "step; using its fixed-step integrator %s\n",
+              mt->name, mt->default_integrator, fixed);
+      integrator = fixed;
+    } else if (it != NULL && (!it->fixed_ok || strcmp(it->name, "msbdf") == 0 ||
+                              strcmp(it->name, "msadams") == 0)) {
+      char names[512];
+      fixed_integrators(mt, names, sizeof names);
+      free(sets);
+      return usage_error("--h: integrator %s cannot take a fixed step; allowed with --h are %s",
+                         it->name, names);
+    }
+  }
   if (fb_case_init(&cs, scenario, model, integrator, &err) != FB_OK) {
     free(sets);
     return fail(&err, FB_EXIT_USAGE);
