@@ -12,6 +12,7 @@
 #include "fb_io.h"
 #include "fb_plugin.h"
 #include "fb_run.h"
+#include "fb_run_metrics.h"
 #include "fb_suite.h"
 
 #ifndef FB_VERSION
@@ -80,6 +81,10 @@ static const char run_help[] =
     "      --max-steps N    step budget (default 20000000); a run hitting it ends 'budget'\n"
     "      --max-rhs N      RHS evaluation budget (default 200000000)\n"
     "      --event-tol E    event location tolerance of hybrid schemes (s)\n"
+    "      --metrics[=FILE] the suite's metrics of this run (runs.csv's definitions: the\n"
+    "                       three errors, stick, drift, chatter, energy, cost) as one\n"
+    "                       JSON object to FILE, or stdout (then the trajectory only\n"
+    "                       with --out)\n"
     "  -o, --out FILE       output file (written atomically); '-' for stdout\n"
     "  -h, --help           this help\n"
     "\n"
@@ -172,6 +177,7 @@ enum {
   OPT_MAX_STEPS,
   OPT_MAX_RHS,
   OPT_EVENT_TOL,
+  OPT_METRICS,
 };
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -243,6 +249,52 @@ static void fixed_integrators(const fb_model_type *m, char *buf, size_t len)
     }
 }
 
+/* run --metrics: the whole trace in memory (the metrics need it), the suite's metrics as
+ * JSON to FILE ("-": stdout), the trajectory to --out when given (with the JSON on
+ * stdout and no --out, no trajectory).  Takes cs. */
+static int run_metrics(fb_case *cs, const char *metrics, const char *out)
+{
+  fb_err err = {{0}};
+  fb_outfile mf = {0}, of = {0};
+  int rc = FB_EXIT_OK;
+  const int traj = out != NULL || strcmp(metrics, "-") != 0;
+  if (fb_outfile_open(&mf, metrics, "--metrics", &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  if (rc == FB_EXIT_OK && traj && fb_outfile_open(&of, out, "--out", &err) != FB_OK) {
+    fb_outfile_abort(&mf);
+    rc = fail(&err, FB_EXIT_USAGE);
+  }
+  if (rc != FB_EXIT_OK) {
+    fb_case_free(cs);
+    return rc;
+  }
+  fb_trace tr = {0};
+  fb_run_result res;
+  memset(&res, 0, sizeof res);
+  int st = fb_case_run_metrics(cs, &tr, &res, mf.fp, &err);
+  if (st == FB_OK && traj && fb_trace_write_csv(&tr, cs->md.type->z_names, of.fp) != FB_OK)
+    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed");
+  if (st == FB_OK && traj)
+    st = fb_outfile_commit(&of, &err);
+  else if (traj)
+    fb_outfile_abort(&of);
+  if (st == FB_OK)
+    st = fb_outfile_commit(&mf, &err);
+  else
+    fb_outfile_abort(&mf);
+  if (st != FB_OK)
+    rc = fail(&err, FB_EXIT_RUNTIME);
+  fprintf(stderr, "fricbench: %s%s%s scenario=%s model=%s integrator=%s steps=%lu rhs=%lu\n",
+          res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",
+          res.status ? ": " : "", res.status ? res.message : "", cs->sc.type->name,
+          cs->md.type->name, cs->integ->name, res.cnt.nsteps, res.cnt.nfe);
+  if (rc == FB_EXIT_OK && res.status != FB_OK)
+    rc = FB_EXIT_RUNTIME;
+  fb_trace_free(&tr);
+  fb_case_free(cs);
+  return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -260,8 +312,10 @@ static int cmd_run(int argc, char **argv)
       {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
       {"max-rhs", required_argument, NULL, OPT_MAX_RHS},
       {"event-tol", required_argument, NULL, OPT_EVENT_TOL},
+      {"metrics", optional_argument, NULL, OPT_METRICS},
       {NULL, 0, NULL, 0},
   };
+  const char *metrics = NULL; /* --metrics[=FILE]: "-" for stdout */
   const char *scenario = NULL, *model = NULL, *integrator = NULL, *out = NULL;
   double h = NAN, atol = NAN, rtol = NAN, event_tol = NAN;
   unsigned long samples = 1001, max_steps = FB_DEFAULT_MAX_STEPS, max_rhs = FB_DEFAULT_MAX_RHS;
@@ -298,6 +352,11 @@ static int cmd_run(int argc, char **argv)
       break;
     case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, FB_MAX_BUDGET, &max_rhs); break;
     case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &event_tol); break;
+    case OPT_METRICS:
+      metrics = optarg != NULL ? optarg : "-";
+      if (metrics[0] == '\0')
+        rc = usage_error("--metrics=FILE: empty file name: give a path or '-'%s%s", "", "");
+      break;
     case ':':
       rc = usage_error("option %s needs a value%s", argv[optind - 1], "");
       break;
@@ -376,6 +435,8 @@ static int cmd_run(int argc, char **argv)
     if (ast != FB_OK)
       rc = fail(&err, ast == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE);
   }
+  if (rc == FB_EXIT_OK && metrics != NULL)
+    return run_metrics(&cs, metrics, out);
   run_sink sink = {0};
   if (rc == FB_EXIT_OK &&
       fb_trace_alloc_stream(&tr, cs.samples, RUN_WINDOW, cs.sc.plant.n, cs.sc.plant.nc,
