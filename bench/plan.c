@@ -146,6 +146,7 @@ typedef struct plan_reader {
   unsigned line;        /* the line just read */
   unsigned header_line; /* the current section's [header] */
   int had_key;          /* the current section has a key */
+  int new_header;       /* a [header] was read since the last key */
   /* the section being read */
   char name[256];
   unsigned sec_line;
@@ -196,6 +197,7 @@ static char *plan_fgets(char *buf, int size, void *stream)
            NULL, NULL);
     r->header_line = r->line;
     r->had_key = 0;
+    r->new_header = 1;
     const char *end = strchr(p, ']');
     if (end != NULL && end - p - 1 > PLAN_MAX_NAME)
       fail(r, r->line, "section name longer than %s characters: %s", "49", "shorten it");
@@ -333,7 +335,8 @@ static int plan_key(void *user, const char *section, const char *key, const char
   r->had_key = 1;
   if (section[0] == '\0')
     return fail(r, L, "key '%s' outside a section: start an experiment with [NAME]%s", key, NULL);
-  if (!r->in_section || strcmp(section, r->name) != 0) {
+  if (!r->in_section || r->new_header || strcmp(section, r->name) != 0) {
+    r->new_header = 0;
     section_end(r);
     if (r->failed)
       return 0;
