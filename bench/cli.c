@@ -49,6 +49,7 @@ static const char main_help[] =
     "                                        intervals (closed form or switching/event)\n"
     "  bench [--out FILE.csv]                ns per step: fricbench vs a hand-written loop\n"
     "  merge DIR...                          reassemble the parts of suite --emit-jobs\n"
+    "  compare A B [--json]                  what changed between two suite directories\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
@@ -554,5 +555,7 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "merge") == 0)
     return fb_cmd_merge(argc - 1, argv + 1);
-  return usage_error("unknown command '%s': use list, run, reference, suite, bench or merge (see 'fricbench --help')%s", cmd, "");
+  if (strcmp(cmd, "compare") == 0)
+    return fb_cmd_compare(argc - 1, argv + 1);
+  return usage_error("unknown command '%s': use list, run, reference, suite, bench, merge or compare (see 'fricbench --help')%s", cmd, "");
 }

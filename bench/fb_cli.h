@@ -14,5 +14,7 @@ int fb_cmd_suite(int argc, char **argv);
 int fb_cmd_reference(int argc, char **argv);
 /* fricbench bench (bench/cmd_bench.c) */
 int fb_cmd_bench(int argc, char **argv);
+/* fricbench compare (bench/compare.c) */
+int fb_cmd_compare(int argc, char **argv);
 
 #endif
