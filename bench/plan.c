@@ -91,7 +91,7 @@ int fb_table_check(const fb_table *t, fb_err *err)
 
 /* Where a NAME=VALUE setting fits the pair (scenario, model): 1 yes, 0 no, -1 ambiguous
  * (both have NAME and it has no scenario./model. prefix), as fb_case_set resolves it. */
-static int set_fits(const char *set, const fb_scenario_type *s, const fb_model_type *m)
+int fb_set_fits(const char *set, const fb_scenario_type *s, const fb_model_type *m)
 {
   const char *eq = strchr(set, '=');
   char name[128];
@@ -276,7 +276,7 @@ static int section_end(plan_reader *r)
       return fail(r, L, "section [%s]: %s", r->name, what);
     }
     for (size_t k = 0; k < r->nsets; k++) {
-      const int f = set_fits(r->sets[k], st, m);
+      const int f = fb_set_fits(r->sets[k], st, m);
       if (f != 1) {
         char what[400];
         snprintf(what, sizeof what, "set %s %s scenario %s with model %s", r->sets[k],
@@ -292,7 +292,7 @@ static int section_end(plan_reader *r)
     if (r->sweep == FB_SWEEP_PARAM) {
       char set[160];
       snprintf(set, sizeof set, "%s=0", r->sweep_param);
-      if (set_fits(set, st, m) != 1)
+      if (fb_set_fits(set, st, m) != 1)
         return fail(r, L, "section [%s]: sweep param:%s names no parameter of the "
                           "scenario or model (see 'fricbench list')", r->name, r->sweep_param);
     }
@@ -649,7 +649,7 @@ int fb_table_select(fb_table *t, const fb_select *s, fb_err *err)
     size_t fits = 0;
     for (size_t i = 0; i < t->n; i++) {
       fb_experiment *e = &t->e[i];
-      const int f = set_fits(s->sets[k], fb_scenario_find(e->scenario), fb_model_find(e->model));
+      const int f = fb_set_fits(s->sets[k], fb_scenario_find(e->scenario), fb_model_find(e->model));
       if (f < 0)
         return fb_err_set(err, FB_EINVAL, "--set %s is ambiguous for scenario %s with model "
                           "%s: write scenario.NAME or model.NAME", s->sets[k], e->scenario,

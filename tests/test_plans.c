@@ -303,3 +303,37 @@ Test(plans, run_fixed_step_for_every_model)
   cr_assert(strstr(out, "fixed-step integrator: ") != NULL);
   fbt_rmdir(dir);
 }
+
+/* The example plan in the repository reads (and names every model it lists). */
+Test(plans, example_plan_loads)
+{
+  const char *root = getenv("FB_SOURCE_ROOT");
+  cr_assert_not_null(root, "FB_SOURCE_ROOT is not set (run the tests through meson test)");
+  char path[512];
+  snprintf(path, sizeof path, "%s/examples/plans/robot-joint.ini", root);
+  fb_table t;
+  fb_err e = {{0}};
+  cr_assert_eq(fb_plan_load(&t, path, &e), FB_OK, "%s", e.msg);
+  size_t fixed = 0;
+  for (size_t i = 0; i < t.n; i++)
+    fixed += strcmp(t.e[i].group, "fixed-step") == 0 && t.e[i].values[0] == 1e-3;
+  cr_assert_eq(fixed, 11, "every built-in model at 1 ms");
+  fb_table_free(&t);
+}
+
+/* bench on the user's case: the rows are the selected models at their fixed-step
+ * integrators (what is timed is not checked: never time anything in a test). */
+Test(plans, bench_user_case)
+{
+  const char *a[] = {"bench", "--scenario", "preload-hold", "--set", "m=2", "--model",
+                     "moreau-jean", "--h", "1e-3", "--repeats", "1", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(out, "preload-hold") && strstr(out, "moreau-jean"), "%s", out);
+  const char *b[] = {"bench", "--scenario", "preload-hold", "--set", "nosuch=1", NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 2);
+  cr_assert(strstr(err, "nosuch=1") && fbt_lines(err) == 1, "%s", err);
+  const char *c[] = {"bench", "--set", "m=2", NULL};
+  cr_assert_eq(fbt_cli(c, out, sizeof out, err, sizeof err), 2);
+  const char *d[] = {"bench", "--scenario", "nosuch", NULL};
+  cr_assert_eq(fbt_cli(d, out, sizeof out, err, sizeof err), 2);
+}
