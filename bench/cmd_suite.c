@@ -49,6 +49,8 @@ static const char suite_help[] =
     "                   selected scenario at H and H/4 with its fixed-step integrator\n"
     "                   (see 'fricbench list'), replacing the default view's steps\n"
     "  --tol TOL        the tolerance of every adaptive run that sweeps neither h nor tol\n"
+    "  --traj WHICH     trajectories kept: report (default: those the report draws),\n"
+    "                   none (smallest directory; the report then has no overlays) or all\n"
     "  --resume DIR     finish an interrupted suite: run only the jobs missing from\n"
     "                   DIR/journal, with its options; the result equals an\n"
     "                   uninterrupted run apart from the timing columns\n"
@@ -122,6 +124,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
       {"scenario", required_argument, NULL, 1}, {"model", required_argument, NULL, 2},
       {"integrator", required_argument, NULL, 3}, {"set", required_argument, NULL, 4},
       {"h", required_argument, NULL, 5}, {"tol", required_argument, NULL, 6},
+      {"traj", required_argument, NULL, 7},
       {NULL, 0, NULL, 0},
   };
   fb_suite_opts o;
@@ -140,6 +143,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
   size_t *counts[] = {&sel.nscenarios, &sel.nmodels, &sel.nintegrators, &sel.nsets};
   const char *plan = NULL, *selecting = NULL;
   int print_plan = 0;
+  int traj = -1; /* --traj: 0 none, 1 report (the table's), 2 all; -1 not given */
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:j:h", opts, NULL)) != -1) {
@@ -164,6 +168,18 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
       selecting = c == 5 ? "--h" : "--tol";
       break;
     }
+    case 7:
+      traj = !strcmp(optarg, "none") ? 0 : !strcmp(optarg, "report") ? 1
+                                         : !strcmp(optarg, "all")    ? 2
+                                                                     : -2;
+      if (traj == -2) {
+        fprintf(stderr, "fricbench: --traj '%s' is not allowed: use none, report or all\n",
+                optarg);
+        return FB_EXIT_USAGE;
+      }
+      if (traj != 1)
+        selecting = "--traj";
+      break;
     case 'L': plan = optarg; selecting = "--plan"; break;
     case 'D': print_plan = 1; break;
     case 'q': o.quick = 1; conflict = "--quick"; break;
@@ -236,6 +252,9 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
       fprintf(stderr, "fricbench: %s\n", err.msg);
       return pst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
     }
+    for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++)
+      table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
+                                    : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
     if (print_plan) {
       fb_plan_print(table, stdout);
       return fflush(stdout) == 0 ? FB_EXIT_OK : FB_EXIT_RUNTIME;

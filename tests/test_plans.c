@@ -337,3 +337,27 @@ Test(plans, bench_user_case)
   const char *d[] = {"bench", "--scenario", "nosuch", NULL};
   cr_assert_eq(fbt_cli(d, out, sizeof out, err, sizeof err), 2);
 }
+
+/* --traj none|report|all decides which trajectories a suite keeps. */
+Test(plans, traj_modes)
+{
+  char dir[64], o[128], plan[128], t[160];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(plan, sizeof plan, "%s/p.ini", dir);
+  write_file(plan, "[a]\nscenario = inclined-block\nmodel = moreau-jean\nh = 1e-3\ntraj = yes\n"
+                   "[b]\nscenario = inclined-block\nmodel = karnopp\ngroup = drift\n");
+  static const char *const modes[] = {"none", "report", "all"};
+  static const size_t want[] = {0, 2, 3}; /* files: reference + a, then + b */
+  for (size_t m = 0; m < 3; m++) {
+    snprintf(o, sizeof o, "%s/out-%s", dir, modes[m]);
+    const char *a[] = {"suite", "--plan", plan, "--traj", modes[m], "--no-plots", "--jobs", "1",
+                       "--out", o, NULL};
+    cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(t, sizeof t, "%s/traj/inclined-block", o);
+    cr_assert_eq(exists(t) ? fbt_dir_entries(t) : 0, want[m], "--traj %s", modes[m]);
+  }
+  const char *b[] = {"suite", "--traj", "some", "--out", o, NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 2);
+  cr_assert(strstr(err, "none, report or all") != NULL, "%s", err);
+  fbt_rmdir(dir);
+}
