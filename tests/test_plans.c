@@ -353,6 +353,7 @@ Test(plans, traj_modes)
     const char *a[] = {"suite", "--plan", plan, "--traj", modes[m], "--no-plots", "--jobs", "1",
                        "--out", o, NULL};
     cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "[suite]") == NULL, "no progress when stderr is no terminal: %s", err);
     snprintf(t, sizeof t, "%s/traj/inclined-block", o);
     cr_assert_eq(exists(t) ? fbt_dir_entries(t) : 0, want[m], "--traj %s", modes[m]);
   }
