@@ -387,20 +387,22 @@ static int cmd_run(int argc, char **argv)
   fb_trace tr = {0};
   fb_outfile of = {0};
   const fb_model_type *mt = fb_model_find(model);
+  int switched = 0; /* --h moved the run to the model's fixed-step integrator */
   if (mt != NULL && !isnan(h)) {
     const fb_integrator_type *it = fb_integrator_find(mt, integrator != NULL
                                                               ? integrator
                                                               : mt->default_integrator);
     const char *fixed = fb_model_fixed_step_integrator(mt);
-    if (integrator == NULL && fixed != NULL && strcmp(fixed, mt->default_integrator) != 0) {
+    /* GSL's multistep methods are flagged fixed_ok but fail at a fixed step */
+    const int can_fix = it != NULL && it->fixed_ok && strcmp(it->name, "msbdf") != 0 &&
+                        strcmp(it->name, "msadams") != 0;
+    if (integrator == NULL && !can_fix && fixed != NULL &&
+        strcmp(fixed, mt->default_integrator) != 0) {
       /* a default that cannot hold a fixed step (msbdf fails at t=0): the model's stated
        * fixed-step integrator instead (fricbench list) */
-      fprintf(stderr, "fricbench: --h: model %s's default integrator %s does not take a fixed "
-                      "step; using its fixed-step integrator %s\n",
-              mt->name, mt->default_integrator, fixed);
-      integrator = fixed;
-    } else if (it != NULL && (!it->fixed_ok || strcmp(it->name, "msbdf") == 0 ||
-                              strcmp(it->name, "msadams") == 0)) {
+      integrator = fixed; /* said once the case is known to be good input */
+      switched = 1;
+    } else if (it != NULL && !can_fix) {
       char names[512];
       fixed_integrators(mt, names, sizeof names);
       free(sets);
@@ -436,6 +438,10 @@ static int cmd_run(int argc, char **argv)
     if (ast != FB_OK)
       rc = fail(&err, ast == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE);
   }
+  if (rc == FB_EXIT_OK && switched)
+    fprintf(stderr, "fricbench: --h: model %s's default integrator %s does not take a fixed "
+                    "step; using its fixed-step integrator %s\n",
+            mt->name, mt->default_integrator, integrator);
   if (rc == FB_EXIT_OK && metrics != NULL)
     return run_metrics(&cs, metrics, out);
   run_sink sink = {0};
