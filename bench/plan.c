@@ -554,15 +554,6 @@ void fb_select_init(fb_select *s)
   s->tol = NAN;
 }
 
-static int listed(const char *const *names, size_t n, const char *name)
-{
-  if (n == 0)
-    return 1;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(names[i], name) == 0)
-      return 1;
-  return 0;
-}
 
 static int check_names(const fb_select *s, fb_err *err)
 {
@@ -590,18 +581,55 @@ static int check_names(const fb_select *s, fb_err *err)
   return FB_OK;
 }
 
+static int listed(const char *const *names, size_t n, const char *name)
+{
+  if (n == 0)
+    return 1;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(names[i], name) == 0)
+      return 1;
+  return 0;
+}
+
 /* --h H: the fixed-step group becomes every (scenario, model) pair of the table at
  * {H, H/4} with the model's fixed-step integrator (the finer step classifies chatter and
- * gives a creep order, as the default view's two steps do). */
-static int fixed_view(fb_table *t, double H, fb_err *err)
+ * gives a creep order, as the default view's two steps do).  The scenarios: those named by
+ * --scenario, else those of the table's own fixed-step view (chosen for spans that a fixed
+ * step can cover), else every scenario of the table. */
+static int in_fixed_view(const fb_table *t, size_t n, const char *scenario)
 {
+  for (size_t j = 0; j < n; j++)
+    if (strcmp(t->e[j].group, "fixed-step") == 0 && strcmp(t->e[j].scenario, scenario) == 0)
+      return 1;
+  return 0;
+}
+
+static int fixed_view(fb_table *t, const fb_select *s, fb_err *err)
+{
+  const double H = s->h;
+  int had_view = 0;
+  for (size_t i = 0; i < t->n && !had_view; i++)
+    had_view = strcmp(t->e[i].group, "fixed-step") == 0;
+  /* which scenarios: decided on the table as it was */
+  unsigned char *keep = calloc(t->n + 1, 1);
+  if (keep == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t i = 0; i < t->n; i++)
+    keep[i] = s->nscenarios > 0 ? (unsigned char)listed(s->scenarios, s->nscenarios,
+                                                        t->e[i].scenario)
+              : had_view        ? (unsigned char)in_fixed_view(t, t->n, t->e[i].scenario)
+                                : 1;
   size_t w = 0;
   for (size_t i = 0; i < t->n; i++) /* drop the table's own fixed-step view */
-    if (strcmp(t->e[i].group, "fixed-step") != 0)
+    if (strcmp(t->e[i].group, "fixed-step") != 0) {
+      keep[w] = keep[i];
       t->e[w++] = t->e[i];
+    }
   const size_t n0 = w;
   t->n = w;
   for (size_t i = 0; i < n0; i++) {
+    if (!keep[i])
+      continue;
     const char *sc = t->e[i].scenario, *mo = t->e[i].model;
     int added = 0;
     for (size_t j = n0; j < t->n && !added; j++)
@@ -610,8 +638,10 @@ static int fixed_view(fb_table *t, double H, fb_err *err)
       continue;
     const fb_model_type *m = fb_model_find(mo);
     fb_experiment *x = table_add(t);
-    if (x == NULL || m == NULL)
+    if (x == NULL || m == NULL) {
+      free(keep);
       return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
     const fb_experiment *src = &t->e[i]; /* after table_add: t->e may have moved */
     x->group = "fixed-step";
     x->scenario = src->scenario;
@@ -623,6 +653,7 @@ static int fixed_view(fb_table *t, double H, fb_err *err)
     x->nvalues = 2;
     x->flags = FB_EXP_QUICK | FB_EXP_TRAJ;
   }
+  free(keep);
   return FB_OK;
 }
 
@@ -630,7 +661,7 @@ int fb_table_select(fb_table *t, const fb_select *s, fb_err *err)
 {
   int st = check_names(s, err);
   if (st == FB_OK && !isnan(s->h))
-    st = fixed_view(t, s->h, err);
+    st = fixed_view(t, s, err);
   if (st != FB_OK)
     return st;
   size_t w = 0;
