@@ -14,6 +14,7 @@
 #include "fb_plugin.h"
 #include "fb_run.h"
 #include "fb_scenarios.h"
+#include "fb_run_metrics.h"
 #include "fb_suite.h"
 
 #ifndef FB_VERSION
@@ -52,6 +53,7 @@ static const char main_help[] =
     "  merge DIR...                          reassemble the parts of suite --emit-jobs\n"
     "  impacts [--out DIR]                   normal-contact treatments: effective restitution\n"
     "                                        against nominal e on bouncing-ball (impacts.csv)\n"
+    "  compare A B [--json]                  what changed between two suite directories\n"
     "\n"
     "options:\n"
     "  -h, --help      this help;  fricbench <command> --help for a command's options\n"
@@ -84,6 +86,10 @@ static const char run_help[] =
     "      --max-steps N    step budget (default 20000000); a run hitting it ends 'budget'\n"
     "      --max-rhs N      RHS evaluation budget (default 200000000)\n"
     "      --event-tol E    event location tolerance of hybrid schemes (s)\n"
+    "      --metrics[=FILE] the suite's metrics of this run (runs.csv's definitions: the\n"
+    "                       three errors, stick, drift, chatter, energy, cost) as one\n"
+    "                       JSON object to FILE, or stdout (then the trajectory only\n"
+    "                       with --out)\n"
     "  -o, --out FILE       output file (written atomically); '-' for stdout\n"
     "  -h, --help           this help\n"
     "\n"
@@ -102,8 +108,8 @@ static void list_models(FILE *fp)
   for (size_t i = 0; (m = fb_model_at(i)) != NULL; i++) {
     fb_model md;
     fprintf(fp, "  %-14s %s\n", m->name, m->title);
-    fprintf(fp, "    source: %s\n    default integrator: %s\n", m->reference,
-            m->default_integrator);
+    fprintf(fp, "    source: %s\n    default integrator: %s\n    fixed-step integrator: %s\n",
+            m->reference, m->default_integrator, fb_model_fixed_step_integrator(m));
     if (fb_model_init(&md, m) == FB_OK) {
       fb_params_print(m->params, md.params, "    ", fp);
       fb_model_free(&md);
@@ -205,6 +211,7 @@ enum {
   OPT_MAX_STEPS,
   OPT_MAX_RHS,
   OPT_EVENT_TOL,
+  OPT_METRICS,
 };
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -257,6 +264,71 @@ static int sink_rows(void *ctx, const fb_trace *tr, size_t from, size_t to)
   return k->failed ? FB_EIO : FB_OK;
 }
 
+/* The integrators that can run model m at a fixed step, comma-separated (GSL's multistep
+ * methods are flagged fixed_ok but fail at t=0 without an error estimate to start on). */
+static void fixed_integrators(const fb_model_type *m, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0;; i++) {
+      const fb_integrator_type *t = pass == 0 ? (m->schemes != NULL ? m->schemes[i] : NULL)
+                                              : fb_integrator_registry[i];
+      if (t == NULL)
+        break;
+      if (!t->fixed_ok || fb_integrator_find(m, t->name) != t || !strncmp(t->name, "ms", 2))
+        continue;
+      if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t->name);
+    }
+}
+
+/* run --metrics: the whole trace in memory (the metrics need it), the suite's metrics as
+ * JSON to FILE ("-": stdout), the trajectory to --out when given (with the JSON on
+ * stdout and no --out, no trajectory).  Takes cs. */
+static int run_metrics(fb_case *cs, const char *metrics, const char *out)
+{
+  fb_err err = {{0}};
+  fb_outfile mf = {0}, of = {0};
+  int rc = FB_EXIT_OK;
+  const int traj = out != NULL || strcmp(metrics, "-") != 0;
+  if (fb_outfile_open(&mf, metrics, "--metrics", &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  if (rc == FB_EXIT_OK && traj && fb_outfile_open(&of, out, "--out", &err) != FB_OK) {
+    fb_outfile_abort(&mf);
+    rc = fail(&err, FB_EXIT_USAGE);
+  }
+  if (rc != FB_EXIT_OK) {
+    fb_case_free(cs);
+    return rc;
+  }
+  fb_trace tr = {0};
+  fb_run_result res;
+  memset(&res, 0, sizeof res);
+  int st = fb_case_run_metrics(cs, &tr, &res, mf.fp, &err);
+  if (st == FB_OK && traj && fb_trace_write_csv(&tr, cs->md.type->z_names, of.fp) != FB_OK)
+    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed");
+  if (st == FB_OK && traj)
+    st = fb_outfile_commit(&of, &err);
+  else if (traj)
+    fb_outfile_abort(&of);
+  if (st == FB_OK)
+    st = fb_outfile_commit(&mf, &err);
+  else
+    fb_outfile_abort(&mf);
+  if (st != FB_OK)
+    rc = fail(&err, FB_EXIT_RUNTIME);
+  fprintf(stderr, "fricbench: %s%s%s scenario=%s model=%s integrator=%s steps=%lu rhs=%lu\n",
+          res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",
+          res.status ? ": " : "", res.status ? res.message : "", cs->sc.type->name,
+          cs->md.type->name, cs->integ->name, res.cnt.nsteps, res.cnt.nfe);
+  if (rc == FB_EXIT_OK && res.status != FB_OK)
+    rc = FB_EXIT_RUNTIME;
+  fb_trace_free(&tr);
+  fb_case_free(cs);
+  return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -274,8 +346,10 @@ static int cmd_run(int argc, char **argv)
       {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
       {"max-rhs", required_argument, NULL, OPT_MAX_RHS},
       {"event-tol", required_argument, NULL, OPT_EVENT_TOL},
+      {"metrics", optional_argument, NULL, OPT_METRICS},
       {NULL, 0, NULL, 0},
   };
+  const char *metrics = NULL; /* --metrics[=FILE]: "-" for stdout */
   const char *scenario = NULL, *model = NULL, *integrator = NULL, *out = NULL;
   double h = NAN, atol = NAN, rtol = NAN, event_tol = NAN;
   unsigned long samples = 1001, max_steps = FB_DEFAULT_MAX_STEPS, max_rhs = FB_DEFAULT_MAX_RHS;
@@ -312,6 +386,11 @@ static int cmd_run(int argc, char **argv)
       break;
     case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, FB_MAX_BUDGET, &max_rhs); break;
     case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &event_tol); break;
+    case OPT_METRICS:
+      metrics = optarg != NULL ? optarg : "-";
+      if (metrics[0] == '\0')
+        rc = usage_error("--metrics=FILE: empty file name: give a path or '-'%s%s", "", "");
+      break;
     case ':':
       rc = usage_error("option %s needs a value%s", argv[optind - 1], "");
       break;
@@ -340,6 +419,30 @@ static int cmd_run(int argc, char **argv)
   fb_case cs;
   fb_trace tr = {0};
   fb_outfile of = {0};
+  const fb_model_type *mt = fb_model_find(model);
+  int switched = 0; /* --h moved the run to the model's fixed-step integrator */
+  if (mt != NULL && !isnan(h)) {
+    const fb_integrator_type *it = fb_integrator_find(mt, integrator != NULL
+                                                              ? integrator
+                                                              : mt->default_integrator);
+    const char *fixed = fb_model_fixed_step_integrator(mt);
+    /* GSL's multistep methods are flagged fixed_ok but fail at a fixed step */
+    const int can_fix = it != NULL && it->fixed_ok && strcmp(it->name, "msbdf") != 0 &&
+                        strcmp(it->name, "msadams") != 0;
+    if (integrator == NULL && !can_fix && fixed != NULL &&
+        strcmp(fixed, mt->default_integrator) != 0) {
+      /* a default that cannot hold a fixed step (msbdf fails at t=0): the model's stated
+       * fixed-step integrator instead (fricbench list) */
+      integrator = fixed; /* said once the case is known to be good input */
+      switched = 1;
+    } else if (it != NULL && !can_fix) {
+      char names[512];
+      fixed_integrators(mt, names, sizeof names);
+      free(sets);
+      return usage_error("--h: integrator %s cannot take a fixed step; allowed with --h are %s",
+                         it->name, names);
+    }
+  }
   if (fb_case_init(&cs, scenario, model, integrator, &err) != FB_OK) {
     free(sets);
     return fail(&err, FB_EXIT_USAGE);
@@ -368,6 +471,12 @@ static int cmd_run(int argc, char **argv)
     if (ast != FB_OK)
       rc = fail(&err, ast == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE);
   }
+  if (rc == FB_EXIT_OK && switched)
+    fprintf(stderr, "fricbench: --h: model %s's default integrator %s does not take a fixed "
+                    "step; using its fixed-step integrator %s\n",
+            mt->name, mt->default_integrator, integrator);
+  if (rc == FB_EXIT_OK && metrics != NULL)
+    return run_metrics(&cs, metrics, out);
   run_sink sink = {0};
   if (rc == FB_EXIT_OK &&
       fb_trace_alloc_stream(&tr, cs.samples, RUN_WINDOW, cs.sc.plant.n, cs.sc.plant.nc,
@@ -487,5 +596,7 @@ int fb_cli_main(int argc, char **argv)
     return fb_cmd_impacts(argc - 1, argv + 1);
   if (strcmp(cmd, "merge") == 0)
     return fb_cmd_merge(argc - 1, argv + 1);
-  return usage_error("unknown command '%s': use list, run, reference, suite, bench or merge (see 'fricbench --help')%s", cmd, "");
+  if (strcmp(cmd, "compare") == 0)
+    return fb_cmd_compare(argc - 1, argv + 1);
+  return usage_error("unknown command '%s': use list, run, reference, suite, bench, merge, compare or impacts (see 'fricbench --help')%s", cmd, "");
 }

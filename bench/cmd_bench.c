@@ -38,6 +38,8 @@
 #include "fb_cli.h"
 #include "fb_io.h"
 #include "fb_metrics.h"
+#include "fb_plan.h"
+#include "fb_suite.h"
 #include "fb_run.h"
 
 #define BENCH_MAX_REPEATS 101
@@ -239,6 +241,11 @@ typedef struct bench_opts {
   unsigned long steps;
   unsigned long repeats;
   double h;
+  /* --scenario S: the user's case, every model at its fixed-step integrator over the
+   * scenario's own span, with the settings that fit it (NULL: stick-slip vs the loop) */
+  const char *scenario;
+  const char *const *sets;
+  size_t nsets;
 } bench_opts;
 
 /* One model x integrator: prepare once, then time fricbench and (if a twin exists) the
@@ -256,7 +263,8 @@ static void bench_one(bench_row *row, const char *model, const char *integ, cons
   row->ns_step = row->ns_rhs = row->loop_ns_step = row->loop_ns_rhs = NAN;
   row->ratio = row->max_rel = NAN;
   snprintf(T, sizeof T, "T=%.17g", o->h * (double)o->steps);
-  int st = fb_case_init(&cs, "stick-slip", model, integ, &err);
+  const char *scen = o->scenario != NULL ? o->scenario : "stick-slip";
+  int st = fb_case_init(&cs, scen, model, integ, &err);
   if (st != FB_OK) {
     row->status = st;
     snprintf(row->message, sizeof row->message, "%s", err.msg);
@@ -265,8 +273,15 @@ static void bench_one(bench_row *row, const char *model, const char *integ, cons
   cs.opts.h = o->h;
   cs.opts.max_steps = 4 * o->steps + 16;
   cs.opts.max_rhs = 64 * o->steps + 64;
-  if (st == FB_OK)
+  if (o->scenario == NULL) {
     st = fb_case_set(&cs, T, &err);
+  } else { /* the user's case: its span, its settings, the default budgets */
+    cs.opts.max_steps = FB_DEFAULT_MAX_STEPS;
+    cs.opts.max_rhs = FB_DEFAULT_MAX_RHS;
+    for (size_t k = 0; k < o->nsets && st == FB_OK; k++)
+      if (fb_set_fits(o->sets[k], cs.sc.type, cs.md.type) == 1)
+        st = fb_case_set(&cs, o->sets[k], &err);
+  }
   if (st == FB_OK)
     st = fb_case_prepare(&cs, &err);
   const fb_plant *pl = &cs.sc.plant;
@@ -276,7 +291,7 @@ static void bench_one(bench_row *row, const char *model, const char *integ, cons
   loop_params P;
   double y0[8] = {0}, yl[8];
   const size_t dim = cs.pb.dim;
-  if (st == FB_OK && tw != NULL && (strcmp(integ, "rk4") != 0 || dim > 8))
+  if (st == FB_OK && tw != NULL && (strcmp(integ, "rk4") != 0 || dim > 8 || o->scenario))
     tw = NULL;
   if (st == FB_OK && tw != NULL) {
     st = twin_params(tw, &cs, &P, &err);
@@ -323,7 +338,7 @@ static void bench_one(bench_row *row, const char *model, const char *integ, cons
       for (size_t i = 0; i < dim; i++)
         mx = fmax(mx, fabs(yf[i] - yl[i]) / scale);
       row->max_rel = mx;
-      if (res.cnt.nsteps != o->steps || !(mx <= 1e-12)) {
+      if (res.cnt.nsteps != o->steps || !(mx <= 1e-12)) { /* stick-slip's twin only */
         st = FB_EINVAL;
         snprintf(err.msg, sizeof err.msg,
                  "fricbench and the hand-written loop disagree: %lu vs %lu steps, final states "
@@ -349,6 +364,7 @@ static void csv_num(FILE *fp, double v)
 
 static const char bench_help[] =
     "usage: fricbench bench [--out FILE.csv] [--model M]... [--steps N] [--repeats N] [--h H]\n"
+    "       fricbench bench --scenario S [--set NAME=VALUE]... [--h H] [--model M]...\n"
     "\n"
     "Times one step through fricbench's machinery against a hand-written RK4 loop of the\n"
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
@@ -366,6 +382,10 @@ static const char bench_help[] =
     "      --repeats N  timed runs of each side (default 5, 1..101)\n"
     "      --h H        the fixed step (default 1e-5, so that rk4 is stable on every model,\n"
     "                   LuGre's bristles included); T = N H\n"
+    "      --scenario S the user's case: every model (or --model) at its fixed-step\n"
+    "                   integrator (fricbench list models) at --h (default 1e-3) over S's\n"
+    "                   own span, with the --set settings that fit it; no loop twin\n"
+    "      --set NAME=VALUE a parameter of S or of the models (repeatable)\n"
     "  -h, --help       this help\n";
 
 static int wanted(const char *const *only, size_t n, const char *model)
@@ -382,9 +402,12 @@ int fb_cmd_bench(int argc, char **argv)
       {"out", required_argument, NULL, 'o'},   {"steps", required_argument, NULL, 'n'},
       {"repeats", required_argument, NULL, 'r'}, {"h", required_argument, NULL, 'H'},
       {"model", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+      {"scenario", required_argument, NULL, 's'}, {"set", required_argument, NULL, 'S'},
       {NULL, 0, NULL, 0},
   };
-  bench_opts o = {1000000, 5, 1e-5};
+  bench_opts o = {1000000, 5, 1e-5, NULL, NULL, 0};
+  const char *sets[64];
+  int have_h = 0;
   const char *out = NULL;
   const char *only[64];
   size_t nonly = 0;
@@ -395,6 +418,21 @@ int fb_cmd_bench(int argc, char **argv)
     unsigned long v;
     switch (c) {
     case 'o': out = optarg; break;
+    case 's':
+      if (fb_scenario_find(optarg) == NULL) {
+        fprintf(stderr, "fricbench: --scenario '%s' is not allowed: use a name of "
+                        "'fricbench list scenarios'\n", optarg);
+        return FB_EXIT_USAGE;
+      }
+      o.scenario = optarg;
+      break;
+    case 'S':
+      if (o.nsets == sizeof sets / sizeof sets[0]) {
+        fprintf(stderr, "fricbench: --set given more than %zu times\n", o.nsets);
+        return FB_EXIT_USAGE;
+      }
+      sets[o.nsets++] = optarg;
+      break;
     case 'm':
       if (fb_model_find(optarg) == NULL) {
         fprintf(stderr, "fricbench: --model '%s' is not allowed: use a name of "
@@ -432,6 +470,7 @@ int fb_cmd_bench(int argc, char **argv)
         fprintf(stderr, "fricbench: --h '%s' is not allowed: use a finite number > 0\n", optarg);
         return FB_EXIT_USAGE;
       }
+      have_h = 1;
       break;
     case ':':
       fprintf(stderr, "fricbench: option %s needs a value\n", argv[optind - 1]);
@@ -447,29 +486,61 @@ int fb_cmd_bench(int argc, char **argv)
             argv[optind]);
     return FB_EXIT_USAGE;
   }
+  o.sets = sets;
+  if (o.nsets > 0 && o.scenario == NULL) {
+    fputs("fricbench: bench --set needs --scenario S (the user's case)\n", stderr);
+    return FB_EXIT_USAGE;
+  }
+  if (o.scenario != NULL) {
+    if (!have_h)
+      o.h = 1e-3;
+    /* each setting must fit the scenario or a selected model, as suite --set */
+    for (size_t k = 0; k < o.nsets; k++) {
+      int fits = 0;
+      const fb_scenario_type *stype = fb_scenario_find(o.scenario);
+      for (size_t m = 0; fb_model_at(m) != NULL && !fits; m++)
+        fits = wanted(only, nonly, fb_model_at(m)->name) &&
+               fb_set_fits(sets[k], stype, fb_model_at(m)) != 0;
+      if (!fits) {
+        fprintf(stderr, "fricbench: --set %s fits neither scenario %s nor a selected model "
+                        "(see 'fricbench list')\n", sets[k], o.scenario);
+        return FB_EXIT_USAGE;
+      }
+    }
+  }
   fb_err err = {{0}};
   fb_outfile of = {0};
   if (out != NULL && fb_outfile_open(&of, out, "--out", &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     return FB_EXIT_USAGE;
   }
+  bench_row rows[64];
+  size_t nr = 0;
+  if (o.scenario != NULL) /* the user's case: every model at its fixed-step integrator */
+    for (size_t m = 0; fb_model_at(m) != NULL && nr < 64; m++) {
+      const fb_model_type *mt = fb_model_at(m);
+      if (wanted(only, nonly, mt->name))
+        bench_one(&rows[nr++], mt->name, fb_model_fixed_step_integrator(mt), &o);
+    }
   /* every ODE model under rk4, then the model-owned schemes */
   static const char *const owned[][2] = {
       {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"},
       {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"},
       {"moreau-jean", "moreau-jean"}};
-  bench_row rows[64];
-  size_t nr = 0;
-  for (size_t m = 0; fb_model_registry[m] != NULL && nr < 60; m++)
+  for (size_t m = 0; o.scenario == NULL && fb_model_registry[m] != NULL && nr < 60; m++)
     if ((fb_model_registry[m]->caps & FB_MODEL_ODE) &&
         wanted(only, nonly, fb_model_registry[m]->name))
       bench_one(&rows[nr++], fb_model_registry[m]->name, "rk4", &o);
-  for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+  for (size_t i = 0; o.scenario == NULL && i < sizeof owned / sizeof owned[0]; i++)
     if (wanted(only, nonly, owned[i][0]))
       bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
   int rc = FB_EXIT_OK;
-  printf("fricbench bench: stick-slip, fixed h = %g, %lu steps, median of %lu alternating runs\n",
-         o.h, o.steps, o.repeats);
+  if (o.scenario != NULL)
+    printf("fricbench bench: %s, fixed h = %g over the scenario's span, each model's "
+           "fixed-step integrator, median of %lu runs\n", o.scenario, o.h, o.repeats);
+  else
+    printf("fricbench bench: stick-slip, fixed h = %g, %lu steps, median of %lu alternating "
+           "runs\n", o.h, o.steps, o.repeats);
   printf("%-14s %-14s %11s %10s %11s %10s %7s %9s\n", "model", "integrator", "ns/step",
          "ns/rhs", "loop ns/st", "loop ns/rhs", "ratio", "rel.diff");
   for (size_t i = 0; i < nr; i++) {
@@ -488,7 +559,8 @@ int fb_cmd_bench(int argc, char **argv)
           of.fp);
     for (size_t i = 0; i < nr; i++) {
       const bench_row *b = &rows[i];
-      fprintf(of.fp, "%s,%s,stick-slip", b->model, b->integrator);
+      fprintf(of.fp, "%s,%s,%s", b->model, b->integrator,
+              o.scenario != NULL ? o.scenario : "stick-slip");
       csv_num(of.fp, b->h);
       fprintf(of.fp, ",%lu", b->steps);
       csv_num(of.fp, b->ns_step);

@@ -11,12 +11,16 @@
 #include "fb_cli.h"
 #include "fb_io.h"
 #include "fb_manifest.h"
+#include "fb_plan.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
 static const char suite_help[] =
     "usage: fricbench suite [--quick] [--out DIR] [--jobs N] [--samples N]\n"
     "                       [--max-steps N] [--max-rhs N] [--no-plots]\n"
+    "       fricbench suite [--plan FILE] [--scenario S]... [--model M]... [--integrator I]...\n"
+    "                       [--set NAME=VALUE]... [--h H] [--tol TOL] [--out DIR] ...\n"
+    "       fricbench suite [--plan FILE] [filters] --print-plan\n"
     "       fricbench suite --resume DIR [--jobs N] [--no-plots]\n"
     "\n"
     "Runs the default experiment table (every scenario x every model x the integrators that\n"
@@ -32,6 +36,21 @@ static const char suite_help[] =
     "  --max-steps N    per-run step budget (default 2000000)\n"
     "  --max-rhs N      per-run RHS budget (default 40000000)\n"
     "  --no-plots       skip plots and report.html\n"
+    "  --plan FILE      run the experiments of FILE (INI, docs/plans.md) instead of the\n"
+    "                   default table\n"
+    "  --print-plan     print the table (after the options below) as a plan and exit\n"
+    "  --scenario S     keep the experiments on scenario S (repeatable)\n"
+    "  --model M        keep the experiments of model M (repeatable)\n"
+    "  --integrator I   keep the experiments with integrator I (repeatable; a model's\n"
+    "                   default counts as named)\n"
+    "  --set NAME=VALUE set a parameter in every experiment whose scenario or model has\n"
+    "                   it (scenario./model. prefixes as in run; repeatable)\n"
+    "  --h H            the fixed-step view at your step: every selected model on every\n"
+    "                   selected scenario at H and H/4 with its fixed-step integrator\n"
+    "                   (see 'fricbench list'), replacing the default view's steps\n"
+    "  --tol TOL        the tolerance of every adaptive run that sweeps neither h nor tol\n"
+    "  --traj WHICH     trajectories kept: report (default: those the report draws),\n"
+    "                   none (smallest directory; the report then has no overlays) or all\n"
     "  --resume DIR     finish an interrupted suite: run only the jobs missing from\n"
     "                   DIR/journal, with its options; the result equals an\n"
     "                   uninterrupted run apart from the timing columns\n"
@@ -91,7 +110,7 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
   return FB_EXIT_OK;
 }
 
-int fb_cmd_suite(int argc, char **argv)
+static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
 {
   static const struct option opts[] = {
       {"quick", no_argument, NULL, 'q'},      {"out", required_argument, NULL, 'o'},
@@ -101,6 +120,11 @@ int fb_cmd_suite(int argc, char **argv)
       {"resume", required_argument, NULL, 'r'},
       {"part", required_argument, NULL, 'p'}, {"parts", required_argument, NULL, 'K'},
       {"emit-jobs", required_argument, NULL, 'E'},
+      {"plan", required_argument, NULL, 'L'}, {"print-plan", no_argument, NULL, 'D'},
+      {"scenario", required_argument, NULL, 1}, {"model", required_argument, NULL, 2},
+      {"integrator", required_argument, NULL, 3}, {"set", required_argument, NULL, 4},
+      {"h", required_argument, NULL, 5}, {"tol", required_argument, NULL, 6},
+      {"traj", required_argument, NULL, 7},
       {NULL, 0, NULL, 0},
   };
   fb_suite_opts o;
@@ -110,10 +134,54 @@ int fb_cmd_suite(int argc, char **argv)
   unsigned long v;
   const char *resume_dir = NULL, *conflict = NULL; /* --resume and what it excludes */
   const char *emit = NULL; /* --emit-jobs FILE (bench/merge.c) */
+  fb_select sel;
+  fb_select_init(&sel);
+  sel.scenarios = lists;
+  sel.models = lists + argc + 1;
+  sel.integrators = lists + 2 * argc + 2;
+  sel.sets = lists + 3 * argc + 3;
+  size_t *counts[] = {&sel.nscenarios, &sel.nmodels, &sel.nintegrators, &sel.nsets};
+  const char *plan = NULL, *selecting = NULL;
+  int print_plan = 0;
+  int traj = -1; /* --traj: 0 none, 1 report (the table's), 2 all; -1 not given */
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:j:h", opts, NULL)) != -1) {
     switch (c) {
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+      lists[(size_t)(c - 1) * ((size_t)argc + 1) + (*counts[c - 1])++] = optarg;
+      selecting = argv[optind - 1];
+      break;
+    case 5:
+    case 6: {
+      char *end;
+      const double x = strtod(optarg, &end);
+      if (end == optarg || *end != '\0' || !(x > 0) || x > 1e6) {
+        fprintf(stderr, "fricbench: --%s '%s' is not allowed: give a positive number\n",
+                c == 5 ? "h" : "tol", optarg);
+        return FB_EXIT_USAGE;
+      }
+      *(c == 5 ? &sel.h : &sel.tol) = x;
+      selecting = c == 5 ? "--h" : "--tol";
+      break;
+    }
+    case 7:
+      traj = !strcmp(optarg, "none") ? 0 : !strcmp(optarg, "report") ? 1
+                                         : !strcmp(optarg, "all")    ? 2
+                                                                     : -2;
+      if (traj == -2) {
+        fprintf(stderr, "fricbench: --traj '%s' is not allowed: use none, report or all\n",
+                optarg);
+        return FB_EXIT_USAGE;
+      }
+      if (traj != 1)
+        selecting = "--traj";
+      break;
+    case 'L': plan = optarg; selecting = "--plan"; break;
+    case 'D': print_plan = 1; break;
     case 'q': o.quick = 1; conflict = "--quick"; break;
     case 'o': o.out_dir = optarg; conflict = "--out"; break;
     case 'r': resume_dir = optarg; break;
@@ -169,6 +237,30 @@ int fb_cmd_suite(int argc, char **argv)
     return FB_EXIT_USAGE;
   }
   fb_err err = {{0}};
+  if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
+                                            bad input leaves no directory behind */
+    if (resume_dir != NULL || emit != NULL || o.nparts > 0) {
+      fprintf(stderr, "fricbench: %s cannot be combined with --resume, --emit-jobs or --part "
+                      "yet: run the selection in one suite\n",
+              selecting != NULL ? selecting : "--print-plan");
+      return FB_EXIT_USAGE;
+    }
+    int pst = plan != NULL ? fb_plan_load(table, plan, &err) : fb_table_default(table);
+    if (pst == FB_OK)
+      pst = fb_table_select(table, &sel, &err);
+    if (pst != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return pst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
+    }
+    for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++)
+      table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
+                                    : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
+    if (print_plan) {
+      fb_plan_print(table, stdout);
+      return fflush(stdout) == 0 ? FB_EXIT_OK : FB_EXIT_RUNTIME;
+    }
+    o.table = table;
+  }
   if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/merge.c */
     const int drc = fb_suite_dist_check(&o, emit, resume_dir != NULL);
     if (drc != FB_EXIT_OK || emit != NULL)
@@ -195,4 +287,19 @@ int fb_cmd_suite(int argc, char **argv)
     return st == FB_EINVAL ? FB_EXIT_USAGE : FB_EXIT_RUNTIME;
   }
   return FB_EXIT_OK;
+}
+
+int fb_cmd_suite(int argc, char **argv)
+{
+  /* the selection's name lists (bench/plan.c): at most argc names each */
+  const char **lists = calloc(4 * (size_t)argc + 4, sizeof *lists);
+  if (lists == NULL) {
+    fputs("fricbench: out of memory\n", stderr);
+    return FB_EXIT_RUNTIME;
+  }
+  fb_table table = {0};
+  const int rc = suite_cmd(argc, argv, lists, &table);
+  fb_table_free(&table);
+  free(lists);
+  return rc;
 }

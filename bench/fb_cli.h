@@ -16,5 +16,7 @@ int fb_cmd_reference(int argc, char **argv);
 int fb_cmd_bench(int argc, char **argv);
 /* fricbench impacts (bench/cmd_impacts.c) */
 int fb_cmd_impacts(int argc, char **argv);
+/* fricbench compare (bench/compare.c) */
+int fb_cmd_compare(int argc, char **argv);
 
 #endif

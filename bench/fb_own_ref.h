@@ -19,6 +19,7 @@
 #ifndef FB_OWN_REF_H
 #define FB_OWN_REF_H
 
+#include "fb_metrics.h"
 #include "fb_run.h"
 
 #define FB_OWN_TOL 1e-11
@@ -40,5 +41,12 @@ void fb_own_method_of(const fb_case *cs, double h_min, fb_own_method *om, char *
  * check run failed).  Budgets: max_steps and max_rhs.  FB_OK or a failure with err set. */
 int fb_own_ref_solve(const fb_case *cs, const fb_own_method *om, unsigned long max_steps,
                      unsigned long max_rhs, fb_trace *tr, double *acc, fb_err *err);
+
+/* The discretization errors of run trace tr against the own reference own (accuracy acc)
+ * into m->disc_*, and acc into m->own_ref_err; m->ref_x_l2 must be set.  An own reference
+ * that did not converge (acc above 1% of the scale max(ref_x_l2, v_stick span^1.5))
+ * measures nothing: the disc_* are NaN then, rather than wrong. */
+void fb_own_ref_disc(const fb_plant *pl, const fb_trace *tr, const fb_trace *own, double acc,
+                     fb_metrics *m);
 
 #endif

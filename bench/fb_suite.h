@@ -55,6 +55,9 @@ typedef struct fb_experiment {
 typedef struct fb_table {
   fb_experiment *e;
   size_t n;
+  size_t cap;    /* allocated experiments (bench/plan.c grows tables) */
+  char **strs;   /* a plan's strings, which the experiments point into (fb_table_strdup) */
+  size_t nstrs, capstrs;
 } fb_table;
 
 /* The common steps of the fixed-step view (s): the verdicts at a user's step, and a

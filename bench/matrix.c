@@ -247,12 +247,15 @@ int fb_table_default(fb_table *t)
     fb_table_free(t);
     return FB_ENOMEM;
   }
+  t->cap = b.cap;
   return FB_OK;
 }
 
 void fb_table_free(fb_table *t)
 {
   free(t->e);
-  t->e = NULL;
-  t->n = 0;
+  for (size_t i = 0; i < t->nstrs; i++)
+    free(t->strs[i]);
+  free(t->strs);
+  memset(t, 0, sizeof *t);
 }

@@ -887,8 +887,22 @@ static int write_text(const char *dir, const char *name, const char *text, size_
   return fb_outfile_commit(&of, err);
 }
 
+/* Progress on a terminal (quiet otherwise): parts whose trajectories are copied, elapsed
+ * time and an estimate, as the suite's progress line. */
+static void merge_progress(size_t done, size_t total, double t0, const char *what)
+{
+  if (!isatty(STDERR_FILENO))
+    return;
+  const double el = fb_clock_s(CLOCK_MONOTONIC) - t0;
+  const double eta = done > 0 ? el * (double)(total - done) / (double)done : 0;
+  fprintf(stderr, "\r[merge] %s %zu/%zu, %.1f s elapsed, ~%.0f s left   %s", what, done, total,
+          el, eta, done == total ? "\n" : "");
+  fflush(stderr);
+}
+
 static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_err *err)
 {
+  const double t0 = fb_clock_s(CLOCK_MONOTONIC);
   fb_merge_part *mp = calloc(M->n, sizeof *mp);
   if (mp == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -914,13 +928,19 @@ static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_e
     st = write_text(out, "runs.csv", mo.runs, mo.runs_len, err);
   if (st == FB_OK)
     st = write_text(out, "orders.csv", mo.orders, mo.orders_len, err);
-  for (size_t i = 0; i < M->n && st == FB_OK; i++)
+  for (size_t i = 0; i < M->n && st == FB_OK; i++) {
+    merge_progress(i, M->n, t0, "parts' trajectories");
     st = merge_traj(M->p[i].path, out, err);
+  }
+  if (st == FB_OK)
+    merge_progress(M->n, M->n, t0, "parts' trajectories");
   if (st == FB_OK)
     st = write_text(out, "meta.json", mo.meta, mo.meta_len, err);
   if (st == FB_OK)
     st = fb_verdicts_write(out, err);
   if (st == FB_OK) {
+    if (plots && isatty(STDERR_FILENO))
+      fputs("[merge] plots and report...\n", stderr);
     if (plots)
       st = fb_report_make(out, jobs, err);
     fprintf(stderr, "fricbench merge: %zu parts, %zu runs (%zu ok, %zu budget, %zu failed); "

@@ -96,3 +96,13 @@ int fb_own_ref_solve(const fb_case *cs, const fb_own_method *om, unsigned long m
   }
   return FB_OK;
 }
+
+void fb_own_ref_disc(const fb_plant *pl, const fb_trace *tr, const fb_trace *own, double acc,
+                     fb_metrics *m)
+{
+  fb_trace_errors(tr, own, pl->n, &m->disc_x_l2, &m->disc_v_l2, &m->disc_x_max);
+  m->own_ref_err = acc;
+  const double span = pl->T - pl->t0;
+  if (!(acc <= 1e-2 * fmax(m->ref_x_l2, pl->v_stick * span * sqrt(span))))
+    m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = NAN;
+}

@@ -18,6 +18,7 @@
 
 #include "fb_io.h"
 #include "fb_own_ref.h"
+#include "fb_run_metrics.h"
 #include "fb_manifest.h"
 #include "fb_report.h"
 #include "fb_verdicts.h"
@@ -176,7 +177,6 @@ static void ref_compute(suite *S, ref_entry *re)
     re->status = FB_ENOMEM;
     return;
   }
-  fb_case rc;
   int st = FB_OK;
   if (re->own) {
     st = fb_own_ref_solve(&jb->cs, &re->om, S->o->max_steps, S->o->max_rhs,
@@ -188,51 +188,13 @@ static void ref_compute(suite *S, ref_entry *re)
                err.msg);
     return;
   }
-  if (re->kind == FB_REF_EXACT) {
-    st = fb_trace_alloc(&re->ref.tr, ns, pl->n, pl->nc, 0);
-    const size_t n = pl->n;
-    for (size_t k = 0; st == FB_OK && k < ns; k++) {
-      const double t = k + 1 == ns ? pl->T : pl->t0 + (double)k * (pl->T - pl->t0) / (double)(ns - 1);
-      double *y = re->ref.tr.y + k * re->ref.tr.dim;
-      st = sc->type->exact(sc->params, t, y, y + n, re->ref.tr.F + k * pl->nc);
-      re->ref.tr.t[k] = t;
-      re->ref.tr.filled = k + 1;
-    }
-    if (st != FB_OK)
-      snprintf(re->message, sizeof re->message, "closed form failed");
-  } else if (re->kind == FB_REF_EVENT) {
-    st = fb_case_init(&rc, sc->type->name, "switching", "event", &err);
-    if (st == FB_OK) {
-      memcpy(rc.sc.params, sc->params, sc->type->params->size);
-      rc.opts.atol = rc.opts.rtol = 1e-12;
-      rc.opts.event_tol = 1e-12;
-      rc.opts.hmax = (pl->T - pl->t0) / (double)(ns - 1);
-      rc.opts.max_steps = 50 * S->o->max_steps;
-      rc.opts.max_rhs = 50 * S->o->max_rhs;
-      rc.samples = ns;
-      st = fb_case_prepare(&rc, &err);
-      if (st == FB_OK)
-        st = fb_trace_alloc(&re->ref.tr, ns, pl->n, pl->nc, rc.md.type->nz);
-      if (st == FB_OK) {
-        fb_run_result res;
-        st = fb_case_run(&rc, &re->ref.tr, NULL, &res);
-        if (st != FB_OK)
-          snprintf(err.msg, sizeof err.msg, "%s", res.message);
-      }
-      fb_case_free(&rc);
-    }
-    if (st != FB_OK)
-      snprintf(re->message, sizeof re->message, "event-driven reference: %.400s", err.msg);
-  } else {
-    st = FB_EUNSUP;
-    snprintf(re->message, sizeof re->message, "scenario has no reference");
-  }
-  if (st == FB_OK) {
-    fb_problem pb;
-    fb_problem_init(&pb, pl, &jb->cs.md);
-    for (size_t i = 0; i < pl->nc && st == FB_OK; i++)
-      st = fb_spans_from_trace(&re->ref.stick[i], &pb, &re->ref.tr, i, 1e-12 * pl->v_scale);
-  }
+  /* the Coulomb reference, as `run --metrics` computes it (bench/run_metrics.c) */
+  free(re->ref.stick);
+  re->ref.stick = NULL;
+  fb_ref_kind kind;
+  st = fb_case_reference(&jb->cs, ns, S->o->max_steps, S->o->max_rhs, &re->ref, &kind,
+                         re->message, sizeof re->message);
+  re->kind = kind;
   re->status = st;
   if (st != FB_OK)
     re->kind = FB_REF_NONE;
@@ -301,16 +263,15 @@ static void job_run(suite *S, job *jb)
     fb_metrics_compute(pb, &tr, &re->ref, st_ok ? &stream : NULL, &jb->m);
   if (jb->status == FB_OK && jb->own != SIZE_MAX && S->refs[jb->own].kind != FB_REF_NONE) {
     const ref_entry *oe = &S->refs[jb->own];
-    fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
-                    &jb->m.disc_x_max);
-    /* an own reference that did not converge (its check solve differs by more than 1% of
-     * the scale) measures nothing: no discretization error rather than a wrong one */
-    const double span = pl->T - pl->t0;
-    if (oe->own && !(oe->acc <= 1e-2 * fmax(jb->m.ref_x_l2, pl->v_stick * span * sqrt(span))))
-      jb->m.disc_x_l2 = jb->m.disc_v_l2 = jb->m.disc_x_max = NAN;
-    jb->m.mod_x_l2 = oe->own ? oe->mod_x : 0.0;
-    jb->m.mod_v_l2 = oe->own ? oe->mod_v : 0.0;
-    jb->m.own_ref_err = oe->own ? oe->acc : 0.0;
+    if (oe->own) {
+      fb_own_ref_disc(pl, &tr, &oe->ref.tr, oe->acc, &jb->m);
+      jb->m.mod_x_l2 = oe->mod_x;
+      jb->m.mod_v_l2 = oe->mod_v;
+    } else { /* the Coulomb reference is the model's own (exact_limit) */
+      fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
+                      &jb->m.disc_x_max);
+      jb->m.mod_x_l2 = jb->m.mod_v_l2 = jb->m.own_ref_err = 0.0;
+    }
   }
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];

@@ -7,7 +7,8 @@ set -euo pipefail
 asan=0
 [ "${1:-}" = "--asan" ] && asan=1
 cd "$(dirname "$0")/.."
-pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel)
+pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel
+      libinih-dev libjansson-dev zlib1g-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
