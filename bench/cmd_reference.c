@@ -1,7 +1,7 @@
 /* cmd_reference.c — `fricbench reference`: a scenario's reference trajectory and its
  * stick/slip intervals (fb_reference.h).
  *
- * Bad input (SPEC §9) exits 2 with one line naming the value and what is allowed, and
+ * Bad input (docs/design.md §9) exits 2 with one line naming the value and what is allowed, and
  * leaves no file: both outputs are opened (as temporaries) before the computation and
  * renamed into place only when everything was written.
  */

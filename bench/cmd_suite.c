@@ -25,7 +25,7 @@ static const char suite_help[] =
     "\n"
     "Runs the default experiment table (every scenario x every model x the integrators that\n"
     "suit it x the sweeps: step ladders, tolerance ladders, friction coefficient, the\n"
-    "regularization parameter, seed 004's eps x h grid) and writes under DIR: runs.csv (one\n"
+    "regularization parameter, [Engleder2002]'s eps x h grid) and writes under DIR: runs.csv (one\n"
     "row per run, columns in results/README.md), orders.csv, traj/, plots/, report.html,\n"
     "meta.json.\n"
     "\n"

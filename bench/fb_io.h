@@ -1,6 +1,6 @@
 /* fb_io.h — atomic output files: write under a temporary name in the target's
  * directory, rename on success, remove on failure, so a failed or interrupted command
- * never leaves a partial file behind (SPEC §9). */
+ * never leaves a partial file behind (docs/design.md §9). */
 #ifndef FB_IO_H
 #define FB_IO_H
 

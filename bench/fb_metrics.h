@@ -1,4 +1,4 @@
-/* fb_metrics.h — the metrics of SPEC §6, computed from a run's trajectory and the
+/* fb_metrics.h — the metrics of docs/design.md §6, computed from a run's trajectory and the
  * scenario's reference only: they never ask the model under test anything (Siconos'
  * independent error function).  The comparison is on the common output grid (trace
  * and reference sampled at the same times); chatter is also counted on every accepted
@@ -43,7 +43,7 @@ typedef struct fb_reference {
 void fb_reference_free_spans(fb_reference *ref);
 
 typedef struct fb_metrics {
-  /* accuracy (SPEC §6): L2 in time (trapezoid), max over the grid, and at T */
+  /* accuracy (docs/design.md §6): L2 in time (trapezoid), max over the grid, and at T */
   double err_x_l2, err_v_l2, err_F_l2;
   double err_x_max, err_v_max;
   double err_x_T, err_v_T;

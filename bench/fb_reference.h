@@ -1,4 +1,4 @@
-/* fb_reference.h — the reference solution of a scenario (SPEC §3 M6, §6; STYLE.md §4).
+/* fb_reference.h — the reference solution of a scenario (docs/design.md §3 M6, §6; STYLE.md §4).
  *
  * Metrics never trust the model under test: they compare against this.  For a scenario
  * whose ref_kind is

@@ -1,4 +1,4 @@
-/* fb_schedule.h — dispatch order and partition of the suite's jobs (SPEC §8).
+/* fb_schedule.h — dispatch order and partition of the suite's jobs (docs/design.md §8).
  *
  * Every job's cost is estimated before anything runs, from what its case says: the
  * number of steps (span / h for a fixed step; for a tolerance, a guess that grows as

@@ -1,4 +1,4 @@
-/* fb_suite.h — the experiment table and the suite runner (SPEC §8).
+/* fb_suite.h — the experiment table and the suite runner (docs/design.md §8).
  *
  * The default experiment table lives in one place (bench/matrix.c) as data: each
  * experiment names a scenario, a model, an integrator, fixed NAME=VALUE settings and at

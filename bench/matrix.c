@@ -8,7 +8,7 @@
  * verdicts), convergence (fixed-step ladders on the closed-form scenarios and stick-slip),
  * work-precision (tolerance ladders), cost-mu (friction-coefficient ladders: cost against
  * mu), regularization (each regularized model's parameter), drift (the drift variants and
- * preload-hold's neighbours), grid (seed 004's eps x h grid on two-mass-drive).  --quick
+ * preload-hold's neighbours), grid ([Engleder2002]'s eps x h grid on two-mass-drive).  --quick
  * keeps the experiments flagged QUICK with at most the first FB_QUICK_LADDER values of
  * their ladders (ladders run coarse to fine, so the quick ones are the cheap ones).
  *
@@ -25,7 +25,7 @@
 #define Q FB_EXP_QUICK
 #define TR FB_EXP_TRAJ
 
-/* seed 004's grid: the penalty force oscillates with period ~0.2 at eps = 0.001 over
+/* [Engleder2002]'s grid: the penalty force oscillates with period ~0.2 at eps = 0.001 over
  * T ~ 628, so its trajectories are sampled every ~0.016 */
 #define GRID_SAMPLES 40001
 #define LADDER_RATIO 1.7
@@ -238,7 +238,7 @@ int fb_table_default(fb_table *t)
       if (x == NULL)
         break;
       x->sets[0] = eps[k][1];
-      x->sets[1] = "dT=0"; /* seed 004's undamped penalty spring */
+      x->sets[1] = "dT=0"; /* [Engleder2002]'s undamped penalty spring */
       x->samples = GRID_SAMPLES;
       sweep(x, FB_SWEEP_H, NULL, grid_h, 2);
     }

@@ -1,4 +1,4 @@
-/* metrics.c — SPEC §6 metrics from a trajectory and its reference (fb_metrics.h). */
+/* metrics.c — docs/design.md §6 metrics from a trajectory and its reference (fb_metrics.h). */
 #include "fb_metrics.h"
 
 #include <gsl/gsl_fit.h>

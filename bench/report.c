@@ -1,4 +1,4 @@
-/* report.c — plots and report.html from a results directory (fb_report.h, SPEC §8).
+/* report.c — plots and report.html from a results directory (fb_report.h, docs/design.md §8).
  *
  * Reads only files: DIR/runs.csv (RFC 4180), DIR/orders.csv, DIR/meta.json and the
  * trajectories under DIR/traj/.  For each plot it writes the numbers it draws to
@@ -1734,7 +1734,7 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
   return st;
 }
 
-/* ==== seed 004's eps x h grid ============================================================= */
+/* ==== [Engleder2002]'s eps x h grid ============================================================= */
 
 /* The header and the rows with t0 <= t <= t1 of trajectory file src, as the plot data
  * file `name` (its path into out).  Why: the grid plots draw the last 2 drive periods of
@@ -1775,8 +1775,8 @@ static int plots_grid(report *rp, fb_err *err)
   if (nc == 0)
     return FB_OK;
   const char *scn = R->r[cell[0]].scenario;
-  plot_entry *pp = plot_new(rp, "two-mass-drive grid (seed 004 fig. 3): phase curves of the contact mass", "grid_phase");
-  plot_entry *pf = plot_new(rp, "two-mass-drive grid (seed 004 fig. 4): contact forces", "grid_force");
+  plot_entry *pp = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 3): phase curves of the contact mass", "grid_phase");
+  plot_entry *pf = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 4): contact forces", "grid_force");
   if (pp == NULL || pf == NULL)
     return FB_OK;
   sbuf files = {0}, titles = {0}, vars = {0};
@@ -1921,7 +1921,7 @@ static const char *group_about(const char *g)
       {"cost-mu", "ladders of the friction coefficient mu"},
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
-      {"grid", "seed 004's eps x h grid on two-mass-drive (elasto-plastic, Newmark)"},
+      {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (elasto-plastic, Newmark)"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))

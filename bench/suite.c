@@ -1069,7 +1069,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
       jb->ref = r;
       jb->own = SIZE_MAX;
       if (strcmp(x->group, "grid") == 0)
-        continue; /* seed 004's picture: no discretization study there */
+        continue; /* [Engleder2002]'s picture: no discretization study there */
       if (jb->cs.md.type->suite.exact_limit) {
         jb->own = r; /* no regularization: the Coulomb reference is its own */
         continue;

@@ -1,4 +1,4 @@
-/* fb_friction.c — the shapes of the friction characteristic (SPEC §1). */
+/* fb_friction.c — the shapes of the friction characteristic (docs/design.md §1). */
 #include "fb_friction.h"
 
 #include <math.h>

@@ -1,13 +1,13 @@
-/* fb_friction.h — the friction characteristic S(|v|) shared by every model (SPEC §1).
+/* fb_friction.h — the friction characteristic S(|v|) shared by every model (docs/design.md §1).
  *
  * S is written as N(t) * mu(w), w = |v_r| >= 0: the contact's normal force N (from the
  * scenario, may vary in time) times a coefficient curve with mu(0) = mu_s (static,
  * breakaway) and mu(inf) = mu_k (kinetic), mu_k <= mu_s.  So Fs = N mu_s, Fc = N mu_k.
- * Shapes (SPEC §1):
+ * Shapes (docs/design.md §1):
  *   coulomb              mu = mu_s                               (mu_k ignored, = mu_s)
  *   stribeck             mu = mu_k + (mu_s - mu_k) exp(-(w/vs)^2)          (LuGre)
- *   glowinski-linear     mu = mu_s - (mu_s - mu_k) min(w/vs, 1)   (seed 000 eq. 3, vs = eps)
- *   glowinski-algebraic  mu = mu_s - (mu_s - mu_k) w / sqrt(vs^2 + w^2)  (seed 000 eq. 2)
+ *   glowinski-linear     mu = mu_s - (mu_s - mu_k) min(w/vs, 1)   ([Glowinski2004] eq. 3, vs = eps)
+ *   glowinski-algebraic  mu = mu_s - (mu_s - mu_k) w / sqrt(vs^2 + w^2)  ([Glowinski2004] eq. 2)
  *   leine                mu = mu_s / (1 + w/vs)              (Leine 1998, delta = 1/vs)
  * Glowinski's gamma (odd extension) is gamma(v) = 1 - mu(|v|)/mu_s, so beta = 1 - mu_k/mu_s.
  */

@@ -1,4 +1,4 @@
-/* fb_plant.h — the mechanical system every scenario builds (SPEC §2).
+/* fb_plant.h — the mechanical system every scenario builds (docs/design.md §2).
  *
  *     M xddot + D xdot + K x = f(t, x, xdot) + sum_i e_{j_i} F_i
  *
@@ -6,7 +6,7 @@
  * f is the applied force *minus* any extra smooth force g(t, x, xdot) (nonlinear
  * springs, drives through a spring), supplied by the scenario's callback; nc
  * contacts, contact i acting on DOF j_i with normal force N_i(t) >= 0 and surface
- * (belt) velocity u_i(t).  The relative velocity is v_r = xdot_j - u (SPEC §1) and
+ * (belt) velocity u_i(t).  The relative velocity is v_r = xdot_j - u (docs/design.md §1) and
  * F_i is the friction force on the body.
  *
  * A plant is immutable once built; integrators keep their own scratch space.

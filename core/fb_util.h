@@ -21,13 +21,13 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* sgn with sgn(0) = 0 (SPEC §3 M1); NaN propagates as 0 is not returned for NaN. */
+/* sgn with sgn(0) = 0 (docs/design.md §3 M1); NaN propagates as 0 is not returned for NaN. */
 static inline double fb_sgn(double v)
 {
   return (v > 0.0) - (v < 0.0);
 }
 
-/* Saturation onto [-1, 1] (seed 002 Theorem 1). */
+/* Saturation onto [-1, 1] ([Xiong2013] Theorem 1). */
 static inline double fb_sat(double z)
 {
   return z > 1.0 ? 1.0 : (z < -1.0 ? -1.0 : z);

@@ -33,7 +33,7 @@ struct fb_system;
 int fb_rk4_lean_scalar_step(struct fb_system *fs, size_t dim, double t, double h, double *y,
                             double *yerr);
 
-/* Heun's third-order Runge-Kutta (seed 001) as a gsl_odeiv2_step_type, with an embedded
+/* Heun's third-order Runge-Kutta ([ShourbagyMatuttis]) as a gsl_odeiv2_step_type, with an embedded
  * second-order solution for the error estimate. */
 extern const gsl_odeiv2_step_type *fb_step_heun3;
 

@@ -1,4 +1,4 @@
-/* fb_integrator.h — the one time-stepping contract (SPEC §4), SUNStepper-like.
+/* fb_integrator.h — the one time-stepping contract (docs/design.md §4), SUNStepper-like.
  *
  * An integrator advances a problem (plant + model) with state y = [x(n), v(n),
  * z(nc*nz)] from t to the plant's end time, calling the observer after every accepted
@@ -20,7 +20,7 @@
 #include "fb_plant.h"
 #include "fb_status.h"
 
-/* Cost counters of one run (SPEC §4). */
+/* Cost counters of one run (docs/design.md §4). */
 typedef struct fb_counters {
   unsigned long nsteps;    /* accepted steps */
   unsigned long nrejected; /* rejected step attempts */

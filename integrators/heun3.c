@@ -1,6 +1,6 @@
 /* heun3.c — Heun's third-order Runge-Kutta method as a gsl_odeiv2_step_type.
  *
- * Seed 001 (Shourbagy & Matuttis) integrates with it.  Butcher tableau:
+ * [ShourbagyMatuttis] (Shourbagy & Matuttis) integrates with it.  Butcher tableau:
  *   c = (0, 1/3, 2/3);  a21 = 1/3;  a32 = 2/3;  b = (1/4, 0, 3/4)            (order 3)
  * Embedded second-order solution from the same stages: b^ = (-1/2, 3/2, 0), so
  *   yerr = h (3/4 k1 - 3/2 k2 + 3/4 k3),

@@ -24,7 +24,7 @@ FB_GSL("msadams", msadams, 0, 12, "GSL variable-order Adams (1-12), functional i
 FB_GSL("msbdf", msbdf, 1, 5, "GSL variable-order BDF (1-5), Newton with the Jacobian");
 
 static const fb_integrator_type heun3 = {
-    "heun3", "Heun's 3rd-order Runge-Kutta (seed 001), embedded 2nd order for --tol",
+    "heun3", "Heun's 3rd-order Runge-Kutta ([ShourbagyMatuttis]), embedded 2nd order for --tol",
     FB_MODEL_ODE, 1, 1, 0, 3, &fb_step_heun3, fb_gsl_ode_alloc, fb_gsl_ode_evolve,
     fb_gsl_ode_free};
 

@@ -2,7 +2,7 @@
  * registry; here the implicit-Euler relay step of Coulomb's law.
  *
  * Relay: the backward-Euler discretization of the Coulomb inclusion solved in closed form
- * by seed 002's Theorem 1 (y in Sgn(z - a y) <=> y = sat(z/a)), as Kikuuwe et al. 2006
+ * by [Xiong2013]'s Theorem 1 (y in Sgn(z - a y) <=> y = sat(z/a)), as Kikuuwe et al. 2006
  * (IEEE T-RO 22(6)) do, in admittance form (docs/design.md §3, M8).  With the friction
  * force taken at the end of the step, semi-implicit Euler for the contact,
  *     m (v_{k+1} - v_k) / h = f_other + F,   F in -Fs Sgn(v_{k+1} - u),
@@ -43,7 +43,7 @@ static int relay_step(fb_contact_stepper *s, const fb_contact_in *c, const fb_co
 const fb_contact_step_type fb_contact_step_relay = {
     .name = "relay",
     .title = "implicit-Euler relay step of Coulomb's law (exact stick at any h)",
-    .reference = "backward Euler solved by Theorem 1 of Kikuuwe et al. (seed 002), admittance form",
+    .reference = "backward Euler solved by Theorem 1 of Kikuuwe et al. ([Xiong2013]), admittance form",
     .model = NULL,
     .init = NULL,
     .step = relay_step,

@@ -1,6 +1,6 @@
 /* elastoplastic.c — the single-state elasto-plastic friction model (Dupont, Hayward,
  * Armstrong & Altpeter 2002, "Single state elastoplastic friction models", IEEE TAC
- * 47(5); docs/design.md §3 M5b).  Not seed 004's penalty model (penalty.c).
+ * 47(5); docs/design.md §3 M5b).  Not [Engleder2002]'s penalty model (penalty.c).
  *
  * LuGre's state equation with a presliding regime that is purely elastic:
  *

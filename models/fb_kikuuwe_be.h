@@ -1,12 +1,12 @@
 /* fb_kikuuwe_be.h — Kikuuwe et al.'s discrete-time friction for one contact and one fixed
  * step (R. Kikuuwe, N. Takesue, A. Sano, H. Mochiyama, H. Fujimoto, "Admittance and
  * impedance representations of friction based on implicit Euler integration", IEEE
- * Trans. Robotics 22(6) (2006) 1176-1188; seed 002 §3.1; docs/design.md §3 M8, §11).
+ * Trans. Robotics 22(6) (2006) 1176-1188; [Xiong2013] §3.1; docs/design.md §3 M8, §11).
  *
  * What a fixed-step simulator (robot, haptics) calls once per step and per contact: no
  * allocation, no state but what the caller owns (the anchor p of the impedance form),
  * no fricbench type in the signatures.  Both are backward-Euler discretizations of the
- * Coulomb inclusion solved in closed form with Kikuuwe's Theorem 1 (seed 002:
+ * Coulomb inclusion solved in closed form with Kikuuwe's Theorem 1 ([Xiong2013]:
  * y in Sgn(z - a y) <=> y = sat(z/a), a > 0), so both hold stick exactly at any step.
  * models/kikuuwe_be.c (the `kikuuwe-be` model) runs them.
  */

@@ -1,4 +1,4 @@
-/* fb_model.h — the one interface of every friction treatment (SPEC §3).
+/* fb_model.h — the one interface of every friction treatment (docs/design.md §3).
  *
  * Two families share it:
  *  - ODE laws (caps FB_MODEL_ODE): per contact, a friction force F and the rates dz of
@@ -102,7 +102,7 @@ static inline double fb_contact_fapp(const fb_plant *pl, size_t i, double t, con
   return (a[j] - cs.udot) / pl->Minv[j * pl->n + j];
 }
 
-/* Scales handed to resolve(): where "auto" defaults come from (SPEC §3 M3). */
+/* Scales handed to resolve(): where "auto" defaults come from (docs/design.md §3 M3). */
 typedef struct fb_contact_scale {
   double m;       /* effective mass at the contact, 1/(M^-1)_jj (kg) */
   double k;       /* stiffness at the contact's DOF, K_jj (N/m), may be 0 */
@@ -139,7 +139,7 @@ typedef struct fb_model_suite {
   size_t nreg;
   const char *alt_tag;          /* a named alternative parameter set shown in the drift */
   const char *alt_sets[5];      /* group (e.g. a published set), NULL-terminated; NULL tag: none */
-  const char *grid_integrator;  /* seed 004's eps x h grid on two-mass-drive with this scheme
+  const char *grid_integrator;  /* [Engleder2002]'s eps x h grid on two-mass-drive with this scheme
                                    (parameters eps and dT); NULL: not in the grid */
   int stores_energy;            /* 1: an elastic element (anchor, bristle, penalty spring)
                                    stores energy, so F v_r > 0 can be energy coming back */

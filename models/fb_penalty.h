@@ -1,5 +1,5 @@
 /* fb_penalty.h — the return mapping of the elasto-plastic penalty model
- * (seed 004 §2; SPEC §3 M5), exposed so that tests can check it in isolation.
+ * ([Engleder2002] §2; docs/design.md §3 M5), exposed so that tests can check it in isolation.
  *
  * The model itself is fb_model_penalty (fb_models.h); its Newmark integrator is
  * listed in the model's `schemes`.  This header adds no state and no allocation.
@@ -19,7 +19,7 @@ typedef struct fb_penalty_map {
   int plastic;   /* 1 when the corrector acted (|H_trial| >= R0) */
 } fb_penalty_map;
 
-/* Elastic predictor / plastic corrector (seed 004 §2):
+/* Elastic predictor / plastic corrector ([Engleder2002] §2):
  *     H_trial = H_n - cT ds,   R0 = S(|vr|),   H = clamp(H_trial, -R0, R0),
  *     F = clamp(H - dT vr, -R0, R0),
  * ds = s_{n+1} - s_n the relative displacement increment, vr the relative velocity at

@@ -1,49 +1,49 @@
 /* glowinski.c — multiplier operator splitting of Glowinski, Shiau, Kuo and Nasser
- * (seed 000: Appl. Math. Lett. 17 (2004) 801-807; seed 003: DCDS Suppl. 2005 806-815;
- * SPEC §3 M2).
+ * ([Glowinski2004]: Appl. Math. Lett. 17 (2004) 801-807; [Shiau2005]: DCDS Suppl. 2005 806-815;
+ * docs/design.md §3 M2).
  *
- * Rigorous form (seed 003 eq. 2.4, seed 000 eq. 8), per contact i on DOF j_i:
+ * Rigorous form ([Shiau2005] eq. 2.4, [Glowinski2004] eq. 8), per contact i on DOF j_i:
  *
  *     M vdot + D v + K x + C (lambda - gamma(v_r)) = f(t, x, v),   xdot = v,
  *     lambda_i v_r,i = |v_r,i|,   |lambda_i| <= 1,
  *
  * C = diag(c_i) with c_i = Fs_i = N_i(t) mu_s,i and gamma the odd extension of
- * gamma(w) = 1 - S(|w|)/Fs (SPEC §1), so that c (sgn v - gamma(v)) = S(|v|) sgn v
+ * gamma(w) = 1 - S(|w|)/Fs (docs/design.md §1), so that c (sgn v - gamma(v)) = S(|v|) sgn v
  * is the friction characteristic every model of the suite shares.  v_r,i = v_j - u_i(t)
  * is the velocity relative to the contact's surface (belt).
  *
- * Lie splitting of one step h = t^{n+1} - t^n (seed 000 eqs. 9-12, seed 003 eqs. 2.5-2.9):
- *  1. Friction step, x frozen (seed 000 eq. 10: "xdot = 0"):
+ * Lie splitting of one step h = t^{n+1} - t^n ([Glowinski2004] eqs. 9-12, [Shiau2005] eqs. 2.5-2.9):
+ *  1. Friction step, x frozen ([Glowinski2004] eq. 10: "xdot = 0"):
  *        M Wdot + C (lambda - gamma(W_r)) = f(t, x^n, W) - D W  on (t^n, t^{n+1}),
- *     P sub-steps tau1 = h/P of the implicit-explicit scheme (seed 000 eq. 20,
- *     seed 003 eq. 3.14):
+ *     P sub-steps tau1 = h/P of the implicit-explicit scheme ([Glowinski2004] eq. 20,
+ *     [Shiau2005] eq. 3.14):
  *        M (W^p - W^{p-1})/tau1 + C lambda^p = C gamma(W_r^{p-1}) + f^p - D W^{p-1},
  *        lambda^p in Sgn(W_r^p),
  *     with f^p = f(t_p, x^n, W^{p-1}) at the sub-step's end t_p = t^n + p tau1.
- *     * M diagonal, at most one contact per DOF: closed form (seed 000 eq. 22, seed 003
+ *     * M diagonal, at most one contact per DOF: closed form ([Glowinski2004] eq. 22, [Shiau2005]
  *       eq. 3.16) on the relative velocity, b_r = m (W_j^{p-1} - u^p) + tau1 (c gamma +
  *       f - D W)_j; W_r^p = 0 if |b_r| <= c tau1, else (b_r - c tau1 sgn b_r)/m.
- *     * Otherwise Uzawa / projection (seed 003 eqs. 4.18-4.22):
+ *     * Otherwise Uzawa / projection ([Shiau2005] eqs. 4.18-4.22):
  *          M W^k = b - tau1 C lambda^k,   lambda^{k+1} = P_Lambda(lambda^k + rho C^T W_r^k),
  *       which converges for 0 < rho < 2/(tau1 beta_d), beta_d the largest eigenvalue of
- *       C^T M^-1 C (= of M^-1 C^2 for square C, seed 003 Theorem 1, eq. 4.23).
- *  2. Elastic step M xddot + K x = 0 from the friction step's state, xdot = v (seed 000
- *     eqs. 11-12, seed 003 eqs. 2.8-2.11): Q sub-steps tau2 = h/Q of the centred
- *     alpha-scheme (seed 000 eqs. 24-26, seed 003 eqs. 5.1-5.3), or the exact solution
+ *       C^T M^-1 C (= of M^-1 C^2 for square C, [Shiau2005] Theorem 1, eq. 4.23).
+ *  2. Elastic step M xddot + K x = 0 from the friction step's state, xdot = v ([Glowinski2004]
+ *     eqs. 11-12, [Shiau2005] eqs. 2.8-2.11): Q sub-steps tau2 = h/Q of the centred
+ *     alpha-scheme ([Glowinski2004] eqs. 24-26, [Shiau2005] eqs. 5.1-5.3), or the exact solution
  *     through the generalized eigenproblem K phi = omega^2 M phi (elastic=exact).
  *     Without stiffness the elastic step is exactly x += h v.
- * Strang variant (seed 000 eqs. 13-16): friction on (t^n, t^n + h/2), elastic over h,
+ * Strang variant ([Glowinski2004] eqs. 13-16): friction on (t^n, t^n + h/2), elastic over h,
  * friction on (t^n + h/2, t^{n+1}) with the new x frozen; each friction half step uses
- * P sub-steps of h/(2P).  Seed 000 remark 4: no better than first order here.
+ * P sub-steps of h/(2P).  [Glowinski2004] remark 4: no better than first order here.
  *
- * Where the other forces go (SPEC §3 M2 asks us to say): K x in the elastic step, as in
+ * Where the other forces go (docs/design.md §3 M2 asks us to say): K x in the elastic step, as in
  * the papers; the damping D v and the scenario's force f(t, x, v) (which includes any
  * smooth extra force g) in the friction step, explicitly: evaluated at the sub-step's
  * end time with x frozen and v = W^{p-1}, as the papers do with gamma.  That keeps
  * every sub-step a one-line projection (or a linear Uzawa problem) whatever D and f are.
  *
  * Reported multiplier: z = lambda_bar, the mean of the step's sub-step multipliers.
- * Seeds 000 remark 3 / 003 remark 1 only promise weak-* convergence of lambda; the
+ * [Glowinski2004] remark 3 / [Shiau2005] remark 1 only promise weak-* convergence of lambda; the
  * step mean is the impulse average sum(tau1 C lambda^p)/h, which converges at first
  * order in L1 (in L2 at order 1/2 only: a stop that the scheme places O(h) off makes
  * lambda O(1) wrong on a few steps), whereas the last sub-step's lambda^P does not
@@ -52,7 +52,7 @@
  * absorbs it in its first sub-steps, so lambda^P balances f alone instead of f - K x.
  * Friction force on the body (output): F = -Fs (lambda_bar - gamma(v_r)).  Stick flag:
  * 1 when v_r == 0 exactly or |lambda_bar| < 1 (the sub-steps held the contact), else 0.
- * The reported v is the one after the elastic step (seed 000 eq. 11): exactly u in
+ * The reported v is the one after the elastic step ([Glowinski2004] eq. 11): exactly u in
  * stick without springs, O(h) off it when a spring loads the stuck contact.
  * Forcing breaks: f is sampled only at sub-step ends t_p in (t^n, t^{n+1}], so at a
  * break the scenario's value there is taken as the value on the sub-step ending there.
@@ -103,16 +103,16 @@ static const char *const glow_elastic_names[] = {"alpha", "exact", NULL};
 static const char *const glow_solver_names[] = {"auto", "closed", "uzawa", NULL};
 
 static const fb_param_desc glow_desc[] = {
-    {"P", "1", "friction sub-steps per (half) step, tau1 = h/P (seed 000 eq. 19)",
+    {"P", "1", "friction sub-steps per (half) step, tau1 = h/P ([Glowinski2004] eq. 19)",
      offsetof(glow_params, P), 10, 1, 1e6, FB_PARAM_INT, NULL, NULL},
-    {"Q", "1", "elastic sub-steps per step, tau2 = h/Q (seed 000 eq. 24)",
+    {"Q", "1", "elastic sub-steps per step, tau2 = h/Q ([Glowinski2004] eq. 24)",
      offsetof(glow_params, Q), 2, 1, 1e6, FB_PARAM_INT, NULL, NULL},
     {"alpha", "1", "centred alpha-scheme weight, unconditionally stable for alpha >= 1/4",
      offsetof(glow_params, alpha), 0.25, 0, 0.5, 0, NULL, NULL},
     {"elastic", "-", "elastic sub-problem: alpha-scheme or exact (linear M, K)",
      offsetof(glow_params, elastic), GLOW_ELASTIC_ALPHA, 0, 1, FB_PARAM_CHOICE, NULL,
      glow_elastic_names},
-    {"rho", "s/(N m)", "Uzawa step, needs 0 < rho < 2/(tau1 beta_d) (seed 003 eq. 4.23)",
+    {"rho", "s/(N m)", "Uzawa step, needs 0 < rho < 2/(tau1 beta_d) ([Shiau2005] eq. 4.23)",
      offsetof(glow_params, rho), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "1/(tau1 beta_d), beta_d = largest eigenvalue of C M^-1 C", NULL},
     {"uzawa_tol", "1", "Uzawa stop: max |dlambda| (raised to the round-off floor)",
@@ -123,13 +123,13 @@ static const fb_param_desc glow_desc[] = {
      offsetof(glow_params, solver), GLOW_SOLVER_AUTO, 0, 2, FB_PARAM_CHOICE, NULL,
      glow_solver_names},
     {"uzawa_floor", "1",
-     "factor c_r of the Uzawa stop's round-off floor (0: absolute uzawa_tol only, SPEC §7)",
+     "factor c_r of the Uzawa stop's round-off floor (0: absolute uzawa_tol only, docs/design.md §7)",
      offsetof(glow_params, uzawa_floor), 16, 0, 1e6, 0, NULL, NULL},
 };
 static const fb_param_set glow_set = {sizeof(glow_params), 9, glow_desc};
 static const char *const glow_z[] = {"lambda"};
 
-/* c gamma(w) = sgn(w) (Fs - S(|w|)) = sgn(w) N (mu_s - mu(|w|)): SPEC §1's odd extension
+/* c gamma(w) = sgn(w) (Fs - S(|w|)) = sgn(w) N (mu_s - mu(|w|)): docs/design.md §1's odd extension
  * of gamma times c = Fs, written without the division so that Fs = 0 is harmless. */
 static double glow_cgamma(const fb_friction *law, double N, double w)
 {
@@ -141,11 +141,11 @@ static double glow_cgamma(const fb_friction *law, double N, double w)
 static void glow_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
 {
   (void)p, (void)c;
-  /* lambda is only defined a.e. (seed 000 eq. 4); at rest the first step decides. */
+  /* lambda is only defined a.e. ([Glowinski2004] eq. 4); at rest the first step decides. */
   z0[0] = fb_sgn(vr0);
 }
 
-/* Seed 000 eq. 4: F = -c (lambda - gamma(v)) on the body. */
+/* [Glowinski2004] eq. 4: F = -c (lambda - gamma(v)) on the body. */
 static int glow_output(const void *p, const fb_contact_in *c, double vr, const double *z,
                        double *F)
 {
@@ -215,7 +215,7 @@ static void glow_free(void *wsv)
   free(ws);
 }
 
-/* beta_d = largest eigenvalue of C^T M^-1 C for the current c (seed 003 eq. 4.23):
+/* beta_d = largest eigenvalue of C^T M^-1 C for the current c ([Shiau2005] eq. 4.23):
  * recomputed only when a normal force changes. */
 static void glow_beta_update(glow_ws *ws)
 {
@@ -253,7 +253,7 @@ static double glow_rho(const glow_ws *ws, double tau1)
   return isnan(ws->p.rho) ? 1.0 / (tau1 * ws->beta_d) : ws->p.rho;
 }
 
-/* Seed 000 eq. 22 / seed 003 eq. 3.16 on the relative velocity, DOF by DOF. */
+/* [Glowinski2004] eq. 22 / [Shiau2005] eq. 3.16 on the relative velocity, DOF by DOF. */
 static void glow_closed_form(glow_ws *ws, double tau1, double *v)
 {
   const fb_plant *pl = ws->pl;
@@ -279,7 +279,7 @@ static void glow_closed_form(glow_ws *ws, double tau1, double *v)
   }
 }
 
-/* r = b - tau1 C lambda, then M W = r by the Cholesky factor (seed 003 eq. 4.20). */
+/* r = b - tau1 C lambda, then M W = r by the Cholesky factor ([Shiau2005] eq. 4.20). */
 static int glow_uzawa_solve_W(glow_ws *ws, double tau1)
 {
   const fb_plant *pl = ws->pl;
@@ -291,10 +291,10 @@ static int glow_uzawa_solve_W(glow_ws *ws, double tau1)
   return gsl_linalg_cholesky_solve(ws->L, &rv.vector, &wv.vector);
 }
 
-/* Uzawa / projection iteration for M W + tau1 C lambda = b, lambda in Sgn(W_r) (seed 003
+/* Uzawa / projection iteration for M W + tau1 C lambda = b, lambda in Sgn(W_r) ([Shiau2005]
  * eqs. 4.18-4.22), warm-started from the previous sub-step's multipliers.
  *
- * Stopping test (SPEC §7): the iteration stops when
+ * Stopping test (docs/design.md §7): the iteration stops when
  *     max_i |lambda_i^{k+1} - lambda_i^k| <= max(uzawa_tol, c_r rho c_max eps w_scale),
  *     w_scale = ||M^-1||_inf (||b||_inf + tau1 c_max) + max_i |u_i|,
  * c_r = uzawa_floor (default 16), eps = DBL_EPSILON, norms = max norms.  Why: W is computed
@@ -363,7 +363,7 @@ static int glow_uzawa(glow_ws *ws, double tau1, double tp, double *v, fb_counter
   return FB_OK;
 }
 
-/* Friction step on (ta, ta + dt) with x frozen (seed 000 eqs. 10, 19-22; seed 003 eqs.
+/* Friction step on (ta, ta + dt) with x frozen ([Glowinski2004] eqs. 10, 19-22; [Shiau2005] eqs.
  * 2.6, 3.13-3.16, 4.18-4.22).  v is W on entry and on exit; lamsum accumulates the
  * sub-step multipliers. */
 static int glow_friction(glow_ws *ws, double ta, double dt, const double *x, double *v,
@@ -398,7 +398,7 @@ static int glow_friction(glow_ws *ws, double ta, double dt, const double *x, dou
       for (size_t j = 0; j < n; j++)
         for (size_t k = 0; k < n; k++)
           ws->f[j] -= pl->D[j * n + k] * v[k];
-    /* b = M W^{p-1} + tau1 (C gamma(W_r^{p-1}) + f^p - D W^{p-1}) (seed 003 §4). */
+    /* b = M W^{p-1} + tau1 (C gamma(W_r^{p-1}) + f^p - D W^{p-1}) ([Shiau2005] §4). */
     for (size_t j = 0; j < n; j++) {
       double s = 0.0;
       if (pl->M_diagonal)
@@ -437,7 +437,7 @@ static void glow_mulK(const fb_plant *pl, const double *a, double *out)
   }
 }
 
-/* Centred alpha-scheme (seed 000 eqs. 24-26, seed 003 eqs. 5.1-5.3) for M xddot + K x = 0
+/* Centred alpha-scheme ([Glowinski2004] eqs. 24-26, [Shiau2005] eqs. 5.1-5.3) for M xddot + K x = 0
  * over dt, written on the increments d_q = X^q - X^0 so that v = (d_{Q+1} - d_{Q-1}) /
  * (2 tau2) loses no digits to |x| (the scheme is linear, so this is the same scheme):
  *   (M + alpha tau2^2 K) d_{q+1} = M (2 d_q - d_{q-1})
@@ -546,7 +546,7 @@ static void glow_elastic_exact(glow_ws *ws, double dt, double *x, double *v)
   }
 }
 
-/* Elastic step (seed 000 eqs. 11-12): xdot = v, M vdot + K x = 0. */
+/* Elastic step ([Glowinski2004] eqs. 11-12): xdot = v, M vdot + K x = 0. */
 static int glow_elastic(glow_ws *ws, double dt, double *x, double *v, fb_err *err)
 {
   if (!ws->pl->has_K) { /* exact: free flight */
@@ -561,7 +561,7 @@ static int glow_elastic(glow_ws *ws, double dt, double *x, double *v, fb_err *er
   return glow_elastic_alpha(ws, dt, x, v, err);
 }
 
-/* One step of h = dt from ta: Lie (seed 000 eqs. 9-12) or Strang (eqs. 13-16). */
+/* One step of h = dt from ta: Lie ([Glowinski2004] eqs. 9-12) or Strang (eqs. 13-16). */
 static int glow_step(glow_ws *ws, double ta, double dt, double *y, fb_counters *cnt,
                      fb_err *err)
 {
@@ -871,7 +871,7 @@ static const fb_integrator_type *const glow_schemes[] = {&glow_lie, &glow_strang
 const fb_model_type fb_model_glowinski = {
     .name = "glowinski",
     .title = "multiplier operator splitting (Lie/Strang): implicit-explicit friction + elastic",
-    .reference = "Glowinski et al., seed 000 eqs. 8-26 and seed 003 eqs. 2.4-5.3, Theorem 1",
+    .reference = "Glowinski et al. 2004 [Glowinski2004] eqs. 8-26 and [Shiau2005] eqs. 2.4-5.3, Theorem 1",
     .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
     .default_integrator = "glowinski-lie",
     .default_tol = 0,
@@ -893,6 +893,6 @@ const fb_model_type fb_model_glowinski = {
               .cost_h = 1e-3,
               .cost_hint = 3,
               .expect = "first order, exact stick (v identically 0) without a spring in the "
-                        "friction step; with one it creeps O(h) (Glowinski et al., seed 000 "
+                        "friction step; with one it creeps O(h) (Glowinski et al. 2004 [Glowinski2004] "
                         "remark 4)"},
 };

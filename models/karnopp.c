@@ -1,6 +1,6 @@
 /* karnopp.c — Karnopp's velocity window (D. Karnopp, "Computer simulation of stick-slip
  * friction in mechanical dynamic systems", ASME J. Dyn. Sys. Meas. Control 107 (1985)
- * 100-103; the "threshold velocity" models of seed 002 §3.1; docs/design.md §3 M7).
+ * 100-103; the "threshold velocity" models of [Xiong2013] §3.1; docs/design.md §3 M7).
  *
  *     |v_r| <  dv:  F = -clamp(f_app, -Fs, Fs)      (stick: cancel the other forces)
  *     |v_r| >= dv:  F = -S(|v_r|) sgn(v_r)          (slip: the characteristic)
@@ -104,7 +104,7 @@ static int karnopp_stick(const void *pv, const fb_contact_in *c, double vr, cons
 const fb_model_type fb_model_karnopp = {
     .name = "karnopp",
     .title = "Karnopp's velocity window: stick force -clamp(f_app) for |v| < dv",
-    .reference = "Karnopp, ASME JDSMC 107 (1985) 100-103; seed 002 §3.1 (threshold velocity)",
+    .reference = "Karnopp, ASME JDSMC 107 (1985) 100-103; [Xiong2013] §3.1 (threshold velocity)",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK | FB_MODEL_NEEDS_FAPP,
     .default_integrator = "rkf45",
     .default_tol = 1e-6,

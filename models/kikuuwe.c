@@ -1,8 +1,8 @@
-/* kikuuwe.c — Kikuuwe's DAI-to-ODE friction model (seed 002 §4.1; SPEC §3 M3).
+/* kikuuwe.c — Kikuuwe's DAI-to-ODE friction model ([Xiong2013] §4.1; docs/design.md §3 M3).
  *
  * A massless anchor p is dragged by a Coulomb element and tied to the body by a spring
  * K and a damper B.  With the elongation e = s - p in relative coordinates the
- * differential algebraic inclusion is equivalent (seed 002 Theorem 1:
+ * differential algebraic inclusion is equivalent ([Xiong2013] Theorem 1:
  * y in sgn(z - a y) <=> y = sat(z/a), a > 0) to the ODE
  *
  *     F    = -Fbar sat((K e + B v_r) / Fbar),   Fbar = S(|v_r|)
@@ -10,7 +10,7 @@
  *
  * Stick (|K e + B v_r| <= Fbar): F = -(K e + B v_r), edot = v_r (anchor fixed), so the
  * body can creep by at most Fs/K.  Slip: |F| = Fbar, e relaxes to Fbar sgn/K.
- * Parameters: K (N/m), B (N s/m).  Defaults (SPEC §3 M3): K = m (2 pi 100 f_c)^2, B =
+ * Parameters: K (N/m), B (N s/m).  Defaults (docs/design.md §3 M3): K = m (2 pi 100 f_c)^2, B =
  * 2 sqrt(K m), m the effective mass at the contact.  State: e (m).  Kind: ODE.
  */
 #include <math.h>
@@ -58,7 +58,7 @@ static void kikuuwe_init(const void *pv, const fb_contact_in *c, double vr0, dou
   z0[0] = fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0) / p->K;
 }
 
-/* Seed 002 §4.1 (restored in SPEC §3 M3): F = -Fbar sat((K e + B v)/Fbar). */
+/* [Xiong2013] §4.1 (restored in docs/design.md §3 M3): F = -Fbar sat((K e + B v)/Fbar). */
 static inline double kikuuwe_force_of(const kikuuwe_params *p, double Fbar, double vr, double e)
 {
   const double z = p->K * e + p->B * vr;
@@ -108,7 +108,7 @@ FB_MODEL_KERNELS(kikuuwe, kikuuwe_force, 1);
 const fb_model_type fb_model_kikuuwe = {
     .name = "kikuuwe",
     .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",
-    .reference = "Kikuuwe et al., seed 002 §4.1, Theorem 1 (formulas restored in SPEC §3 M3)",
+    .reference = "Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] §4.1, Theorem 1 (formulas restored in docs/design.md §3 M3)",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK,
     /* adaptive: a fixed default step cannot know the anchor frequency 2 pi f_ratio f_c */
     .default_integrator = "rkf45",
@@ -135,5 +135,5 @@ const fb_model_type fb_model_kikuuwe = {
               .nreg = 6,
               .cost_hint = 10,
               .expect = "sticks up to the anchor spring's compliance Fs/K, no accumulation "
-                        "(Kikuuwe et al., seed 002 §4.1)"},
+                        "(Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] §4.1)"},
 };

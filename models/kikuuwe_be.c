@@ -1,6 +1,6 @@
 /* kikuuwe_be.c — Kikuuwe et al.'s discrete-time friction: the backward-Euler step of the
  * anchor model solved in closed form (R. Kikuuwe, N. Takesue, A. Sano, H. Mochiyama,
- * H. Fujimoto, IEEE Trans. Robotics 22(6) (2006) 1176-1188; seed 002 §3.1 and Theorem 1;
+ * H. Fujimoto, IEEE Trans. Robotics 22(6) (2006) 1176-1188; [Xiong2013] §3.1 and Theorem 1;
  * docs/design.md §3 M8).  What robot and haptics codes run at a fixed step.
  *
  * Impedance form (integrators kbe-symplectic, kbe-exact).  Per contact a massless anchor
@@ -38,7 +38,7 @@
  * step's end (implicit Euler in t), spring and damper at its start (explicit; coupling
  * between DOFs through K and D is explicit, which is why the mass must be diagonal).
  * The velocity-weakening part c gamma_k = sgn(v_r,k) (Fs - S(|v_r,k|)) of a non-Coulomb
- * characteristic is explicit, at the step's start, as in Glowinski's scheme (seed 000
+ * characteristic is explicit, at the step's start, as in Glowinski's scheme ([Glowinski2004]
  * eq. 20), so the relay bound is Fs, S(0): a stuck step ends at v_r = 0, exactly.
  * Order: first (both forms).  Exact stick at any h in the relay form.
  *
@@ -541,7 +541,7 @@ static const fb_integrator_type *const kbe_schemes[] = {&kbe_symplectic, &kbe_ex
 const fb_model_type fb_model_kikuuwe_be = {
     .name = "kikuuwe-be",
     .title = "Kikuuwe's discrete-time friction: backward-Euler anchor / relay step, closed form",
-    .reference = "Kikuuwe et al., IEEE T-RO 22(6) 2006; seed 002 §3.1, Theorem 1",
+    .reference = "Kikuuwe et al., IEEE T-RO 22(6) 2006; [Xiong2013] §3.1, Theorem 1",
     .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
     .default_integrator = "kbe-symplectic",
     .default_tol = 0,

@@ -1,4 +1,4 @@
-/* lugre.c — the LuGre model (Canudas de Wit et al. 1995; seed 002 eq. 12;
+/* lugre.c — the LuGre model (Canudas de Wit et al. 1995; [Xiong2013] eq. 12;
  * docs/design.md §3 M4) and its special case, the Dahl model.
  *
  *     zdot = v_r - sigma0 |v_r| z / S(|v_r|)
@@ -7,7 +7,7 @@
  * z is the mean bristle deflection (m).  Steady sliding: z = S sgn(v)/sigma0, so
  * |F| = S(|v|) + sigma2 |v| (Stribeck curve plus viscous friction).  Stiff for explicit
  * steppers (sigma0/m large; in slip the z-rate is sigma0 |v|/S).  Known to drift under
- * oscillating sub-breakaway loads (seed 002 §3.1, fig. 3(b)).
+ * oscillating sub-breakaway loads ([Xiong2013] §3.1, fig. 3(b)).
  *
  * Defaults: one physics for every model (docs/design.md §1, §3).  sigma0 = m (2 pi
  * f_ratio f_c)^2 (auto, f_ratio = 100: the bristle spring is Kikuuwe's anchor spring K,
@@ -61,7 +61,7 @@ static const fb_param_set dahl_set = {sizeof(lugre_params), 2, dahl_desc};
 
 static const char *const lugre_z[] = {"z"};
 
-/* The auto defaults: the bristle is Kikuuwe's anchor spring and damper (seed 002 §4.1
+/* The auto defaults: the bristle is Kikuuwe's anchor spring and damper ([Xiong2013] §4.1
  * defaults, docs/design.md §3 M3-M4), so the two models differ only in their law. */
 static int lugre_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
@@ -110,7 +110,7 @@ static void lugre_init(const void *pv, const fb_contact_in *c, double vr0, doubl
   z0[0] = lugre_level(p, c, fabs(vr0), &dS) * fb_sgn(vr0) / p->sigma0;
 }
 
-/* SPEC §3 M4 (Canudas de Wit 1995): zdot = v - sigma0 |v| z / S. */
+/* docs/design.md §3 M4 (Canudas de Wit 1995): zdot = v - sigma0 |v| z / S. */
 static int lugre_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
                        double *F, double *dz)
 {
@@ -148,7 +148,7 @@ FB_MODEL_KERNELS(lugre, lugre_force, 1);
 const fb_model_type fb_model_lugre = {
     .name = "lugre",
     .title = "LuGre bristle model: presliding, Stribeck (drifts under sub-breakaway)",
-    .reference = "Canudas de Wit et al. 1995; seed 002 eq. 12; docs/design.md §3 M4",
+    .reference = "Canudas de Wit et al. 1995; [Xiong2013] eq. 12; docs/design.md §3 M4",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC,
     .default_integrator = "msbdf",
     .default_tol = 1e-8,
@@ -174,7 +174,7 @@ const fb_model_type fb_model_lugre = {
               .alt_sets = {"sigma0=1e5", "sigma1=316.22776601683796", "sigma2=0.4", NULL},
               .cost_hint = 3,
               .expect = "presliding and Stribeck right, but drifts under oscillating "
-                        "sub-breakaway loads (seed 002 §3.1, fig. 3(b); Dupont et al. 2002)"},
+                        "sub-breakaway loads ([Xiong2013] §3.1, fig. 3(b); Dupont et al. 2002)"},
 };
 
 const fb_model_type fb_model_dahl = {

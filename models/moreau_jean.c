@@ -18,7 +18,7 @@
  *     r_i in -h Fs_i Sgn(v_r,i)             (Fs_i = N_i mu_s at t_{k+1}),
  * all contacts together: v_r = v_r,free + W r with the Delassus matrix W = J Mhat^-1 J^T.
  * A non-Coulomb characteristic's velocity-weakening part c gamma_k = sgn(v_r,k) (Fs -
- * S(|v_r,k|)) is explicit, at the step's start (as in Glowinski's scheme, seed 000 eq. 20),
+ * S(|v_r,k|)) is explicit, at the step's start (as in Glowinski's scheme, [Glowinski2004] eq. 20),
  * so that the relay's bound is the static force and a stuck step ends at v_r = 0.
  *
  * The relay problem (solver=auto):

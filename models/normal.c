@@ -75,7 +75,7 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err)
 }
 
 /* The damping ratio giving restitution e for a linear spring-damper released at the
- * end of its half period (seed 004 §3; the classical Kelvin–Voigt relation):
+ * end of its half period ([Engleder2002] §3; the classical Kelvin–Voigt relation):
  *     e = exp(-zeta pi / sqrt(1 - zeta^2))  <=>  zeta = -ln e / sqrt(pi^2 + ln^2 e),
  * zeta = 1 (critical, no rebound) for e = 0. */
 double fb_normal_zeta_of_e(double e)

@@ -1,5 +1,5 @@
 /* normal_hunt_crossley.c — `hunt-crossley`: nonlinear spring with hysteretic damping
- * (Hunt & Crossley 1975; seed 002 §3.2 as prior art):
+ * (Hunt & Crossley 1975; [Xiong2013] §3.2 as prior art):
  *     lambda_n = max(0, k delta^p (1 + chi deltadot)),  delta = -g >= 0,
  * p = 3/2 (Hertz) or 1, chi from the nominal e and the impact velocity v_in stored at
  * contact onset (state s[0]) by one of three laws (Flores, Ambrosio, Claro & Lankarani,

@@ -1,10 +1,10 @@
-/* normal_kikuuwe.c — `kikuuwe-n`: Kikuuwe's DAI-to-ODE unilateral contact (seed 002 §4.2,
+/* normal_kikuuwe.c — `kikuuwe-n`: Kikuuwe's DAI-to-ODE unilateral contact ([Xiong2013] §4.2,
  * restored from its text, whose formulas were lost in extraction; docs/design.md §12).
  *
  * A massless contact point at normal coordinate p is tied to the body's gap g by a spring
  * K and damper B (force on the body lambda = K (p - g) + B (pdot - gdot)); the ground holds
  * the point through lambda in dio(-p - c lambda), dio(z) = {0} for z < 0, [0, inf) at 0.
- * Seed 002 Theorem 2 (y in dio(z - a y) <=> y = max(0, z)/a for a > 0) turns this into
+ * [Xiong2013] Theorem 2 (y in dio(z - a y) <=> y = max(0, z)/a for a > 0) turns this into
  *     lambda = max(0, -p) / c,
  *     pdot   = gdot + (lambda - K (p - g)) / B,
  * an ODE continuous in the state that never pulls (lambda >= 0).  c -> 0 gives the clipped
@@ -26,7 +26,7 @@ static const fb_param_desc kikuuwe_n_desc[] = {
     {"B", "N s/m", "damper between body and contact point", offsetof(kikuuwe_n_params, B), NAN,
      0, INFINITY, FB_PARAM_AUTO | FB_PARAM_MIN_OPEN,
      "2 zeta sqrt(K m), zeta from the scenario's e by the linear formula", NULL},
-    {"c", "m/N", "ground compliance of the dio relation (the 'another term' of seed 002 eq. 22)",
+    {"c", "m/N", "ground compliance of the dio relation (the 'another term' of [Xiong2013] eq. 22)",
      offsetof(kikuuwe_n_params, c), NAN, 0, INFINITY, FB_PARAM_AUTO | FB_PARAM_MIN_OPEN,
      "0.01 / K", NULL},
 };
@@ -64,7 +64,7 @@ static double kikuuwe_n_force(const void *pp, double g, double gd, const double 
 const fb_normal_type fb_normal_kikuuwe = {
     .name = "kikuuwe-n",
     .title = "Kikuuwe's DAI-to-ODE contact: Kelvin-Voigt in series with a ground compliance c",
-    .reference = "Kikuuwe et al., seed 002 §4.2 and Theorem 2 (restored)",
+    .reference = "Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] §4.2 and Theorem 2 (restored)",
     .params = &kikuuwe_n_set,
     .ns = 1,
     .event = 0,

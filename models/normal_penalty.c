@@ -1,5 +1,5 @@
 /* normal_penalty.c — `penalty-n`: compression-only linear spring c_N and damper d_N
- * (Engleder, Vielsack & Schweizerhof, seed 004 §3):
+ * (Engleder, Vielsack & Schweizerhof, [Engleder2002] §3):
  *     lambda_n = max(0, -c_N g - d_N gdot)   for g < 0,   0 otherwise.
  * The clip at 0 is ours (the paper's linear element would pull the body back at the end of
  * the contact: "sucking"); with it the effective restitution is above the linear formula
@@ -58,7 +58,7 @@ static double penalty_n_force(const void *pp, double g, double gd, const double 
 const fb_normal_type fb_normal_penalty = {
     .name = "penalty-n",
     .title = "compression-only spring-damper, clipped at 0 (no sucking)",
-    .reference = "Engleder, Vielsack & Schweizerhof, seed 004 §3",
+    .reference = "Engleder, Vielsack & Schweizerhof, [Engleder2002] §3",
     .params = &penalty_n_set,
     .ns = 0,
     .event = 0,

@@ -1,19 +1,19 @@
-/* penalty.c — elasto-plastic penalty regularization (Engleder, Vielsack & Spiess,
- * seed 004 §2; docs/design.md §3 M5; not Dupont's elasto-plastic model, which is
+/* penalty.c — elasto-plastic penalty regularization (Engleder, Vielsack & Schweizerhof,
+ * [Engleder2002] §2; docs/design.md §3 M5; not Dupont's elasto-plastic model, which is
  * elastoplastic.c): the rate form for the generic ODE steppers, and the paper's
  * own scheme, average-acceleration Newmark with the return mapping inside each step's
  * equilibrium solve (model-owned integrator "newmark").
  *
  * Friction law.  The friction force H of a contact is an elastic spring cT on the
  * relative displacement s (sdot = v_r), capped by the friction bound R0 = S(|v_r|)
- * (linear elastic - ideal plastic, "well established in F.E.M.", seed 004 §2):
- *     incremental (seed 004 §2: H(t + dt) = H(t) + cT [x2(t) - x2(t + dt)], |H| <= R0):
+ * (linear elastic - ideal plastic, "well established in F.E.M.", [Engleder2002] §2):
+ *     incremental ([Engleder2002] §2: H(t + dt) = H(t) + cT [x2(t) - x2(t + dt)], |H| <= R0):
  *         H_trial = H_n - cT (s_{n+1} - s_n),   H_{n+1} = clamp(H_trial, -R0, R0),
  *         R0 = S(|v_r,n+1|) (the bound at the new velocity)
  *     rate form:  Hdot = -cT v_r, except Hdot = 0 when |H| >= R0 and H v_r < 0 (loading
  *         beyond the bound)
  *     F = clamp(H - dT v_r, -R0, R0)   (force on the body; dT: optional damper parallel
- *         to the penalty spring, "Vielsack (1996)" in seed 004 §2; critical by default)
+ *         to the penalty spring, "Vielsack (1996)" in [Engleder2002] §2; critical by default)
  * Both integrators report F through the same force() below, so the output is the same
  * function of the state for both.  The rate form is a Filippov system: when the bound
  * grows during slip (a falling S, |v_r| decreasing) H must slide along |H| = R0(v_r(t)),
@@ -21,17 +21,17 @@
  * ever smaller steps (belt-oscillator with rk8pd --tol 1e-11 exhausts the RHS budget);
  * the return mapping clamps onto the new bound exactly and has no such sliding mode.
  * A stuck contact slips elastically by at most Fs/cT; undamped (dT = 0) its force rings at the
- * penalty frequency sqrt(cT/m) (seed 004 fig. 4); small eps with a large step gives
- * structural errors (seed 004 figs. 3-4).
+ * penalty frequency sqrt(cT/m) ([Engleder2002] fig. 4); small eps with a large step gives
+ * structural errors ([Engleder2002] figs. 3-4).
  *
- * Parameters (per contact, SPEC §3 M3 for the auto default):
+ * Parameters (per contact, docs/design.md §3 M3 for the auto default):
  *   cT           penalty stiffness (N/m); auto: k/eps when eps is set, else
  *                m (2 pi f_ratio f_c)^2 (m: effective mass at the contact)
  *   eps          k/cT, the paper's regularization parameter (k = K_jj at the contact's
  *                DOF); set cT or eps, not both
  *   dT           parallel damper (N s/m); auto: 2 sqrt(cT m), critical with the body as
  *                Kikuuwe's B, so that the two anchor-spring models compare on equal
- *                terms; dT = 0 is seed 004's undamped variant (its two-mass-drive grid),
+ *                terms; dT = 0 is [Engleder2002]'s undamped variant (its two-mass-drive grid),
  *                whose stuck contact rings at sqrt(cT/m)/(2 pi)
  *   f_ratio      penalty frequency over the scenario's f_c for the auto cT, default 100
  *   newmark_tol  Newton tolerance of the Newmark step, relative: converged when
@@ -42,7 +42,7 @@
  * at rest and on the bound, -S(|v_r0|) sgn(v_r0) (steady slip), for a sliding one.
  *
  * The Newmark scheme ("newmark", average acceleration gamma = 1/2, beta = 1/4, no
- * numerical damping — what seed 004 used).  Unknown: the new acceleration a = a_{n+1}:
+ * numerical damping — what [Engleder2002] used).  Unknown: the new acceleration a = a_{n+1}:
  *     dx = h v_n + h^2/4 (a_n + a),   v_{n+1} = v_n + h/2 (a_n + a),   x_{n+1} = x_n + dx
  *     r(a) = M a + D v_{n+1} + K x_{n+1} - f(t_{n+1}, x_{n+1}, v_{n+1}) - sum_i e_j F_i = 0
  *     F_i from the return mapping with ds = dx_j - h/2 (u(t_n) + u(t_{n+1})) (trapezoid,
@@ -105,10 +105,10 @@ static const fb_param_desc ep_desc[] = {
     {"cT", "N/m", "penalty (tangential contact) stiffness", offsetof(ep_params, cT), NAN, 0,
      INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "k/eps when eps is set, else m (2 pi f_ratio f_c)^2", NULL},
-    {"eps", "1", "regularization parameter k/cT of seed 004 (k = stiffness at the contact)",
+    {"eps", "1", "regularization parameter k/cT of [Engleder2002] (k = stiffness at the contact)",
      offsetof(ep_params, eps), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "unused unless set", NULL},
-    {"dT", "N s/m", "damper parallel to the penalty spring (0: seed 004's undamped variant)",
+    {"dT", "N s/m", "damper parallel to the penalty spring (0: [Engleder2002]'s undamped variant)",
      offsetof(ep_params, dT), NAN, 0, INFINITY, FB_PARAM_AUTO,
      "2 sqrt(cT m), critical with the body", NULL},
     {"f_ratio", "1", "penalty frequency over the scenario's f_c (for auto cT)",
@@ -155,7 +155,7 @@ static void ep_init(const void *pv, const fb_contact_in *c, double vr0, double *
   z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
 }
 
-/* Seed 004 §2 in rate form (SPEC §3 M5).  Also the output of both integrators. */
+/* [Engleder2002] §2 in rate form (docs/design.md §3 M5).  Also the output of both integrators. */
 static int ep_force(const void *pv, const fb_contact_in *c, double vr, const double *z, double *F,
                     double *dz)
 {
@@ -190,7 +190,7 @@ static int ep_stick(const void *pv, const fb_contact_in *c, double vr, const dou
   return fabs(z[0] - p->dT * vr) < fb_contact_S(c, fabs(vr), NULL);
 }
 
-/* Seed 004 §2: elastic predictor, plastic corrector (see fb_penalty.h). */
+/* [Engleder2002] §2: elastic predictor, plastic corrector (see fb_penalty.h). */
 int fb_penalty_return_map(double cT, double dT, const fb_contact_in *c, double H_n, double ds,
                      double vr, fb_penalty_map *out)
 {
@@ -811,7 +811,7 @@ static int nm_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb
 
 static const fb_integrator_type ep_newmark = {
     .name = "newmark",
-    .title = "Newmark average acceleration with the return mapping in each step (seed 004); "
+    .title = "Newmark average acceleration with the return mapping in each step ([Engleder2002]); "
              "--tol: step doubling",
     .needs = 0,
     .fixed_ok = 1,
@@ -832,7 +832,7 @@ const fb_model_type fb_model_penalty = {
     .name = "penalty",
     .title = "elasto-plastic penalty (spring cT capped by the friction bound): rate form, "
              "or Newmark with return mapping",
-    .reference = "Engleder, Vielsack & Spiess, seed 004 §2; SPEC §3 M5",
+    .reference = "Engleder, Vielsack & Schweizerhof 2002 [Engleder2002] §2; docs/design.md §3 M5",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC | FB_MODEL_STICK | FB_MODEL_OWNED,
     .default_integrator = "newmark", /* the paper's scheme, unconditionally stable */
     .default_tol = 0,
@@ -860,5 +860,5 @@ const fb_model_type fb_model_penalty = {
               .cost_hint = 10,
               .expect = "sticks with elastic micro-slip Fs/cT, no accumulation; critically "
                         "damped by default, undamped (dT = 0) its spring rings at "
-                        "sqrt(cT/m)/(2 pi) during stick (Engleder et al., seed 004 fig. 4)"},
+                        "sqrt(cT/m)/(2 pi) during stick (Engleder et al., [Engleder2002] fig. 4)"},
 };

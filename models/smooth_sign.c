@@ -1,9 +1,9 @@
-/* smooth_sign.c — regularization of sgn by a slope (SPEC §3 M1b).
+/* smooth_sign.c — regularization of sgn by a slope (docs/design.md §3 M1b).
  *
  *     F = -S(|v_r|) phi(v_r / eps_v)
  *
  * phi = tanh (default), algebraic x/sqrt(1+x^2), or linear saturation sat(x) (the
- * Awrejcewicz choice, seed 002 §5.3).  No state.  Under any load below breakaway it
+ * Awrejcewicz choice, [Xiong2013] §5.3).  No state.  Under any load below breakaway it
  * creeps at v ~ eps_v f/Fs: no true stick, which the drift tests must show.
  * Parameters: eps_v (m/s), auto = v_ratio * the scenario's velocity scale (v_ratio
  * default 1e-3); phi.  Kind: ODE with analytic Jacobian.
@@ -62,7 +62,7 @@ static inline double smooth_phi(int kind, double x, double *dphi)
   }
 }
 
-/* SPEC §3 M1b. */
+/* docs/design.md §3 M1b. */
 static int smooth_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
                         double *F, double *dz)
 {
@@ -90,7 +90,7 @@ FB_MODEL_KERNELS(smooth_sign, smooth_force, 0);
 const fb_model_type fb_model_smooth_sign = {
     .name = "smooth-sign",
     .title = "sgn regularized by a slope: F = -S(|v|) phi(v/eps_v) (creeps, no true stick)",
-    .reference = "SPEC §3 M1b; linear saturation as in seed 002 §5.3",
+    .reference = "docs/design.md §3 M1b; linear saturation as in [Xiong2013] §5.3",
     .caps = FB_MODEL_ODE | FB_MODEL_JAC,
     /* adaptive: the slope Fs/eps_v sets an explicit stability limit no fixed default knows */
     .default_integrator = "rkf45",

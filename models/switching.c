@@ -1,18 +1,18 @@
-/* switching.c — switching model with a Lagrange multiplier for stick (seed 001 §3;
- * SPEC §3 M6), with its two model-owned integrators: `event` (the suite's reference
- * solver) and `paper` (what seed 001 did).
+/* switching.c — switching model with a Lagrange multiplier for stick ([ShourbagyMatuttis] §3;
+ * docs/design.md §3 M6), with its two model-owned integrators: `event` (the suite's reference
+ * solver) and `paper` (what [ShourbagyMatuttis] did).
  *
- * Equations.  The plant (SPEC §2) with contact i on DOF j_i, v_r,i = xdot_j - u_i(t):
+ * Equations.  The plant (docs/design.md §2) with contact i on DOF j_i, v_r,i = xdot_j - u_i(t):
  *
  *     M xddot = f_s(t, x, xdot) + sum_i e_{j_i} F_i,   f_s = f - D xdot - K x
  *
  * Each contact is in one of three hybrid modes, held fixed between events:
- *   slip+ / slip- (mode s = +1 / -1):  F_i = -s S(s v_r,i)        (SPEC §1, S = N mu)
+ *   slip+ / slip- (mode s = +1 / -1):  F_i = -s S(s v_r,i)        (docs/design.md §1, S = N mu)
  *   stick (mode 0):  the constraint xddot_j = udot_i holds and F_i is its multiplier.
  * In slip the characteristic is evaluated at s v_r rather than |v_r|: identical while
  * the mode is valid, and a smooth extension past v_r = 0, so that within a step the
  * right-hand side is smooth and the switching function can be located on it.
- * Seed 001 writes the stick force as the convex pencil f = (1 - lambda) f_I + lambda f_II
+ * [ShourbagyMatuttis] writes the stick force as the convex pencil f = (1 - lambda) f_I + lambda f_II
  * of the two slip branches (eq. 5) with lambda = a_I / (a_I - a_II) (eqs. 6-7) chosen so
  * that the velocity stays on g = v_r = 0: that is exactly the multiplier F that makes
  * xddot_j = udot.  With the stuck set S (all contacts in stick) the multipliers solve
@@ -52,7 +52,7 @@
  *            from re-integrating the saved step start with one fixed step of length tau
  *            (gsl_odeiv2_step_apply; STYLE.md §4); the run moves to the event, applies
  *            the transition and resets the stepper.
- *   paper  — fixed step, Heun's third-order RK (seed 001; opts.stepper overrides),
+ *   paper  — fixed step, Heun's third-order RK ([ShourbagyMatuttis]; opts.stepper overrides),
  *            switching detected and applied at step ends, never located.
  * At an event the observer sees the event time twice: first the left limit (old modes,
  * old force), then the state after the transition, so recorders interpolate each side
@@ -876,7 +876,7 @@ static const fb_integrator_type sw_event = {
 
 static const fb_integrator_type sw_paper = {
     .name = "paper",
-    .title = "seed 001's scheme: fixed-step Heun RK3, switches applied at step ends (not "
+    .title = "[ShourbagyMatuttis]'s scheme: fixed-step Heun RK3, switches applied at step ends (not "
              "located)",
     .needs = 0,
     .fixed_ok = 1,
@@ -894,7 +894,7 @@ static const fb_integrator_type *const switching_schemes[] = {&sw_event, &sw_pap
 const fb_model_type fb_model_switching = {
     .name = "switching",
     .title = "hybrid slip+/slip-/stick modes, stick force as a Lagrange multiplier",
-    .reference = "Shourbagy & Matuttis, seed 001 §3, eqs. 4-7; SPEC §3 M6",
+    .reference = "Shourbagy & Matuttis [ShourbagyMatuttis] §3, eqs. 4-7; docs/design.md §3 M6",
     .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
     .default_integrator = "event",
     .default_tol = 1e-10,
@@ -915,5 +915,5 @@ const fb_model_type fb_model_switching = {
               .cost_integrator = "event",
               .cost_hint = 3,
               .expect = "exact stick and slip with located events: the suite's reference "
-                        "solver (Shourbagy & Matuttis, seed 001 §3)"},
+                        "solver (Shourbagy & Matuttis [ShourbagyMatuttis] §3)"},
 };

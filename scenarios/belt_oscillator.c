@@ -1,9 +1,9 @@
 /* belt_oscillator.c — mass on a moving belt: self-excited stick-slip (Leine, van Campen,
  * de Kraker & van den Steen, "Stick-slip vibrations induced by alternate friction
- * models", Nonlinear Dynamics 16, 1998; SPEC §5).
+ * models", Nonlinear Dynamics 16, 1998; docs/design.md §5).
  *
  *     m xddot + k x = F,    v_r = xdot - u,    F in -S(|v_r|) Sgn(v_r)
- *     S(w) = Fs / (1 + delta w)                        (SPEC §1 shape `leine`)
+ *     S(w) = Fs / (1 + delta w)                        (docs/design.md §1 shape `leine`)
  *
  * A mass on a spring to the wall rests on a belt running at constant speed u.  The
  * friction characteristic falls with the slip speed, which acts as negative damping on
@@ -14,7 +14,7 @@
  * delta = 3; T = 50 (about 4 cycles of 12.0 s, 7.7 s of each stuck).  delta = 0 gives
  * plain Coulomb friction.
  *
- * Initial condition (our choice, the paper's is not restated in SPEC): x0 = 0, v0 = 0,
+ * Initial condition (our choice, the paper's is not restated in docs/design.md): x0 = 0, v0 = 0,
  * the spring relaxed and the mass at rest while the belt runs, so it starts in slip-
  * (v_r = -u) and reaches v = u within the first half swing (t = 0.262 s).  Every stick
  * phase ends at the same point (x = Fs/k, v = u), so the trajectory is on the limit

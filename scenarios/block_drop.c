@@ -1,4 +1,4 @@
-/* block_drop.c — a sliding block dropped onto rough ground (seed 002 §4.3: friction whose
+/* block_drop.c — a sliding block dropped onto rough ground ([Xiong2013] §4.3: friction whose
  * bound is mu times the contact's own normal force; docs/design.md §12).
  *
  * DOF 1: horizontal position u, DOF 2: height y (the gap), mass m each way.  Dropped from
@@ -112,7 +112,7 @@ static int block_drop_exact(const void *sp, double t, double *x, double *v, doub
 const fb_scenario_type fb_scenario_block_drop = {
     .name = "block-drop",
     .title = "sliding block dropped on rough ground: Coulomb impulse, friction mu lambda_n",
-    .source = "Kikuuwe et al., seed 002 §4.3",
+    .source = "Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] §4.3",
     .params = &block_drop_set,
     .ref_kind = block_drop_ref_kind,
     .build = block_drop_build,

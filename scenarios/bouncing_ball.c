@@ -1,4 +1,4 @@
-/* bouncing_ball.c — a ball dropped onto rigid ground (seed 002 fig. 5; docs/design.md §12).
+/* bouncing_ball.c — a ball dropped onto rigid ground ([Xiong2013] fig. 5; docs/design.md §12).
  *
  *     m yddot = -m g + lambda_n,   0 <= y  ⊥  lambda_n >= 0,   y+ = -e y- at impacts,
  *
@@ -103,7 +103,7 @@ static int bouncing_ball_exact(const void *sp, double t, double *x, double *v, d
 const fb_scenario_type fb_scenario_bouncing_ball = {
     .name = "bouncing-ball",
     .title = "ball dropped on rigid ground: impacts, Zeno accumulation, rest (normal contact)",
-    .source = "Kikuuwe et al., seed 002 fig. 5; Newton's impact law",
+    .source = "Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] fig. 5; Newton's impact law",
     .params = &bouncing_ball_set,
     .ref_kind = bouncing_ball_ref_kind,
     .build = bouncing_ball_build,

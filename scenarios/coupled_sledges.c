@@ -1,5 +1,5 @@
-/* coupled_sledges.c — two coupled sledges driven through a spring (seed 001 §3, the
- * cost claim; SPEC §5).
+/* coupled_sledges.c — two coupled sledges driven through a spring ([ShourbagyMatuttis] §3, the
+ * cost claim; docs/design.md §5).
  *
  *     drive y(t) = A sin(omega t) --k1-- sledge 1 (m1) --k12-- sledge 2 (m2)
  *
@@ -14,7 +14,7 @@
  * ladder (k1 A / (m1 g) = 1.02 > 0.6); A = 2 (the first default) is kept by the suite
  * as a second series, pure stick from mu = 0.204 up.
  *
- * Our reading.  Seed 001 mentions "two coupled, driven sledges" only to report the cost
+ * Our reading.  [ShourbagyMatuttis] mentions "two coupled, driven sledges" only to report the cost
  * of the dynamic friction law (100x at mu = 0.3, >1e4x at mu = 0.6, comparable at
  * mu = 0.01): it gives no figure, topology, parameters or initial state.  The topology,
  * A, omega and the masses are our choice (docs/design.md §5); the drive acts through
@@ -23,7 +23,7 @@
  * centre (A sin 0 = 0).  Consequence worth knowing: sledge 1 can only break loose while
  * k1 |A| > mu m1 g (plus whatever the coupling spring adds once it moves), i.e. for
  * mu < k1 A/(m1 g) ~ 0.204 with A = 2; above that both sledges stick for good and the
- * exact answer is x = 0 with F1 = -k1 A sin(omega t), F2 = 0 — which is where seed 001
+ * exact answer is x = 0 with F1 = -k1 A sin(omega t), F2 = 0 — which is where [ShourbagyMatuttis]
  * saw the dynamic law's cost explode: it chatters around a solution that does not
  * move.
  *
@@ -122,7 +122,7 @@ static fb_ref_kind sledges_ref_kind(const void *sp)
 const fb_scenario_type fb_scenario_coupled_sledges = {
     .name = "coupled-sledges",
     .title = "two spring-coupled sledges on rough ground, driven through a spring",
-    .source = "Shourbagy & Matuttis, seed 001 §3 (cost claim); topology SPEC §5",
+    .source = "Shourbagy & Matuttis [ShourbagyMatuttis] §3 (cost claim); topology docs/design.md §5",
     .params = &sledges_set,
     .ref_kind = sledges_ref_kind,
     .build = sledges_build,

@@ -1,4 +1,4 @@
-/* drift.c — positional drift under an oscillating load below breakaway (seed 002 fig. 3;
+/* drift.c — positional drift under an oscillating load below breakaway ([Xiong2013] fig. 3;
  * Dupont et al. 2002; Astrom & Canudas de Wit 2008).
  *
  *     m xddot = f(t) + F,     f(t) = b + a sin(2 pi freq (t - t_push))  for t >= t_push
@@ -113,7 +113,7 @@ static int drift_exact(const void *sp, double t, double *x, double *v, double *F
 const fb_scenario_type fb_scenario_drift = {
     .name = "drift",
     .title = "oscillating load below breakaway on a resting mass: any creep is drift",
-    .source = "seed 002 §3.1 fig. 3; Dupont et al. 2002; Astrom & Canudas de Wit 2008",
+    .source = "[Xiong2013] §3.1 fig. 3; Dupont et al. 2002; Astrom & Canudas de Wit 2008",
     .params = &drift_set,
     .ref_kind = drift_ref_kind,
     .build = drift_build,

@@ -1,7 +1,7 @@
 /* fb_glowinski_ref.h — the closed forms of the four Glowinski scenarios, complete.
  *
  * The scenarios' exact() gives x, v and the friction force F, as every scenario does.
- * These functions give the whole solution of the rigorous form (seed 000 eq. 4, seed 003
+ * These functions give the whole solution of the rigorous form ([Glowinski2004] eq. 4, [Shiau2005]
  * eq. 2.4), M a + D v + K x + C (lambda - gamma(v)) = f(t): position x, velocity v,
  * acceleration a = vdot (analytic) and multiplier lambda, so that tests can check the
  * closed forms themselves (residual of the equations of motion, lambda in Sgn(v),
@@ -33,9 +33,9 @@ int fb_glowinski_tp2_ref(const void *sp, double t, fb_glow_ref *r);
 int fb_glowinski_2dof_ref(const void *sp, double t, fb_glow_ref *r);
 int fb_glowinski_3dof_ref(const void *sp, double t, fb_glow_ref *r);
 
-/* gamma of seed 000 eq. 3 / seed 003 eq. 2.3: beta w/eps for |w| <= eps, beta sgn(w)
+/* gamma of [Glowinski2004] eq. 3 / [Shiau2005] eq. 2.3: beta w/eps for |w| <= eps, beta sgn(w)
  * beyond; it equals 1 - mu(|w|)/mu_s of the glowinski-linear shape with mu_s = 1,
- * mu_k = 1 - beta, vs = eps (SPEC §1). */
+ * mu_k = 1 - beta, vs = eps (docs/design.md §1). */
 static inline double fb_glow_gamma_linear(double beta, double eps, double w)
 {
   if (fabs(w) <= eps)

@@ -1,7 +1,7 @@
-/* fb_scenario.h — a test system: its parameters, its plant and its reference (SPEC §5).
+/* fb_scenario.h — a test system: its parameters, its plant and its reference (docs/design.md §5).
  *
  * A scenario never knows the model.  build() turns checked parameters into a plant
- * (SPEC §2), including the characteristic frequency f_c and velocity scale that the
+ * (docs/design.md §2), including the characteristic frequency f_c and velocity scale that the
  * models' "auto" parameters derive from, and the forcing breaks integrators must stop
  * at.  Its reference is either exact (closed form, exact()) or computed by the
  * event-driven reference solver (ref = FB_REF_EVENT); exact() may also cover only some

@@ -1,18 +1,18 @@
-/* glowinski_2dof.c — Glowinski's two-degree-of-freedom test (seed 003 §6.2; SPEC §7).
+/* glowinski_2dof.c — Glowinski's two-degree-of-freedom test ([Shiau2005] §6.2; docs/design.md §7).
  *
  *     M Xddot + K X + C (lambda - gamma(Xdot)) = f(t),  lambda_i in Sgn(xdot_i),
- *     M = [[2, 1], [1, 2]],  K = [[2, -1], [-1, 2]],  C = I,  gamma of seed 003 eq. 2.3
+ *     M = [[2, 1], [1, 2]],  K = [[2, -1], [-1, 2]],  C = I,  gamma of [Shiau2005] eq. 2.3
  *     (beta = 1/3, eps = 0.1),  X0 = (0, 0),  V0 = (1, 0),  T = 4.
- * Closed form (seed 003 §6.2), pieces (0,1], (1,2], (2,3], (3,4]:
+ * Closed form ([Shiau2005] §6.2), pieces (0,1], (1,2], (2,3], (3,4]:
  *     v1 = 1 - t,  0,  4 (t-3)(t-2),  0
  *     v2 = 0,  0,  1 - (t-3)^2,  1 - (t-3)^2
  *     x1 = t - t^2/2,  1/2,  1/2 + 4 ((t^3 - 8)/3 - 5/2 (t^2 - 4) + 6 (t - 2)),  -1/6
  *     x2 = 0,  0,  (t - 2) - ((t-3)^3 + 1)/3,  (t - 2) - ((t-3)^3 + 1)/3
  *     lambda1 = 1,  t - 3/2,  -1,  -1/2;     lambda2 = 1 - t,  1 - t,  1,  1
- * The paper's printed forcing is wrong on (2, 4) (SPEC §7: f1 4/3 too small, f2 8/3 too
+ * The paper's printed forcing is wrong on (2, 4) (docs/design.md §7: f1 4/3 too small, f2 8/3 too
  * large), so f is computed from the solution: f = M a + K x + C (lambda - gamma(v)).
  * That keeps the closed form exact for any M (SPD), K, C and gamma, so all of them are
- * parameters; the test suite checks f against SPEC §7's corrected constants at the
+ * parameters; the test suite checks f against docs/design.md §7's corrected constants at the
  * defaults.  Plant: n = 2, two contacts (one per DOF) with the glowinski-linear shape
  * mu_s = 1, mu_k = 1 - beta, vs = eps, N = c_i.  Breaks at t = 1, 2, 3 (the forcing
  * jumps with lambda).  f_c = max(1 Hz (the unit pieces of the forcing), highest natural
@@ -176,7 +176,7 @@ static int g2_exact(const void *sp, double t, double *x, double *v, double *F)
   for (size_t i = 0; i < 2; i++) {
     x[i] = r.x[i];
     v[i] = r.v[i];
-    if (F != NULL) /* seed 003 eq. 2.4: F = -C (lambda - gamma(v)) */
+    if (F != NULL) /* [Shiau2005] eq. 2.4: F = -C (lambda - gamma(v)) */
       F[i] = -c[i] * (r.lambda[i] - fb_glow_gamma_linear(p->beta, p->eps, r.v[i]));
   }
   return FB_OK;
@@ -185,7 +185,7 @@ static int g2_exact(const void *sp, double t, double *x, double *v, double *F)
 const fb_scenario_type fb_scenario_glowinski_2dof = {
     .name = "glowinski-2dof",
     .title = "two coupled DOFs (non-diagonal M), each with friction: stick, slip, stick",
-    .source = "Shiau & Glowinski, seed 003 §6.2 (forcing corrected, SPEC §7)",
+    .source = "Shiau & Glowinski 2005 [Shiau2005] §6.2 (forcing corrected, docs/design.md §7)",
     .params = &g2_set,
     .ref_kind = g2_ref_kind,
     .build = g2_build,

@@ -1,9 +1,9 @@
-/* glowinski_3dof.c — Glowinski's three-degree-of-freedom test (seed 003 §6.3; SPEC §7).
+/* glowinski_3dof.c — Glowinski's three-degree-of-freedom test ([Shiau2005] §6.3; docs/design.md §7).
  *
  *     M Xddot + C lambda = f(t),  lambda_i in Sgn(xdot_i),  M = diag(m1, m2, m3),
  *     C = c I,  K = 0,  gamma = 0 (Coulomb),  f_i = -A exp(-a t),  X0 = V0 = 0,
  * defaults m = (1, 2, 3) kg, c = 10 N, A = 20 N, a = 4 1/s, T = 4 s (X0 = V0 = 0 is
- * SPEC §7's reading; the paper does not print them).  Closed form (SPEC §7): with
+ * docs/design.md §7's reading; the paper does not print them).  Closed form (docs/design.md §7): with
  *     g(t) = (A/a) (exp(-a t) - 1) + c t          (= 5 e^{-4t} - 5 + 10 t by default)
  * every DOF slides backwards from t = 0 (|f(0)| = A > c) with m_i v_i = g(t),
  * m_i x_i = (A/a^2)(1 - exp(-a t)) - (A/a) t + c t^2/2, lambda_i = -1, until g returns
@@ -178,7 +178,7 @@ static int g3_exact(const void *sp, double t, double *x, double *v, double *F)
 const fb_scenario_type fb_scenario_glowinski_3dof = {
     .name = "glowinski-3dof",
     .title = "three uncoupled DOFs pushed by a decaying force: slide, then stick for good",
-    .source = "Shiau & Glowinski, seed 003 §6.3; closed form SPEC §7",
+    .source = "Shiau & Glowinski 2005 [Shiau2005] §6.3; closed form docs/design.md §7",
     .params = &g3_set,
     .ref_kind = g3_ref_kind,
     .build = g3_build,

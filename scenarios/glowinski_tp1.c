@@ -1,10 +1,10 @@
-/* glowinski_tp1.c — Glowinski's first test problem: pure friction (seed 000 §5.1).
+/* glowinski_tp1.c — Glowinski's first test problem: pure friction ([Glowinski2004] §5.1).
  *
  *     m wdot + c (sgn(w) - gamma(w)) = f(t),   w(0) = 0,   xdot = w,
- *     rigorous form m wdot + c (lambda - gamma(w)) = f, lambda in Sgn(w) (seed 000 eq. 18),
+ *     rigorous form m wdot + c (lambda - gamma(w)) = f, lambda in Sgn(w) ([Glowinski2004] eq. 18),
  *     f = 2 pi m cos(2 pi t) + c (1 - gamma(sin 2 pi t))   on (0, 1/2] and (1, 3/2],
  *     f = 0                                               on (1/2, 1] and (3/2, 2],
- * gamma of seed 000 eq. 3 (beta w/eps, saturating at beta).  Closed form (seed 000 §5.1):
+ * gamma of [Glowinski2004] eq. 3 (beta w/eps, saturating at beta).  Closed form ([Glowinski2004] §5.1):
  * w = max(0, sin 2 pi t).  The papers' w is our velocity v; the position is its
  * integral, x = k/pi + (1 - cos 2 pi t)/(2 pi) on slip half-periods (k = completed
  * periods) and (k + 1)/pi on stick half-periods.  Multiplier: lambda = 1 in slip; in
@@ -56,7 +56,7 @@ static void tp1_force(const void *sp, double t, const double *x, const double *v
     f[0] = 0.0;
     return;
   }
-  /* seed 000 §5.1 */
+  /* [Glowinski2004] §5.1 */
   const double s = sin(2.0 * M_PI * t);
   f[0] = 2.0 * M_PI * p->m * cos(2.0 * M_PI * t) +
          p->c * (1.0 - fb_glow_gamma_linear(p->beta, p->eps, s));
@@ -115,7 +115,7 @@ static int tp1_exact(const void *sp, double t, double *x, double *v, double *F)
   fb_glowinski_tp1_ref(sp, t, &r);
   x[0] = r.x[0];
   v[0] = r.v[0];
-  if (F != NULL) /* seed 000 eq. 4: F = -c (lambda - gamma(w)) */
+  if (F != NULL) /* [Glowinski2004] eq. 4: F = -c (lambda - gamma(w)) */
     F[0] = -p->c * (r.lambda[0] - fb_glow_gamma_linear(p->beta, p->eps, r.v[0]));
   return FB_OK;
 }
@@ -123,7 +123,7 @@ static int tp1_exact(const void *sp, double t, double *x, double *v, double *F)
 const fb_scenario_type fb_scenario_glowinski_tp1 = {
     .name = "glowinski-tp1",
     .title = "pure friction, forced so that w = max(0, sin 2 pi t): slip/stick half periods",
-    .source = "Glowinski et al., seed 000 §5.1",
+    .source = "Glowinski et al. 2004 [Glowinski2004] §5.1",
     .params = &tp1_set,
     .ref_kind = tp1_ref_kind,
     .build = tp1_build,

@@ -1,22 +1,22 @@
-/* glowinski_tp2.c — Glowinski's second test problem: friction and a spring (seed 000
- * §5.2, seed 003 §6.1).
+/* glowinski_tp2.c — Glowinski's second test problem: friction and a spring ([Glowinski2004]
+ * §5.2, [Shiau2005] §6.1).
  *
  *     m xddot + k x + c (sgn(xdot) - gamma(xdot)) = f(t),   x(0) = xdot(0) = 0,
- *     f = 0                                                 on (0, 1]   (SPEC §7)
+ *     f = 0                                                 on (0, 1]   (docs/design.md §7)
  *     f = 8 m pi^2 cos 4 pi t + k sin^2 2 pi t + c (1 - gamma(2 pi sin 4 pi t))
  *                                                           on (1, 5/4] and (2, 9/4]
  *     f = 8 m pi^2 cos 4 pi t + k sin^2 2 pi t - c (1 + gamma(2 pi sin 4 pi t))
  *                                                           on (5/4, 3/2] and (9/4, 5/2]
  *     f = -c/2                                              on (3/2, 2] and (5/2, 3]
- * gamma of seed 000 eq. 3.  Closed form: x = 0 on [0, 1], x = (max(0, sin 2 pi t))^2 on
+ * gamma of [Glowinski2004] eq. 3.  Closed form: x = 0 on [0, 1], x = (max(0, sin 2 pi t))^2 on
  * [1, 3], so v = 2 pi sin 4 pi t and a = 8 pi^2 cos 4 pi t where x > 0.  Multiplier
- * (seed 000 eq. 4, left implicit by the paper): lambda = 0 on (0, 1] (f = k x = 0 at
+ * ([Glowinski2004] eq. 4, left implicit by the paper): lambda = 0 on (0, 1] (f = k x = 0 at
  * rest), +1 on the first quarter of each period (v > 0), -1 on the second (v < 0), and
  * -1/2 on the stuck second half (f = -c/2 = c lambda).  The pattern repeats with period 1
  * past t = 3 when T is raised.  At a break f takes its left value (half-open pieces
  * (a, b]), the value of the step or sub-step ending there; order 1 either way, but the
  * L2 error constant depends on it: glowinski-lie gives 4.53e-4 in x at h = 1e-4 with the
- * left value and 4.08e-4 with the right one (SPEC §7's prototype: 4.1e-4).
+ * left value and 4.08e-4 with the right one (docs/design.md §7's prototype: 4.1e-4).
  * Plant: n = 1, M = m, K = k, one contact, glowinski-linear shape mu_s = 1, mu_k = 1 -
  * beta, vs = eps, N = c.  Breaks: every forcing discontinuity (t = 1, and j + 1/4,
  * j + 1/2, j + 1 for j >= 1).  f_c = max(2 Hz (the motion's sin 4 pi t), natural
@@ -68,7 +68,7 @@ static void tp2_force(const void *sp, double t, const double *x, const double *v
     f[0] = 0.0;
   } else if (q >= 2) {
     f[0] = -0.5 * p->c;
-  } else { /* seed 000 §5.2 */
+  } else { /* [Glowinski2004] §5.2 */
     const double s = sin(2.0 * M_PI * t);
     const double g = fb_glow_gamma_linear(p->beta, p->eps, 2.0 * M_PI * sin(4.0 * M_PI * t));
     f[0] = 8.0 * p->m * M_PI * M_PI * cos(4.0 * M_PI * t) + p->k * s * s +
@@ -132,7 +132,7 @@ static int tp2_exact(const void *sp, double t, double *x, double *v, double *F)
   fb_glowinski_tp2_ref(sp, t, &r);
   x[0] = r.x[0];
   v[0] = r.v[0];
-  if (F != NULL) /* seed 000 eq. 4: F = -c (lambda - gamma(v)) */
+  if (F != NULL) /* [Glowinski2004] eq. 4: F = -c (lambda - gamma(v)) */
     F[0] = -p->c * (r.lambda[0] - fb_glow_gamma_linear(p->beta, p->eps, r.v[0]));
   return FB_OK;
 }
@@ -140,7 +140,7 @@ static int tp2_exact(const void *sp, double t, double *x, double *v, double *F)
 const fb_scenario_type fb_scenario_glowinski_tp2 = {
     .name = "glowinski-tp2",
     .title = "friction and spring, at rest until t = 1, then x = (max(0, sin 2 pi t))^2",
-    .source = "Glowinski et al., seed 000 §5.2 and seed 003 §6.1",
+    .source = "Glowinski et al. 2004 [Glowinski2004] §5.2 and [Shiau2005] §6.1",
     .params = &tp2_set,
     .ref_kind = tp2_ref_kind,
     .build = tp2_build,

@@ -1,11 +1,11 @@
-/* impact_oscillator.c — a forced, lightly damped oscillator against a rigid stop (seed 004
+/* impact_oscillator.c — a forced, lightly damped oscillator against a rigid stop ([Engleder2002]
  * §3, our one-DOF reading of its lost model; docs/design.md §12).
  *
  *     q'' + 2 D q' + q = A sin(Omega t),   stop at q = 0 acting for q < 0 (gap g = q),
  *
  * m = 1, k = 1, starting at rest on the stop.  Defaults D = 0.001, A = 0.001, e = 0.3,
  * Omega = 0.81 (free flight, impacts and persistent contact); the paper's other case is
- * e = 0.7, Omega = 1.569 (free flight and impacts).  Seed 004's penalty values are
+ * e = 0.7, Omega = 1.569 (free flight and impacts).  [Engleder2002]'s penalty values are
  * --set normal=penalty-n --set normal.cN=1e4 --set normal.dN=50 (or 20), run with a fixed
  * step of 1e-4 in the paper.  T = 300 (about 40 forcing periods at Omega = 0.81; the
  * impacts dissipate the transient well before).  No closed form: the reference is the same
@@ -78,7 +78,7 @@ static fb_ref_kind impact_osc_ref_kind(const void *sp)
 const fb_scenario_type fb_scenario_impact_oscillator = {
     .name = "impact-oscillator",
     .title = "forced oscillator against a rigid stop: flight, impacts, persistent contact",
-    .source = "Engleder, Vielsack & Schweizerhof, seed 004 §3 (our reading)",
+    .source = "Engleder, Vielsack & Schweizerhof, [Engleder2002] §3 (our reading)",
     .params = &impact_osc_set,
     .ref_kind = impact_osc_ref_kind,
     .build = impact_osc_build,

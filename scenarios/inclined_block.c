@@ -1,10 +1,10 @@
-/* inclined_block.c — a block on a rough incline (seed 001 §2; SPEC §5, §7).
+/* inclined_block.c — a block on a rough incline ([ShourbagyMatuttis] §2; docs/design.md §5, §7).
  *
  *     m xddot = m g sin(theta) + F,   F in -mu m g cos(theta) Sgn(xdot)
  *
  * x points downhill.  Coulomb friction with Fs = Fc = mu m g cos(theta) (normal force
  * N = m g cos(theta), coefficient mu).  mu defaults to mu_ratio tan(theta); the paper's
- * cases are mu_ratio in {0.5, 1, 3}.  Exact solution (SPEC §7), for any v0:
+ * cases are mu_ratio in {0.5, 1, 3}.  Exact solution (docs/design.md §7), for any v0:
  *  - moving (v != 0): a = g (sin theta - mu cos theta sgn v);
  *  - at rest: stays if mu >= tan theta (the required force m g sin theta <= Fs), else
  *    slides downhill with a = g (sin theta - mu cos theta).
@@ -80,7 +80,7 @@ static fb_ref_kind inclined_ref_kind(const void *sp)
   return FB_REF_EXACT;
 }
 
-/* Exact motion: piecewise constant acceleration, SPEC §7. */
+/* Exact motion: piecewise constant acceleration, docs/design.md §7. */
 static int inclined_exact(const void *sp, double t, double *x, double *v, double *F)
 {
   const inclined_params *p = sp;
@@ -130,7 +130,7 @@ static int inclined_exact(const void *sp, double t, double *x, double *v, double
 const fb_scenario_type fb_scenario_inclined_block = {
     .name = "inclined-block",
     .title = "block sliding down a rough incline, stops and sticks when mu > tan(theta)",
-    .source = "Shourbagy & Matuttis, seed 001 §2 (figs. 3, 4); closed form SPEC §7",
+    .source = "Shourbagy & Matuttis [ShourbagyMatuttis] §2 (figs. 3, 4); closed form docs/design.md §7",
     .params = &inclined_set,
     .ref_kind = inclined_ref_kind,
     .build = inclined_build,

@@ -1,10 +1,10 @@
-/* stick_slip.c — the forced Coulomb oscillator of seed 001 eq. 3 (Hairer et al. p. 198).
+/* stick_slip.c — the forced Coulomb oscillator of [ShourbagyMatuttis] eq. 3 (Hairer et al. p. 198).
  *
  *     yddot + 2 D ydot + mu sgn(ydot) + y = A cos(omega t)
  *
  * m = 1, k = 1, damping 2D, Coulomb friction with Fs = Fc = mu (N = 1, coefficient mu).
  * Defaults D = 0.1, mu = 4, A = 2, omega = pi, y0 = 3, v0 = 4, T = 10; D = 0, A = 0 give
- * the free Coulomb oscillator; the paper sweeps mu in {1, 2, 3, 4} (seed 001 fig. 9).
+ * the free Coulomb oscillator; the paper sweeps mu in {1, 2, 3, 4} ([ShourbagyMatuttis] fig. 9).
  * Reference: the event-driven solver.  f_c = max(1, omega)/(2 pi) (natural and forcing
  * frequencies); velocity scale max(|v0|, |y0|, A, 1e-3).
  */
@@ -74,7 +74,7 @@ static fb_ref_kind stick_slip_ref_kind(const void *sp)
 const fb_scenario_type fb_scenario_stick_slip = {
     .name = "stick-slip",
     .title = "forced, damped oscillator with Coulomb friction (Hairer et al.)",
-    .source = "Shourbagy & Matuttis, seed 001 eq. 3 and fig. 9; Hairer et al. p. 198",
+    .source = "Shourbagy & Matuttis [ShourbagyMatuttis] eq. 3 and fig. 9; Hairer et al. p. 198",
     .params = &stick_slip_set,
     .ref_kind = stick_slip_ref_kind,
     .build = stick_slip_build,

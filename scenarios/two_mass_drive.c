@@ -1,7 +1,7 @@
 /* two_mass_drive.c — a drive pulls two masses in series, the second on rough ground
- * (seed 004 §2, the friction benchmark of Engleder, Vielsack & Spiess; SPEC §5).
+ * ([Engleder2002] §2, the friction benchmark of Engleder, Vielsack & Schweizerhof; docs/design.md §5).
  *
- * TOPOLOGY IS OUR READING.  Seed 004's Figure 1 (the mechanical model) was lost in the
+ * TOPOLOGY IS OUR READING.  [Engleder2002]'s Figure 1 (the mechanical model) was lost in the
  * text extraction; the text names a drive y(t), masses M and m, springs K and k, a
  * damping D, a friction bound R0 acting on m, and says the system has 2 DOF in slip and
  * 1 DOF when m sticks.  We read it as the chain
@@ -15,14 +15,14 @@
  *
  *     y(t) = v t + A sin(Omega t),   y'(t) = v + A Omega cos(Omega t).
  *
- * So the plant (SPEC §2) has mass diag(M, m), stiffness Kmat = [[K + k, -k], [-k, k]],
+ * So the plant (docs/design.md §2) has mass diag(M, m), stiffness Kmat = [[K + k, -k], [-k, k]],
  * damping D Kmat, and the drive enters as the time-dependent force
  * f(t) = (K y(t) + D K y'(t), 0) on M (it does not depend on the state).
  *
  * Readings of the paper's data (nondimensional; R0 = 1, M/m = 25, K/k = 1, D = 0.01,
  * v = 0.5, A = 0.75, "frequency ratio eta = 0.2"):
  *  - m = 1, k = 1 fix the scales: time tau = omega_0 t with omega_0 = sqrt(k/m) = 1, so
- *    seed 004's steps "Delta tau = 0.1, 0.001" are h = 0.1, 0.001 here.
+ *    [Engleder2002]'s steps "Delta tau = 0.1, 0.001" are h = 0.1, 0.001 here.
  *  - D = 0.01, "Rayleigh on springs": a damper parallel to each spring with coefficient
  *    D times that spring's stiffness (stiffness-proportional Rayleigh damping, D Kmat).
  *    For the m-k oscillator this is a damping ratio D/2 at omega_0 (the paper's D could
@@ -34,7 +34,7 @@
  *  - Initial state: everything at rest, springs relaxed (y(0) = 0 = X(0) = x(0),
  *    X'(0) = x'(0) = 0).  The drive starts at speed v + A Omega at t = 0, so m first
  *    sticks (the required friction force grows from 0) until k (X - x) reaches R0.
- *  - T = 20 drive periods = 20 x 2 pi / 0.2 = 628.3.  Seed 004 stresses that long runs
+ *  - T = 20 drive periods = 20 x 2 pi / 0.2 = 628.3.  [Engleder2002] stresses that long runs
  *    are needed for the light damping to remove the initial transient.  Measured (rate
  *    form and Newmark, eps = 0.001): after a transient of ~4 periods with several stick
  *    phases per period, one stick phase per drive period (~13 of its 31.4 time units);
@@ -78,7 +78,7 @@ static const fb_param_desc tmd_desc[] = {
      NULL},
     {"A", "1", "amplitude of the drive's harmonic part", offsetof(tmd_params, A), 0.75,
      -INFINITY, INFINITY, 0, NULL, NULL},
-    {"Omega", "1", "drive frequency (seed 004's eta times sqrt(k/m) = 1)",
+    {"Omega", "1", "drive frequency ([Engleder2002]'s eta times sqrt(k/m) = 1)",
      offsetof(tmd_params, Omega), 0.2, 0, INFINITY, 0, NULL, NULL},
     {"T", "1", "end time (default 20 drive periods 2 pi/0.2)", offsetof(tmd_params, T),
      40.0 * M_PI / 0.2, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
@@ -150,7 +150,7 @@ static fb_ref_kind tmd_ref_kind(const void *sp)
 const fb_scenario_type fb_scenario_two_mass_drive = {
     .name = "two-mass-drive",
     .title = "drive -> K -> M -> k -> m on rough ground: stick-slip of m (topology our reading)",
-    .source = "Engleder, Vielsack & Spiess, seed 004 §2 (fig. 1 lost: topology our reading)",
+    .source = "Engleder, Vielsack & Schweizerhof 2002 [Engleder2002] §2 (fig. 1 lost: topology our reading)",
     .params = &tmd_set,
     .ref_kind = tmd_ref_kind,
     .build = tmd_build,

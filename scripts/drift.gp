@@ -1,4 +1,4 @@
-# drift.gp — drift per forcing cycle of every model under each drift variant (SPEC §5
+# drift.gp — drift per forcing cycle of every model under each drift variant (docs/design.md §5
 # `drift`: loads below breakaway, so the exact answer is no motion at all), log y.
 # A drift of exactly 0 cannot sit on a log axis: drifts below the floor yfloor (round-off
 # or exactly 0) are drawn at it as open downward triangles (point type 10), and the

@@ -1,4 +1,4 @@
-# grid.gp — seed 004 figs. 3-4 on two-mass-drive: elasto-plastic penalty model with
+# grid.gp — [Engleder2002] figs. 3-4 on two-mass-drive: elasto-plastic penalty model with
 # Newmark, eps = k/cT in {0.1, 0.001} (rows) x h in {0.1, 0.001} (columns).
 #   what = 'phase': phase curve of the contact mass in coordinates relative to the drive's
 #                   mean motion, xi = x_m - v t against xi' = v_m - v (our reading of the

@@ -1,4 +1,4 @@
-/* test_badinput.c — the bad-input catalogue across commands (issue 6, SPEC §9).
+/* test_badinput.c — the bad-input catalogue across commands (issue 6, docs/design.md §9).
  *
  * Every case runs the fricbench executable and must exit with status 2 (usage) or 1
  * (runtime) as listed, print exactly one line on stderr, starting "fricbench: ", that

@@ -1,4 +1,4 @@
-/* test_cli.c — the command line: success paths and the bad-input rules of SPEC §9
+/* test_cli.c — the command line: success paths and the bad-input rules of docs/design.md §9
  * (exit status 2, one clear line naming the value and what is allowed, no output file). */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>

@@ -1,9 +1,9 @@
-/* test_glowinski.c — the glowinski model (SPEC §3 M2) on the four Glowinski scenarios
- * (SPEC §5, §7).  Shows: the closed forms are self-consistent (residual of the equations
- * of motion at round-off, lambda in Sgn(v), v = xdot, a = vdot, SPEC §7's corrected
+/* test_glowinski.c — the glowinski model (docs/design.md §3 M2) on the four Glowinski scenarios
+ * (docs/design.md §5, §7).  Shows: the closed forms are self-consistent (residual of the equations
+ * of motion at round-off, lambda in Sgn(v), v = xdot, a = vdot, docs/design.md §7's corrected
  * forcing of glowinski-2dof); glowinski-lie converges at first order in x and v on
  * glowinski-tp1, -tp2 and -2dof, and in lambda on -2dof in L1 (in L2 only at order 1/2,
- * see lie_first_order_2dof); glowinski-strang does no better (seed 000 remark 4); the
+ * see lie_first_order_2dof); glowinski-strang does no better ([Glowinski2004] remark 4); the
  * Uzawa iteration reproduces the closed-form friction step when M is diagonal; its mean
  * iteration count stays bounded as h shrinks thanks to the round-off-scaled stop (and
  * does not without it); the exact elastic step is exact; bad options fail cleanly.
@@ -63,7 +63,7 @@ static void scenario_open(fb_scenario *sc, const char *name)
 static const char *const glow_scenarios[] = {"glowinski-tp1", "glowinski-tp2", "glowinski-2dof",
                                              "glowinski-3dof"};
 
-/* gamma of the plant's own law (SPEC §1: gamma(v) = sgn(v) (1 - mu(|v|)/mu_s)), so the
+/* gamma of the plant's own law (docs/design.md §1: gamma(v) = sgn(v) (1 - mu(|v|)/mu_s)), so the
  * residual also checks that the scenario's shape is Glowinski's gamma. */
 static double plant_cgamma(const fb_plant *pl, size_t i, double v)
 {
@@ -246,7 +246,7 @@ Test(closed_forms, derivatives_and_continuity)
   }
 }
 
-/* SPEC §7: the forcing computed from the solution is the paper's on (0, 2) and SPEC's
+/* docs/design.md §7: the forcing computed from the solution is the paper's on (0, 2) and docs/design.md's
  * corrected one on (2, 4), which differs from the printed one by -4/3 (f1) and +8/3 (f2). */
 Test(closed_forms, glowinski_2dof_forcing_is_spec_corrected)
 {
@@ -258,7 +258,7 @@ Test(closed_forms, glowinski_2dof_forcing_is_spec_corrected)
     fb_glow_ref r;
     fb_glowinski_2dof_ref(sc.params, t, &r);
     const double g1 = plant_cgamma(pl, 0, r.v[0]), g2 = plant_cgamma(pl, 1, r.v[1]);
-    double f[2], e1, e2, p1 = NAN, p2 = NAN; /* expected (SPEC) and printed (paper) */
+    double f[2], e1, e2, p1 = NAN, p2 = NAN; /* expected (design) and printed (paper) */
     pl->force(pl->sp, t, r.x, r.v, f);
     if (t <= 1) {
       e1 = 2 * (t - t * t / 2) - 1 - g1;
@@ -277,9 +277,9 @@ Test(closed_forms, glowinski_2dof_forcing_is_spec_corrected)
       p1 = t * t * t / 3 - 3 * t * t + 6 * t - 17.0 / 6 - g1;
       p2 = -2 * t * t * t / 3 + 6 * t * t - 20 * t + 175.0 / 6 - g2;
     }
-    cr_assert(fabs(f[0] - e1) <= 1e-12 * (1 + fabs(e1)), "f1(%g) = %.15g, SPEC %.15g", t, f[0],
+    cr_assert(fabs(f[0] - e1) <= 1e-12 * (1 + fabs(e1)), "f1(%g) = %.15g, design %.15g", t, f[0],
               e1);
-    cr_assert(fabs(f[1] - e2) <= 1e-12 * (1 + fabs(e2)), "f2(%g) = %.15g, SPEC %.15g", t, f[1],
+    cr_assert(fabs(f[1] - e2) <= 1e-12 * (1 + fabs(e2)), "f2(%g) = %.15g, design %.15g", t, f[1],
               e2);
     if (t > 2) {
       cr_assert(fabs(p1 - e1 + 4.0 / 3) <= 1e-11, "printed f1 is 4/3 too small at %g", t);
@@ -289,7 +289,7 @@ Test(closed_forms, glowinski_2dof_forcing_is_spec_corrected)
   fb_scenario_free(&sc);
 }
 
-/* SPEC §7: t* ~= 0.3984, root of 5 e^{-4t} - 5 + 10 t; every DOF stops there. */
+/* docs/design.md §7: t* ~= 0.3984, root of 5 e^{-4t} - 5 + 10 t; every DOF stops there. */
 Test(closed_forms, glowinski_3dof_stop_time)
 {
   fb_scenario sc;
@@ -432,7 +432,7 @@ Test(convergence, lie_first_order_tp1)
   assert_first_order("tp1 v", s.pv);
 }
 
-/* SPEC §7's prototype: order 1.00 and 4.1e-4 at h = 1e-4.  Ours: 4.5e-4, because our
+/* docs/design.md §7's prototype: order 1.00 and 4.1e-4 at h = 1e-4.  Ours: 4.5e-4, because our
  * forcing takes its left value at a break (the value on the sub-step (t_{p-1}, t_p] that
  * ends there); with the right value it gives 4.08e-4. */
 Test(convergence, lie_first_order_tp2)
@@ -444,7 +444,7 @@ Test(convergence, lie_first_order_tp2)
             s.e[NH - 1].x);
 }
 
-/* SPEC §7's prototype: x1 errors 9.8e-3, 3.2e-3, 1.0e-3 at h = 1e-2, 3e-3, 1e-3.
+/* docs/design.md §7's prototype: x1 errors 9.8e-3, 3.2e-3, 1.0e-3 at h = 1e-2, 3e-3, 1e-3.
  * lambda: first order in L1.  In L2 the order is 1/2, and must be: lambda jumps where
  * v1 reaches 0 exactly at a forcing break (t = 1 and 3), a first-order scheme places that
  * stop O(h) off, so lambda is O(1) wrong on O(1) steps there: L2 error ~ sqrt(h), L1
@@ -462,7 +462,7 @@ Test(convergence, lie_first_order_2dof)
               s.e[k].x1, hs[k], proto[k]);
 }
 
-/* Seed 000 remark 4: the symmetrized scheme does not improve on first order here. */
+/* [Glowinski2004] remark 4: the symmetrized scheme does not improve on first order here. */
 Test(convergence, strang_no_better_than_first_order)
 {
   const char *const sc[] = {"glowinski-tp1", "glowinski-tp2", "glowinski-2dof"};
@@ -538,7 +538,7 @@ static void closed_vs_uzawa(const char *scenario, size_t n, double h, double tol
   traj_free(&b);
 }
 
-/* Seed 003 §4 / SPEC §3 M2: with M diagonal the iteration must reproduce eq. 3.16. */
+/* [Shiau2005] §4 / docs/design.md §3 M2: with M diagonal the iteration must reproduce eq. 3.16. */
 Test(uzawa, reproduces_closed_form_for_diagonal_M)
 {
   closed_vs_uzawa("glowinski-3dof", 3, 1e-2, 1e-12, 1e-12);
@@ -546,7 +546,7 @@ Test(uzawa, reproduces_closed_form_for_diagonal_M)
   closed_vs_uzawa("glowinski-tp1", 1, 1e-3, 1e-12, 1e-12);
 }
 
-/* SPEC §7: mean iterations per friction sub-step bounded as h goes 1e-2 -> 1e-4 with the
+/* docs/design.md §7: mean iterations per friction sub-step bounded as h goes 1e-2 -> 1e-4 with the
  * round-off-scaled stop; with a plain absolute 1e-13 they are not (prototype: 15 -> 750
  * iterations and 37% of sub-steps not converging at 1e-3). */
 Test(uzawa, iterations_bounded_as_h_shrinks)

@@ -204,7 +204,7 @@ Test(impacts, bad_parameters_exit_2)
   cr_assert_eq(fbt_lines(err), 1, "%s", err);
 }
 
-/* impact-oscillator (seed 004 §3, e = 0.3, Omega = 0.81): flight, impacts and persistent
+/* impact-oscillator ([Engleder2002] §3, e = 0.3, Omega = 0.81): flight, impacts and persistent
  * contact released by the forcing; newton's state at T agrees across tolerances, never
  * penetrates and never pulls. */
 Test(impacts, impact_oscillator_newton_consistent)

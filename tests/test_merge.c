@@ -1,4 +1,4 @@
-/* test_merge.c — the suite beyond one machine (SPEC §8): `suite --quick --emit-jobs`, the
+/* test_merge.c — the suite beyond one machine (docs/design.md §8): `suite --quick --emit-jobs`, the
  * lines run by GNU Parallel (`parallel -a FILE`, Debian package `parallel`), then `merge`,
  * give the runs.csv of a single-process `suite --quick` apart from the timing columns
  * (wall_s, cpu_s), the same orders.csv and byte-identical trajectories; and merge refuses

@@ -1,4 +1,4 @@
-/* test_metrics.c — the metrics of SPEC §6 on synthetic trajectories with known answers. */
+/* test_metrics.c — the metrics of docs/design.md §6 on synthetic trajectories with known answers. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

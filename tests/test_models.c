@@ -1,4 +1,4 @@
-/* test_models.c — every model's law in each of its regimes, against SPEC §3. */
+/* test_models.c — every model's law in each of its regimes, against docs/design.md §3. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -218,7 +218,7 @@ Test(penalty, eps_needs_stiffness)
   fb_plant_free(&pl);
 }
 
-/* The damper dT is critical by default, 2 sqrt(cT m) as Kikuuwe's B; dT = 0 (seed 004's
+/* The damper dT is critical by default, 2 sqrt(cT m) as Kikuuwe's B; dT = 0 ([Engleder2002]'s
  * undamped variant) stays 0. */
 Test(penalty, damper_critical_by_default)
 {

@@ -1,6 +1,6 @@
-/* test_penalty.c — the elasto-plastic penalty model (seed 004 §2; SPEC §3 M5):
+/* test_penalty.c — the elasto-plastic penalty model ([Engleder2002] §2; docs/design.md §3 M5):
  * its return mapping, the rate form under GSL and the Newmark scheme, on drift,
- * stick-slip and two-mass-drive (seed 004 figs. 3-4).  No timing anywhere. */
+ * stick-slip and two-mass-drive ([Engleder2002] figs. 3-4).  No timing anywhere. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <gsl/gsl_fit.h>
@@ -292,7 +292,7 @@ Test(ep_newmark, order_two_against_rate_form)
 {
   const double hs[] = {0.01, 0.005, 0.0025, 0.00125};
   double e[4];
-  /* Stick-slip of seed 001 (mu = 4: slip, stick and reversals) at fixed cT = 100. */
+  /* Stick-slip of [ShourbagyMatuttis] (mu = 4: slip, stick and reversals) at fixed cT = 100. */
   static const char *const sets[] = {"cT=100", NULL};
   const double p = order_against_rk8pd(sets, hs, 4, e);
   cr_log_info("newmark vs rk8pd(1e-12) on stick-slip, cT=100: max|x err| %.3e %.3e %.3e %.3e "
@@ -364,13 +364,13 @@ Test(ep_newmark, bracketed_fallback_and_solve_failure)
 }
 
 /* ------------------------------------------------------------------------------------
- * Seed 004 figs. 3-4 on two-mass-drive: eps in {0.1, 0.001} x h in {0.1, 0.001}.
+ * [Engleder2002] figs. 3-4 on two-mass-drive: eps in {0.1, 0.001} x h in {0.1, 0.001}.
  *
  * Stick intervals come from each run itself: samples where the contact force is strictly
  * inside the bound (|F| < R0 (1 - 1e-9)), gaps shorter than 1 time unit (the micro-slips
  * at the peaks of the penalty oscillation) merged, intervals shorter than 1 dropped, and
  * only the stationary second half of the run [T/2, T] used.  Measures inside them:
- *   tv     total variation of F per unit time over R0 (SPEC §6 chatter),
+ *   tv     total variation of F per unit time over R0 (docs/design.md §6 chatter),
  *   ext    force extrema (sign reversals of the increments of F) per unit time,
  *   creep  sum over intervals of |x_m(end) - x_m(start)| (slip during stick),
  *   ferr   mean |F_h(t_k) - F_{h=0.001}(t_k)| / R0 over the coarse run's steps t_k
@@ -464,7 +464,7 @@ static double rec_x_at(const step_rec *r, double t, size_t *k)
          (-2 * th3 + 3 * th2) * r->x[i + 1] + (th3 - th2) * h * r->v[i + 1];
 }
 
-/* Seed 004 against the event-driven reference (switching/event), when it exists: only
+/* [Engleder2002] against the event-driven reference (switching/event), when it exists: only
  * small eps with a small step gives a good phase curve.  Max |x_m - x_m,ref| on [T/2, T]. */
 static void phase_vs_reference(step_rec r[2][2], double T)
 {
@@ -503,14 +503,14 @@ static void phase_vs_reference(step_rec r[2][2], double T)
               "variation/(R0 time) = %.3f\n",
               dur, dur > 0 ? tv / dur : 0.0);
   fb_trace_free(&ref);
-  cr_log_info("seed 004 check: max |x_m - x_m,ref| on [T/2, T] vs switching/event: eps=0.1: "
+  cr_log_info("[Engleder2002] check: max |x_m - x_m,ref| on [T/2, T] vs switching/event: eps=0.1: "
               "%.3g (h=0.1) %.3g (h=0.001); eps=0.001: %.3g (h=0.1) %.3g (h=0.001)\n",
               e[0][0], e[0][1], e[1][0], e[1][1]);
   cr_assert(e[1][1] < e[1][0] && e[1][1] < e[0][0] && e[1][1] < e[0][1],
             "small eps with small h must give the best phase curve");
 }
 
-/* seed 004 ran the undamped penalty spring: dT = 0 (the default is critical). */
+/* [Engleder2002] ran the undamped penalty spring: dT = 0 (the default is critical). */
 Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
 {
   const double T = 40.0 * M_PI / 0.2; /* the scenario's default: 20 drive periods */
@@ -544,14 +544,14 @@ Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
                 "%.4f\n",
                 eps[ie], ferr[ie]);
   }
-  /* Seed 004: "the frequencies of the oscillations depend on the value of cT": resolved
+  /* [Engleder2002]: "the frequencies of the oscillations depend on the value of cT": resolved
    * (h = 0.001), cT x100 gives about x10 force extrema per unit time. */
   const double fr = s[1][1].ext / s[0][1].ext;
-  cr_log_info("seed 004 check: extrema rate eps=0.001 / eps=0.1 at h=0.001 = %.2f (sqrt of the "
+  cr_log_info("[Engleder2002] check: extrema rate eps=0.001 / eps=0.1 at h=0.001 = %.2f (sqrt of the "
               "stiffness ratio: %.2f)\n",
               fr, sqrt((1.0 / 0.001 + 1.0) / (1.0 / 0.1 + 1.0)));
   cr_assert(fr > 5.0, "force oscillation frequency must grow with cT (ratio %g)", fr);
-  /* Seed 004: small eps with a large step gives structural errors in the contact force.
+  /* [Engleder2002]: small eps with a large step gives structural errors in the contact force.
    * At eps = 0.1 (omega_p h = 0.33) the step h = 0.1 still resolves the stick force's
    * oscillation: the same extrema rate as h = 0.001.  At eps = 0.001 (omega_p h = 3.2)
    * it cannot: the oscillation is aliased to another rate.  (The pointwise force error
@@ -560,17 +560,17 @@ Test(ep_two_mass_drive, seed004_eps_h_grid, .timeout = 120)
   double fid[2];
   for (int ie = 0; ie < 2; ie++) {
     fid[ie] = fabs(s[ie][0].ext / s[ie][1].ext - 1.0);
-    cr_log_info("seed 004 check: eps=%g, force extrema rate h=0.1 / h=0.001 - 1 = %+.3f\n",
+    cr_log_info("[Engleder2002] check: eps=%g, force extrema rate h=0.1 / h=0.001 - 1 = %+.3f\n",
                 eps[ie], s[ie][0].ext / s[ie][1].ext - 1.0);
   }
   cr_assert(fid[0] < 0.1, "eps=0.1: h=0.1 must resolve the stick force (deviation %g)", fid[0]);
   cr_assert(fid[1] > 0.2, "eps=0.001: h=0.1 must misrepresent the stick force (deviation %g)",
             fid[1]);
-  cr_log_info("seed 004 check: force step error eps=0.001 / eps=0.1 = %.2f\n", ferr[1] / ferr[0]);
+  cr_log_info("[Engleder2002] check: force step error eps=0.001 / eps=0.1 = %.2f\n", ferr[1] / ferr[0]);
   /* ... and in the phase curve: at eps = 0.001 the large step multiplies the slip
    * accumulated during stick; at eps = 0.1 it hardly changes it. */
   const double cr1 = s[1][0].creep / s[1][1].creep, cr0 = s[0][0].creep / s[0][1].creep;
-  cr_log_info("seed 004 check: creep in stick h=0.1 / h=0.001: eps=0.001 %.2f, eps=0.1 %.2f\n",
+  cr_log_info("[Engleder2002] check: creep in stick h=0.1 / h=0.001: eps=0.001 %.2f, eps=0.1 %.2f\n",
               cr1, cr0);
   cr_assert(cr1 > 4.0, "creep ratio %g at eps=0.001, expected > 4", cr1);
   cr_assert(cr0 < 1.5, "creep ratio %g at eps=0.1, expected about 1", cr0);
@@ -609,7 +609,7 @@ static double stick_by_velocity(const char *integ, const char *const *sets, size
 
 /* The same spring-slider-damper physics as Kikuuwe's anchor: with the default critical
  * damper (dT = 2 sqrt(cT m) = Kikuuwe's B) the penalty model sticks as long as Kikuuwe's
- * by the velocity test; seed 004's undamped spring (dT = 0) rings during stick, so the
+ * by the velocity test; [Engleder2002]'s undamped spring (dT = 0) rings during stick, so the
  * velocity test sees almost no stick although the return mapping holds the contact. */
 Test(penalty, critical_damper_sticks_like_kikuuwe)
 {

@@ -9,7 +9,7 @@
 #include "fb_test.h"
 #include "fb_util.h"
 
-/* Inclined block, mu = 3 tan(theta) (SPEC §7). */
+/* Inclined block, mu = 3 tan(theta) (docs/design.md §7). */
 static const double th = 20.0 * M_PI / 180.0, g = 9.81;
 static double mu3(void) { return 3.0 * tan(th); }
 static double t_star(void) { return 1.0 / (g * (mu3() * cos(th) - sin(th))); }
@@ -111,7 +111,7 @@ Test(inclined_block, lugre_stops_and_sticks)
             "viscous friction stops the block a little earlier");
 }
 
-/* seed 001 fig. 4: the naive law never sticks; at a fixed step it chatters. */
+/* [ShourbagyMatuttis] fig. 4: the naive law never sticks; at a fixed step it chatters. */
 Test(inclined_block, naive_sign_chatters)
 {
   stop_watch w = watch("naive-sign", "heun3", 1e-3, 0, NULL, 0.0);
@@ -123,7 +123,7 @@ Test(inclined_block, naive_sign_chatters)
             w.sign_changes);
 }
 
-/* Drift (SPEC §5 `drift`, default load 0.5 + 0.4 sin(2 pi t) < Fc): the exact solution
+/* Drift (docs/design.md §5 `drift`, default load 0.5 + 0.4 sin(2 pi t) < Fc): the exact solution
  * never moves.  Records max |x - x0| over the run on every accepted step. */
 static int extent_step(void *ctx, double t, const double *y)
 {

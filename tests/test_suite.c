@@ -1,7 +1,7 @@
-/* test_suite.c — `fricbench suite --quick` end to end (SPEC §8): runs.csv covers every
+/* test_suite.c — `fricbench suite --quick` end to end (docs/design.md §8): runs.csv covers every
  * (scenario, model) pair of the quick table, every plot exists as a non-empty PNG and SVG,
  * report.html has every section, two quick runs give the same runs.csv apart from the
- * timing columns, and the verdicts agree with the physics (SPEC §3):
+ * timing columns, and the verdicts agree with the physics (docs/design.md §3):
  *   naive-sign chatters and never sticks; lugre and smooth-sign drift; glowinski,
  *   switching and kikuuwe hold stick (and do not drift); glowinski is first order.
  * Also: the report survives odd rows (nan, failed, budget, short rows, quoted commas,

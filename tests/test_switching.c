@@ -1,11 +1,11 @@
-/* test_switching.c — the switching model (SPEC §3 M6), its `event` and `paper` schemes,
+/* test_switching.c — the switching model (docs/design.md §3 M6), its `event` and `paper` schemes,
  * the reference solver (bench/fb_reference.h), `fricbench reference`, and the scenarios
  * belt-oscillator and coupled-sledges.
  *
  * Independent numbers used below: the stick-slip switch times were computed separately
  * (fixed-step RK4, h = 1e-4, switches bisected on the step, in a short script outside
- * the suite); the inclined-block stop is SPEC §7's closed form; the Glowinski scenarios
- * have their own closed forms (seeds 000, 003).
+ * the suite); the inclined-block stop is docs/design.md §7's closed form; the Glowinski scenarios
+ * have their own closed forms ([Glowinski2004], [Shiau2005]).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -122,7 +122,7 @@ static int one_watch_step(void *ctx, double t, const double *y)
 }
 
 /* ---------------------------------------------------------------------------------- */
-/* Closed forms: inclined block (SPEC §7).                                             */
+/* Closed forms: inclined block (docs/design.md §7).                                             */
 
 Test(switching, inclined_block_stop_time_and_position)
 {
@@ -489,7 +489,7 @@ Test(switching, belt_oscillator_limit_cycle)
 }
 
 /* ---------------------------------------------------------------------------------- */
-/* Glowinski closed forms (seeds 000, 003), multi-DOF, breaks, coupled mass matrix.    */
+/* Glowinski closed forms ([Glowinski2004], [Shiau2005]), multi-DOF, breaks, coupled mass matrix.    */
 
 /* switching/event (the reference settings, forced onto the event-driven solver) follows
  * the closed form in x and v on the grid. */
@@ -744,7 +744,7 @@ Test(reference, cli_writes_trajectory_and_intervals)
   fbt_rmdir(dir);
 }
 
-/* SPEC §9: exit 2, one line naming the value and what is allowed, no file. */
+/* docs/design.md §9: exit 2, one line naming the value and what is allowed, no file. */
 Test(reference, cli_bad_input)
 {
   char dir[64], p1[128], p2[128];
