@@ -225,7 +225,8 @@ typedef struct run {
   const char *group, *tag, *scenario, *model, *integrator, *mode, *sweep, *sparams, *ref,
       *status, *message;
   double h, atol, value, t_reached, nsteps, nfe;
-  double err_x_l2, stick_time, stick_time_ref, missed, spurious, drift, drift_per_cycle, drift_rate,
+  double err_x_l2, disc_x_l2, mod_x_l2, stick_time, stick_time_ref, missed, spurious, drift,
+      drift_per_cycle, drift_rate,
       chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
   int ok, budget;
 } run;
@@ -268,7 +269,7 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
 #define COL(name) const int c_##name = fb_csv_col(t, #name)
   COL(run_id); COL(group); COL(tag); COL(scenario); COL(model); COL(integrator); COL(mode);
   COL(sweep); COL(scenario_params); COL(ref); COL(status); COL(message); COL(h); COL(atol);
-  COL(sweep_value); COL(t_reached); COL(nsteps); COL(nfe); COL(err_x_l2); COL(stick_time);
+  COL(sweep_value); COL(t_reached); COL(nsteps); COL(nfe); COL(err_x_l2); COL(disc_x_l2); COL(mod_x_l2); COL(stick_time);
   COL(stick_time_ref); COL(missed); COL(spurious); COL(drift); COL(drift_per_cycle); COL(drift_rate);
   COL(chatter_rate); COL(chatter_v_rms); COL(chatter_F_tv); COL(wall_s); COL(cpu_s);
 #undef COL
@@ -293,6 +294,8 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
     r->nsteps = fb_csv_d(t, k, c_nsteps);
     r->nfe = fb_csv_d(t, k, c_nfe);
     r->err_x_l2 = fb_csv_d(t, k, c_err_x_l2);
+    r->disc_x_l2 = fb_csv_d(t, k, c_disc_x_l2);
+    r->mod_x_l2 = fb_csv_d(t, k, c_mod_x_l2);
     r->stick_time = fb_csv_d(t, k, c_stick_time);
     r->stick_time_ref = fb_csv_d(t, k, c_stick_time_ref);
     r->missed = fb_csv_d(t, k, c_missed);
@@ -1195,10 +1198,11 @@ static double series_order(const report *rp, const char *scenario, const series 
   return k < 0 ? (double)NAN : fb_csv_d(&rp->O.t, (size_t)k, rp->O.c_order_x);
 }
 
-/* A run a convergence plot draws: an error against a step. */
+/* A run a convergence plot draws: its discretization error (against the model's own
+ * reference, docs/design.md §6) against its step; suspect runs are not ok. */
 static int conv_point(const run *r)
 {
-  return r->ok && r->err_x_l2 > 0 && r->h > 0 && isfinite(r->err_x_l2);
+  return r->ok && r->disc_x_l2 > 0 && r->h > 0 && isfinite(r->disc_x_l2);
 }
 
 static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
@@ -1223,14 +1227,17 @@ static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
     double o = series_order(rp, scn, s);
     if (fabs(o) < 0.005)
       o = 0; /* no "-0.00" */
-    char t[200];
+    char t[200], em[40] = "";
+    const double mod = d.row[0]->mod_x_l2;
+    if (mod > 0)
+      snprintf(em, sizeof em, ", E_mod %.1e", mod);
     if (isnan(o))
-      snprintf(t, sizeof t, "%s (order n/a)", d.label);
+      snprintf(t, sizeof t, "%s (no asymptotic range%s)", d.label, em);
     else
-      snprintf(t, sizeof t, "%s (order %.2f)", d.label, o);
+      snprintf(t, sizeof t, "%s (order %.2f%s)", d.label, o, em);
     pb_block(&b, t);
     for (size_t q = 0; q < d.n; q++) {
-      pb_err_point(&b, d.row[q]->h, d.row[q]->err_x_l2);
+      pb_err_point(&b, d.row[q]->h, d.row[q]->disc_x_l2);
       if (isnan(hmax) || d.row[q]->h > hmax)
         hmax = d.row[q]->h;
     }
@@ -1250,7 +1257,7 @@ static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
       for (size_t q = 0; q < S->s[j].n; q++) {
         const run *r = &R->r[S->s[j].idx[q]];
         if (conv_point(r) && r->h == hmax) {
-          at[na++] = log(r->err_x_l2);
+          at[na++] = log(r->disc_x_l2);
           break;
         }
       }
@@ -1260,7 +1267,8 @@ static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
   if (b.nb == 0) {
     plot_skip(rp, p, "no successful convergence run");
   } else {
-    sb_printf(pb_var(&b, "scen"), "%s: L2 error of x against h (fitted orders in the legend)", scn);
+    sb_printf(pb_var(&b, "scen"), "%s: discretization error of x (each model against its own "
+              "reference) vs h", scn);
     /* reading: orders from highest to lowest */
     for (size_t a = 0; a < nord; a++)
       for (size_t c = a + 1; c < nord; c++)
@@ -1272,7 +1280,7 @@ static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
           ord_idx[a] = ord_idx[c];
           ord_idx[c] = ti;
         }
-    sb_puts(&p->reading, "Fitted orders in x (least-squares slope of log error against log h): ");
+    sb_puts(&p->reading, "Discretization orders in x on the asymptotic range (orders.csv): ");
     for (size_t a = 0; a < nord; a++) {
       char lab[160];
       series_label(&S->s[ord_idx[a]], lab, sizeof lab);
@@ -1916,12 +1924,14 @@ static const char *group_about(const char *g)
     const char *g, *about;
   } map[] = {
       {"baseline", "every scenario x every model, its default integrator; trajectories kept"},
-      {"convergence", "fixed-step ladders (h halving) on the closed-form scenarios and stick-slip"},
+      {"fixed-step", "every model at one common step and a quarter of it (the fixed-step view)"},
+      {"convergence", "non-dyadic fixed-step ladders (ratio 1.7) on the closed-form scenarios and "
+                      "stick-slip"},
       {"work-precision", "tolerance ladders (atol = rtol) of the adaptive steppers"},
-      {"cost-mu", "ladders of the friction coefficient mu"},
+      {"cost-mu", "ladders of the friction coefficient mu (coupled-sledges at A = 10 and A = 2)"},
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
-      {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (elasto-plastic, Newmark)"},
+      {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))
