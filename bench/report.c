@@ -1658,10 +1658,18 @@ static int plot_chatter(report *rp, fb_err *err)
 
 /* ==== regularization ====================================================================== */
 
+/* The error a regularization plot draws: the modelling error E_mod (the model's own
+ * converged solution against Coulomb's, docs/design.md §6), which is what the parameter
+ * sets; the total error where a run has no own reference. */
+static double reg_err(const run *r)
+{
+  return isfinite(r->mod_x_l2) ? r->mod_x_l2 : r->err_x_l2;
+}
+
 /* A run a regularization plot draws: an error or a drift at a parameter value. */
 static int regularization_point(const run *r)
 {
-  return r->ok && r->value > 0 && (r->err_x_l2 >= 0 || r->drift >= 0);
+  return r->ok && r->value > 0 && (reg_err(r) >= 0 || r->drift >= 0);
 }
 
 static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
@@ -1676,8 +1684,8 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
       const run *r = &R->r[S->s[j].idx[q]];
       if (!r->ok)
         continue;
-      if (r->err_x_l2 > 0 && (isnan(minpos) || r->err_x_l2 < minpos))
-        minpos = r->err_x_l2;
+      if (reg_err(r) > 0 && (isnan(minpos) || reg_err(r) < minpos))
+        minpos = reg_err(r);
       if (r->drift > 0 && (isnan(minpos) || r->drift < minpos))
         minpos = r->drift;
     }
@@ -1696,12 +1704,12 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
     for (size_t q = 0; q < d.n; q++) {
       const run *r = d.row[q];
       sb_dat(&b.data, r->value);
-      sb_dat(&b.data, r->err_x_l2 > 0 ? r->err_x_l2 : (double)NAN);
+      sb_dat(&b.data, reg_err(r) > 0 ? reg_err(r) : (double)NAN);
       sb_dat(&b.data, r->drift > 0 ? r->drift : (double)NAN);
       sb_dat(&b.data, r->nfe > 0 ? r->nfe : (double)NAN);
-      sb_dat(&b.data, r->err_x_l2 == 0 ? yfloor : (double)NAN);
+      sb_dat(&b.data, reg_err(r) == 0 ? yfloor : (double)NAN);
       sb_dat(&b.data, r->drift == 0 ? yfloor : (double)NAN);
-      nzero += r->err_x_l2 == 0 || r->drift == 0;
+      nzero += reg_err(r) == 0 || r->drift == 0;
       sb_puts(&b.data, "\n");
     }
     sb_gword(pb_var(&b, "colors"), model_color(s->model));
@@ -1711,9 +1719,9 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
     if (d.n > 1) {
       /* from one end of the ladder to the other, and the runs that failed on it */
       const run *lo = d.row[0], *hi = d.row[d.n - 1];
-      sb_printf(rd, "%s%s from %s = %g to %g: L2 error of x ", b.nb ? "; " : "", d.label, s->sweep,
+      sb_printf(rd, "%s%s from %s = %g to %g: modelling error E_mod of x ", b.nb ? "; " : "", d.label, s->sweep,
                 lo->value, hi->value);
-      sb_change(rd, lo->err_x_l2, hi->err_x_l2);
+      sb_change(rd, reg_err(lo), reg_err(hi));
       sb_puts(rd, ", drift ");
       sb_change(rd, lo->drift, hi->drift);
       sb_printf(rd, " m, nfe %.0f -> %.0f", lo->nfe, hi->nfe);
@@ -1734,7 +1742,7 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
     plot_skip(rp, p, "no successful run of the regularization group");
   } else {
     reading_lead(rd, "In ladder order (looser to stiffer regularization)");
-    sb_printf(pb_var(&b, "scen"), "%s: error, drift and cost against the regularization parameter", scn);
+    sb_printf(pb_var(&b, "scen"), "%s: modelling error, drift and cost against the regularization parameter", scn);
     st = plot_draw(rp, p, "regularization.gp", &b, err, "ns=%zu; nzero=%zu; yfloor=%.3g; W=%d; H=%d",
                    b.nb, nzero, yfloor, b.nb > 1 ? 1500 : 1000, b.nb > 2 ? 1100 : 680);
   }

@@ -1,10 +1,11 @@
 # regularization.gp — sensitivity to the regularization parameter: one panel per model,
-# x = its parameter (log), left axis the L2 error of x and the drift inside the
+# x = its parameter (log), left axis the modelling error E_mod of x (L2; the total error
+# where a run has no own reference) and the drift inside the
 # reference's stick intervals (log), right axis the RHS evaluations (log).  Zero values
 # are drawn at the floor yfloor (open triangles).
 #
 # Input: data, one block per model separated by two blank lines; rows
-#   "value err_x_l2 drift nfe err_zero drift_zero" (errors/drifts nan when 0, *_zero =
+#   "value mod_x_l2 drift nfe err_zero drift_zero" (errors/drifts nan when 0, *_zero =
 #   yfloor then, nan otherwise).
 # Variables (-e): sdir, fmt, out, data, ns (panels, at most 4), ptitles (quoted panel
 # titles), pxlabels (quoted x labels), colors, yfloor, nzero (zero values drawn), scen,
@@ -36,7 +37,7 @@ do for [k = 1:ns] {
   set ytics nomirror
   set y2tics
   set xlabel word(pxlabels, k) noenhanced
-  set ylabel 'error [m s^{1/2}], drift [m]'
+  set ylabel 'E_{mod} [m s^{1/2}], drift [m]'
   set y2label 'RHS evaluations [-]'
   plot data index (k - 1) u 1:2 w lp lw 2 ps 1.3 pt 7 lc rgb word(colors, k) notitle, \
        data index (k - 1) u 1:3 w lp lw 2 ps 1.3 pt 5 dt 2 lc rgb '#333333' notitle, \
@@ -61,7 +62,7 @@ set xrange [0 : 1]
 set yrange [0 : 1]
 set key at screen 0.5, 0.935 center top horizontal maxcols 4 Left reverse width 2 samplen 3 font ',11' box
 zt = (nzero > 0) ? sprintf('exactly 0 (drawn at %.0e)', yfloor) : ''
-plot NaN w lp lw 2 ps 1.3 pt 7 lc rgb '#444444' title 'L2 error of x vs reference (model colour)', \
+plot NaN w lp lw 2 ps 1.3 pt 7 lc rgb '#444444' title 'modelling error E_{mod} of x (model colour)', \
      NaN w lp lw 2 ps 1.3 pt 5 dt 2 lc rgb '#333333' title 'drift inside the reference stick', \
      NaN w lp lw 1.5 ps 1 pt 6 dt 3 lc rgb '#888888' title 'RHS evaluations (right axis)', \
      NaN w p ps 1.8 pt 10 lc rgb '#333333' title zt
