@@ -85,6 +85,31 @@ static inline int fb_all_finite(const double *y, size_t n)
   return d == 0.0;
 }
 
+/* Where one step of a model-owned fixed-step scheme lies: [t, tnew], dt = tnew - t,
+ * inside the segment [tseg, t1] between forcing breaks (number seg); last: the step lands
+ * on t1 (a remainder below 1e-9 h joins it). */
+typedef struct fb_fixed_step_at {
+  double t, dt, tnew, tseg, t1;
+  size_t seg;
+  int last;
+} fb_fixed_step_at;
+
+/* One step of such a scheme: advance y over `at`, counting its evaluations in cnt. */
+typedef int (*fb_fixed_step_fn)(void *ctx, const fb_fixed_step_at *at, double *y,
+                                fb_counters *cnt, fb_err *err);
+
+/* The fixed-step driver the model-owned schemes share (integrators/fixed_segments.c):
+ * steps of h from *t to the plant's end, landing exactly on every forcing break with
+ * t = tseg + k h inside a segment (no accumulated round-off); before each step the
+ * budgets (max_steps accepted + rejected, max_rhs evaluations with rhs_per_step more to
+ * come); after it the finiteness check (y restored from ysave[dim] on a failure) and the
+ * observer.  Returns FB_OK, FB_BUDGET, FB_ENONFINITE, the step's failure or the
+ * observer's status, with err set. */
+int fb_fixed_segments(const fb_problem *pb, double h, unsigned long max_steps,
+                      unsigned long max_rhs, unsigned long rhs_per_step, double *ysave,
+                      fb_fixed_step_fn step, void *ctx, double *t, double *y,
+                      const fb_observer *obs, fb_counters *cnt, fb_err *err);
+
 typedef struct fb_integrator_type {
   const char *name;  /* CLI name */
   const char *title; /* one line */

@@ -790,52 +790,22 @@ fail:
   return st;
 }
 
+static int glow_step_at(void *ctx, const fb_fixed_step_at *at, double *y, fb_counters *cnt,
+                        fb_err *err)
+{
+  return glow_step(ctx, at->t, at->dt, y, cnt, err);
+}
+
 static int glow_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                        fb_err *err)
 {
   glow_ws *ws = wsv;
-  const fb_problem *pb = ws->pb;
-  const size_t dim = pb->dim, n = ws->n;
-  const double T = ws->pl->T, h = ws->h;
+  const size_t n = ws->n;
   const unsigned long per_step = ws->strang ? 2 * ws->P : ws->P;
   for (size_t i = 0; i < ws->nc; i++) /* warm start of the first Uzawa solve */
     ws->lam[i] = isfinite(y[2 * n + i]) ? fb_sat(y[2 * n + i]) : 0.0;
-  while (*t < T) {
-    const double t1 = fb_problem_next_stop(pb, *t);
-    const double tseg = *t; /* t = tseg + k h: no accumulated round-off */
-    unsigned long kseg = 0;
-    while (*t < t1) {
-      if (cnt->nsteps + cnt->nrejected >= ws->max_steps)
-        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                          ws->max_steps, *t);
-      if (cnt->nfe + per_step > ws->max_rhs)
-        return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
-                          ws->max_rhs, *t);
-      /* Land exactly on the break; a remainder below 1e-9 h joins the last step. */
-      const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-      const double dt = last ? t1 - *t : h;
-      const double tnew = last ? t1 : tseg + (double)(kseg + 1) * h;
-      memcpy(ws->ysave, y, dim * sizeof(double));
-      int st = glow_step(ws, *t, dt, y, cnt, err);
-      if (st != FB_OK) {
-        memcpy(y, ws->ysave, dim * sizeof(double));
-        return st;
-      }
-      if (!fb_all_finite(y, dim)) {
-        memcpy(y, ws->ysave, dim * sizeof(double));
-        return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tnew);
-      }
-      kseg++;
-      *t = tnew;
-      cnt->nsteps++;
-      if (obs != NULL && obs->on_step != NULL) {
-        int ost = obs->on_step(obs->ctx, *t, y);
-        if (ost != 0)
-          return fb_err_set(err, ost, "stopped by the observer at t=%.17g", *t);
-      }
-    }
-  }
-  return FB_OK;
+  return fb_fixed_segments(ws->pb, ws->h, ws->max_steps, ws->max_rhs, per_step, ws->ysave,
+                           glow_step_at, ws, t, y, obs, cnt, err);
 }
 
 static const fb_integrator_type glow_lie = {
