@@ -71,12 +71,7 @@ static int dep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
   dep_params *p = pv;
   (void)err;
-  if (isnan(p->sigma0)) {
-    const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
-    p->sigma0 = sc->m * w * w;
-  }
-  if (isnan(p->sigma1))
-    p->sigma1 = 2.0 * sqrt(p->sigma0 * sc->m);
+  fb_auto_spring_damper(sc, p->f_ratio, &p->sigma0, &p->sigma1);
   return FB_OK;
 }
 

@@ -111,6 +111,22 @@ typedef struct fb_contact_scale {
   double v_scale; /* the scenario's velocity scale (m/s) */
 } fb_contact_scale;
 
+/* The auto spring and damper of every compliant element (Kikuuwe's anchor, LuGre's and the
+ * elasto-plastic bristle, the penalty spring; [Xiong2013] §4.1 defaults, docs/design.md §3
+ * M3): stiffness m (2 pi f_ratio f_c)^2 and critical damping 2 sqrt(K m), each set only
+ * where it is still NaN (auto), so that the elements differ in their law, not their
+ * defaults.  B may be NULL. */
+static inline void fb_auto_spring_damper(const fb_contact_scale *sc, double f_ratio, double *K,
+                                         double *B)
+{
+  if (isnan(*K)) {
+    const double w = 2.0 * 3.14159265358979323846 * f_ratio * sc->f_c;
+    *K = sc->m * w * w;
+  }
+  if (B != NULL && isnan(*B))
+    *B = 2.0 * sqrt(*K * sc->m);
+}
+
 /* Partial derivatives of one contact's law, for implicit steppers. */
 typedef struct fb_contact_jac {
   double dF_dvr;

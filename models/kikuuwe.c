@@ -42,12 +42,7 @@ static int kikuuwe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
   kikuuwe_params *p = pv;
   (void)err;
-  if (isnan(p->K)) {
-    const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
-    p->K = sc->m * w * w;
-  }
-  if (isnan(p->B))
-    p->B = 2.0 * sqrt(p->K * sc->m);
+  fb_auto_spring_damper(sc, p->f_ratio, &p->K, &p->B);
   return FB_OK;
 }
 

@@ -137,14 +137,9 @@ static int ep_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
                         p->eps, sc->k);
     p->cT = sc->k / p->eps;
   }
-  if (isnan(p->cT)) {
-    const double w = 2.0 * M_PI * p->f_ratio * sc->f_c;
-    p->cT = sc->m * w * w;
-  }
   /* Critical damping of the penalty spring with the body, as Kikuuwe's B: the two
    * spring-slider-damper elements then differ only in their method, not their damper. */
-  if (isnan(p->dT))
-    p->dT = 2.0 * sqrt(p->cT * sc->m);
+  fb_auto_spring_damper(sc, p->f_ratio, &p->cT, &p->dT);
   return FB_OK;
 }
 
