@@ -1434,6 +1434,7 @@ static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
   const runs *R = &rp->R;
   series_set *S = rp->S;
   series_collect(R, "cost-mu", scn, S);
+  names tags = {{0}, 0};
   plot_build b = {0};
   double mumin = NAN, mumax = NAN;
   size_t ncpu = 0, nbudget = 0;
@@ -1445,7 +1446,11 @@ static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
       continue;
     const run *lo = NULL, *hi = NULL;
     sbuf budg = {0};
-    pb_block(&b, d.label);
+    /* a tagged second series (coupled-sledges' A=2) is drawn dashed in its model's colour
+     * and named once in the key, so the key stays one column */
+    pb_block(&b, s->tag[0] ? "" : d.label);
+    if (s->tag[0] && names_find(&tags, s->tag) < 0)
+      names_add(&tags, s->tag);
     for (size_t q = 0; q < d.n; q++) {
       const run *r = d.row[q];
       sb_dat(&b.data, r->value);
@@ -1475,7 +1480,7 @@ static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
       sb_puts(rd, ")");
     }
     sb_free(&budg);
-    pb_looks(&b, s, 0);
+    pb_looks(&b, s, s->tag[0] ? 2 : 1); /* a second series (A=2) dashed */
     b.nb++;
   }
   int st = FB_OK;
@@ -1484,6 +1489,9 @@ static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
   } else {
     reading_lead(rd, "Growth of the RHS evaluations with the friction coefficient");
     sb_printf(pb_var(&b, "scen"), "%s: cost against the friction coefficient mu", scn);
+    sbuf *dn = pb_var(&b, "dashnote");
+    for (size_t t = 0; t < tags.n; t++)
+      sb_printf(dn, "%s%s", t ? ", " : "dashed: the same with ", tags.s[t]);
     st = plot_draw(rp, p, "cost.gp", &b, err, "ns=%zu; logx=%d; havecpu=%d; nbudget=%zu; W=1300; H=950",
                    b.nb, mumin > 0 && mumax / mumin >= 9.99 ? 1 : 0, ncpu > 0, nbudget);
   }
