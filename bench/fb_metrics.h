@@ -83,12 +83,22 @@ typedef struct fb_metrics {
   double own_ref_err;
   double ref_x_l2;        /* the Coulomb reference's own size (L2 of x): the scale of the
                              consistency check (docs/design.md §6) */
+  /* the dissipation inequality with stored energy (docs/design.md §6), every accepted
+   * step: W(t) = sum_i [E_i(t) - E_i(t0) + int F_i v_r,i dt] (end-of-step force per step) is
+   * the energy the friction elements created; a dissipative element never lets it rise */
+  double energy_excess;     /* the largest rise max_{t1<t2} W(t2) - W(t1), J (0: none) */
+  double energy_excess_rel; /* energy_excess / (sum_i Fs_i v_scale (T - t0)) */
+  /* the same inequality pointwise for an ODE law, exact (no quadrature): the largest
+   * F v_r + dE/dt (dE/dt = grad E . zdot from the law's own rates) over the accepted
+   * steps, relative to Fs v_scale; <= 0 for a dissipative law; NaN for model-owned
+   * schemes without a force law */
+  double power_excess_rel;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 31
+#define FB_NMETRICS 34
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
@@ -96,7 +106,7 @@ void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
 void fb_metrics_from_array(fb_metrics *m, const double in[FB_NMETRICS]);
 void fb_metrics_nan(fb_metrics *m);
 
-/* The per-step observer for chatter.  Set it up with the reference spans, chain it as
+/* The per-step observer for chatter and the energy balance.  Set it up with the reference spans, chain it as
  * the `extra` observer of fb_case_run. */
 typedef struct fb_stream {
   const fb_problem *pb;
@@ -109,6 +119,15 @@ typedef struct fb_stream {
   double *F;           /* nc scratch */
   double sign_changes; /* summed over contacts */
   double F_tv;         /* summed over contacts, N */
+  /* energy bookkeeping, every accepted step */
+  double *Eprev;       /* nc: stored energy at the previous step (J) */
+  double *Pprev;       /* nc: the contact's DOF position there (m) */
+  double *uprev;       /* nc: its surface velocity there (m/s) */
+  double t_prev;
+  int have_prev;
+  double W, W_min;     /* created energy so far and its minimum (J) */
+  double W_rise;       /* the largest rise of W over an interval (J) */
+  double P_excess;     /* the largest pointwise (F v_r + dE/dt) / (Fs v_scale); -inf: none */
 } fb_stream;
 
 int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref);

@@ -13,12 +13,13 @@ const char *const fb_metric_names[] = {
     "offset_err", "missed",        "spurious",     "drift",          "drift_per_cycle",
     "chatter_rate", "chatter_v_rms", "chatter_F_tv", "power_pos_count", "power_pos_max",
     "stick_held", "stick_flag_time", "drift_rate", "disc_x_l2", "disc_v_l2", "disc_x_max",
-    "mod_x_l2", "mod_v_l2", "own_ref_err", "drift_growth", "ref_x_l2", NULL};
+    "mod_x_l2", "mod_v_l2", "own_ref_err", "drift_growth", "ref_x_l2", "energy_excess",
+    "energy_excess_rel", "power_excess_rel", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
-    "m s^0.5", "1", "m s^0.5", NULL};
+    "m s^0.5", "1", "m s^0.5", "J", "1", "1", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -28,7 +29,8 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->offset_err, m->missed,        m->spurious,       m->drift,        m->drift_per_cycle,
       m->chatter_rate, m->chatter_v_rms, m->chatter_F_tv, m->power_pos_count, m->power_pos_max,
       m->stick_held, m->stick_flag_time, m->drift_rate, m->disc_x_l2, m->disc_v_l2,
-      m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err, m->drift_growth, m->ref_x_l2};
+      m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err, m->drift_growth, m->ref_x_l2,
+      m->energy_excess, m->energy_excess_rel, m->power_excess_rel};
   memcpy(o, v, sizeof v);
 }
 
@@ -44,7 +46,8 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .stick_flag_time = v[21], .drift_rate = v[22],   .disc_x_l2 = v[23],
                     .disc_v_l2 = v[24],       .disc_x_max = v[25],   .mod_x_l2 = v[26],
                     .mod_v_l2 = v[27],        .own_ref_err = v[28],    .drift_growth = v[29],
-                    .ref_x_l2 = v[30]};
+                    .ref_x_l2 = v[30],        .energy_excess = v[31],
+                    .energy_excess_rel = v[32], .power_excess_rel = v[33]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -132,7 +135,7 @@ int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref)
   s->pb = pb;
   s->ref = ref;
   s->cursor = calloc(nc, sizeof *s->cursor);
-  s->vprev = calloc(4 * nc, sizeof(double));
+  s->vprev = calloc(6 * nc, sizeof(double));
   s->havF = calloc(2 * nc, sizeof(int));
   if (s->cursor == NULL || s->vprev == NULL || s->havF == NULL) {
     fb_stream_free(s);
@@ -140,6 +143,10 @@ int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref)
   }
   s->Fprev = s->vprev + nc;
   s->F = s->Fprev + nc;
+  s->Eprev = s->F + nc;
+  s->uprev = s->Eprev + 2 * nc;
+  s->P_excess = -(double)INFINITY;
+  s->Pprev = s->Eprev + nc;
   s->stick = s->havF + nc;
   return FB_OK;
 }
@@ -152,11 +159,79 @@ void fb_stream_free(fb_stream *s)
   memset(s, 0, sizeof *s);
 }
 
+/* The dissipation inequality, step by step (docs/design.md §6): over [t_prev, t] the
+ * friction element of contact i created E_i(t) - E_i(t_prev) + F_i(t) ds_i, ds_i its slip
+ * over the step (the work as an implicit scheme applies it); W sums that over the run, and its
+ * largest rise over any interval, W(t2) - W(t1) with t1 < t2, is the energy created:
+ * dissipation earlier in the run must not hide creation later. */
+static int energy_step(fb_stream *s, double t, const double *y)
+{
+  const fb_plant *pl = s->pb->plant;
+  const fb_model *md = s->pb->model;
+  double (*const energy)(const void *, const fb_contact_in *, const double *) =
+      md->type->stored_energy;
+  const size_t nz = md->type->nz;
+  if (fb_problem_output(s->pb, t, y, s->F, s->stick) != FB_OK)
+    return 0;
+  double dW = 0.0;
+  for (size_t i = 0; i < pl->nc; i++) {
+    fb_contact_in ci;
+    double u;
+    fb_contact_in_at(pl, i, t, &ci, &u);
+    const double vr = y[pl->n + pl->contact[i].dof] - u;
+    const double xj = y[pl->contact[i].dof];
+    const double E = energy != NULL ? energy(fb_model_cparams(md, i), &ci, y + 2 * pl->n + i * nz)
+                                    : 0.0;
+    /* the work over the step as an implicit scheme applies it: the end-of-step force
+     * times the relative slip (a trapezoid would charge a stick-slip jump of F with
+     * O(dF v h) of spurious work) */
+    if (s->have_prev)
+      dW += E - s->Eprev[i] + s->F[i] * (xj - s->Pprev[i] - 0.5 * (u + s->uprev[i]) * (t - s->t_prev));
+    if (md->type->force != NULL && nz <= FB_MAX_Z) {
+      /* pointwise: dE/dt along the law's own rates, by a central difference whose
+       * step is the size of z (exact for the quadratic energies, round-off aside) */
+      const double *z = y + 2 * pl->n + i * nz;
+      double Fl, dz[FB_MAX_Z], zp[FB_MAX_Z], zm[FB_MAX_Z], dEdt = 0.0;
+      if (md->type->force(fb_model_cparams(md, i), &ci, vr, z, &Fl, dz) == FB_OK) {
+        if (energy != NULL) {
+          double zn = 0.0, dn = 0.0;
+          for (size_t k = 0; k < nz; k++) {
+            zn = fmax(zn, fabs(z[k]));
+            dn = fmax(dn, fabs(dz[k]));
+          }
+          if (dn > 0.0) {
+            const double d = fmax(zn, 1e-300) / dn;
+            for (size_t k = 0; k < nz; k++) {
+              zp[k] = z[k] + d * dz[k];
+              zm[k] = z[k] - d * dz[k];
+            }
+            const void *cp = fb_model_cparams(md, i);
+            dEdt = (energy(cp, &ci, zp) - energy(cp, &ci, zm)) / (2.0 * d);
+          }
+        }
+        const double scale = fb_plant_contact_Fs(pl, i) * pl->v_scale;
+        if (scale > 0.0)
+          s->P_excess = fmax(s->P_excess, (Fl * vr + dEdt) / scale);
+      }
+    }
+    s->Eprev[i] = E;
+    s->Pprev[i] = xj;
+    s->uprev[i] = u;
+  }
+  s->W += dW;
+  s->W_min = fmin(s->W_min, s->W);
+  s->W_rise = fmax(s->W_rise, s->W - s->W_min);
+  s->t_prev = t;
+  s->have_prev = 1;
+  return 1;
+}
+
 int fb_stream_step(void *ctx, double t, const double *y)
 {
   fb_stream *s = ctx;
   const fb_plant *pl = s->pb->plant;
-  int any = 0, have_out = 0;
+  int any = 0;
+  int have_out = energy_step(s, t, y);
   for (size_t i = 0; i < pl->nc; i++) {
     const fb_spans *sp = &s->ref->stick[i];
     while (s->cursor[i] < sp->n && sp->s[s->cursor[i]].t1 < t) {
@@ -409,6 +484,15 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   m->chatter_v_rms = nv > 0 ? sqrt(v2 / nv) : (double)NAN;
   m->chatter_rate = (st != NULL && ref_len > 0) ? st->sign_changes / ref_len : (double)NAN;
   m->chatter_F_tv = (st != NULL && ref_len_Fs > 0) ? st->F_tv / ref_len_Fs : (double)NAN;
+  m->energy_excess = m->energy_excess_rel = m->power_excess_rel = NAN;
+  if (st != NULL && st->have_prev) {
+    double scale = 0.0;
+    for (size_t i = 0; i < nc; i++)
+      scale += fb_plant_contact_Fs(pl, i) * pl->v_scale * (pl->T - pl->t0);
+    m->energy_excess = st->W_rise;
+    m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
+  }
+  m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
   return FB_OK;
 }
 

@@ -127,6 +127,10 @@ typedef struct fb_integrator_type {
   void (*free)(void *ws);
 } fb_integrator_type;
 
+/* Fixed-step implicit Euler and BDF2 with a damped Newton solve (implicit_newton.c). */
+extern const fb_integrator_type fb_integrator_beuler;
+extern const fb_integrator_type fb_integrator_bdf2;
+
 /* Generic integrators (integrators/registry.c), NULL-terminated. */
 extern const fb_integrator_type *const fb_integrator_registry[];
 /* Find an integrator for a model: its own schemes first, then the generic ones it can use.

@@ -14,6 +14,7 @@ typedef struct gsl_ode_ws {
   gsl_odeiv2_driver *d;
   fb_int_opts o;
   int fixed;     /* 1: fixed step o.h */
+  int yerr_veto; /* the stepper refuses a step by an infinite yerr and keeps y (bsimp) */
   fb_scalar_step_fn kstep; /* fixed-step rk4 on a scalar system: this step, no stepper */
   double h;      /* adaptive: the step GSL proposes next */
   double *ysave; /* dim: last good state, restored on failure */
@@ -63,6 +64,7 @@ int fb_gsl_ode_alloc(void **out, const fb_integrator_type *type, const fb_proble
   const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
   ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys.gsys, T, ws->h, atol, rtol);
   ws->kstep = T == fb_step_rk4_lean ? fb_rk4_scalar_kernel(&ws->sys) : NULL;
+  ws->yerr_veto = T == gsl_odeiv2_step_bsimp;
   if (ws->d == NULL) {
     fb_gsl_ode_free(ws);
     return fb_err_set(err, FB_EGSL, "cannot allocate GSL stepper %s", type->name);
@@ -121,6 +123,18 @@ static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
     if (gst != GSL_SUCCESS) {
       memcpy(y, ysave, dim * sizeof(double));
       st = step_failure(ws, gst, t, err);
+      break;
+    }
+    /* GSL's bsimp refuses a step whose semi-implicit sub-steps run away (relative change
+     * above 100 dim) by returning success with y unchanged and yerr = +inf, a request
+     * for a smaller step that a fixed-step run cannot grant: without this test the body
+     * silently froze (glowinski-tp1 stuck at x = 0.318 from t = 0.6 at every h). */
+    if (ws->yerr_veto && !fb_all_finite(yerr, dim)) {
+      memcpy(y, ysave, dim * sizeof(double));
+      st = fb_err_set(err, FB_EGSL,
+                      "bsimp refused the step at t=%.17g (its runaway test); the fixed step "
+                      "%.3g is too large for it: use a smaller --h or beuler/bdf2",
+                      t, h);
       break;
     }
     const double tnew = last ? t1 : tseg + (double)(++kseg) * h0;

@@ -31,7 +31,7 @@ static const fb_integrator_type heun3 = {
 const fb_integrator_type *const fb_integrator_registry[] = {
     &gsl_rk2,    &gsl_rk4,    &gsl_rkf45, &gsl_rkck,    &gsl_rk8pd, &gsl_rk1imp,
     &gsl_rk2imp, &gsl_rk4imp, &gsl_bsimp, &gsl_msadams, &gsl_msbdf, &heun3,
-    NULL};
+    &fb_integrator_beuler, &fb_integrator_bdf2, NULL};
 
 const fb_integrator_type *fb_integrator_find(const fb_model_type *model, const char *name)
 {

@@ -160,7 +160,16 @@ static int dep_stick(const void *pv, const fb_contact_in *c, double vr, const do
 
 FB_MODEL_KERNELS(dep, dep_force, 1);
 
+/* The elastic element's energy sigma0 z^2 / 2 (J). */
+static double dep_energy(const void *pv, const fb_contact_in *c, const double *z)
+{
+  const dep_params *p = pv;
+  (void)c;
+  return 0.5 * p->sigma0 * z[0] * z[0];
+}
+
 const fb_model_type fb_model_elastoplastic = {
+    .stored_energy = dep_energy,
     .name = "elastoplastic",
     .title = "single-state elasto-plastic model: LuGre with purely elastic presliding (no drift)",
     .reference = "Dupont, Hayward, Armstrong & Altpeter 2002, IEEE TAC 47(5); "
@@ -180,8 +189,8 @@ const fb_model_type fb_model_elastoplastic = {
     .suite = {.color = "#7f7f7f",
               .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bsimp", /* msbdf cannot take fixed steps; bsimp is checked */
-              .conv = {"rk4", "bsimp", NULL},
+              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
+              .conv = {"rk4", "beuler", "bdf2", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",
               .reg_param = "f_ratio",

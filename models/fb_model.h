@@ -204,6 +204,10 @@ typedef struct fb_model_type {
    * integrators/fb_kernel.h), bit-identical to the generic path, only faster. */
   const struct fb_model_kernels *kernels;
   fb_model_suite suite; /* data for the suite and the report */
+  /* Optional: the energy (J) held by the contact's own elastic element at states z (the
+   * anchor spring, the bristles, the penalty spring), for the dissipation inequality
+   * dE/dt + F v_r <= 0 of docs/design.md §6.  NULL: the law stores none. */
+  double (*stored_energy)(const void *p, const fb_contact_in *c, const double *z);
 } fb_model_type;
 
 /* An instance: the user's parameters (autos still NaN) and per-contact resolved copies. */

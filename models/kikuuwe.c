@@ -100,7 +100,16 @@ static int kikuuwe_stick(const void *pv, const fb_contact_in *c, double vr, cons
 
 FB_MODEL_KERNELS(kikuuwe, kikuuwe_force, 1);
 
+/* The anchor spring's energy K e^2 / 2 (J). */
+static double kikuuwe_energy(const void *pv, const fb_contact_in *c, const double *z)
+{
+  const kikuuwe_params *p = pv;
+  (void)c;
+  return 0.5 * p->K * z[0] * z[0];
+}
+
 const fb_model_type fb_model_kikuuwe = {
+    .stored_energy = kikuuwe_energy,
     .name = "kikuuwe",
     .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",
     .reference = "Xiong, Kikuuwe & Yamamoto 2013 [Xiong2013] §4.1, Theorem 1 (formulas restored in docs/design.md §3 M3)",
@@ -122,7 +131,7 @@ const fb_model_type fb_model_kikuuwe = {
     .suite = {.color = "#2ca02c",
               .stores_energy = 1,
               .fixed_integrator = "rk4",
-              .conv = {"rk4", NULL},
+              .conv = {"rk4", "bdf2", NULL},
               .wp = {"rkf45", "rk8pd", "msbdf", NULL},
               .cost_integrator = "rkf45",
               .reg_param = "f_ratio",

@@ -506,7 +506,16 @@ static const fb_integrator_type kbe_relay = {
 static const fb_integrator_type *const kbe_schemes[] = {&kbe_symplectic, &kbe_exact, &kbe_relay,
                                                         NULL};
 
+/* The anchor spring's energy K e^2 / 2 (J); e = 0 in the relay step, which has none. */
+static double kbe_energy(const void *pv, const fb_contact_in *c, const double *z)
+{
+  const kbe_params *p = pv;
+  (void)c;
+  return 0.5 * p->K * z[0] * z[0];
+}
+
 const fb_model_type fb_model_kikuuwe_be = {
+    .stored_energy = kbe_energy,
     .name = "kikuuwe-be",
     .title = "Kikuuwe's discrete-time friction: backward-Euler anchor / relay step, closed form",
     .reference = "Kikuuwe et al., IEEE T-RO 22(6) 2006; [Xiong2013] §3.1, Theorem 1",

@@ -140,7 +140,16 @@ static int lugre_jac(const void *pv, const fb_contact_in *c, double vr, const do
 
 FB_MODEL_KERNELS(lugre, lugre_force, 1);
 
+/* The bristles' energy sigma0 z^2 / 2 (J). */
+static double lugre_energy(const void *pv, const fb_contact_in *c, const double *z)
+{
+  const lugre_params *p = pv;
+  (void)c;
+  return 0.5 * p->sigma0 * z[0] * z[0];
+}
+
 const fb_model_type fb_model_lugre = {
+    .stored_energy = lugre_energy,
     .name = "lugre",
     .title = "LuGre bristle model: presliding, Stribeck (drifts under sub-breakaway)",
     .reference = "Canudas de Wit et al. 1995; [Xiong2013] eq. 12; docs/design.md §3 M4",
@@ -158,8 +167,8 @@ const fb_model_type fb_model_lugre = {
     .suite = {.color = "#1f77b4",
               .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
-              .conv = {"rk4", "bsimp", NULL},
+              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
+              .conv = {"rk4", "beuler", "bdf2", NULL},
               .wp = {"msbdf", "rk4imp", NULL},
               .cost_integrator = "msbdf",
               .reg_param = "f_ratio",
@@ -173,6 +182,7 @@ const fb_model_type fb_model_lugre = {
 };
 
 const fb_model_type fb_model_dahl = {
+    .stored_energy = lugre_energy,
     .name = "dahl",
     .title = "Dahl model: LuGre with sigma1 = sigma2 = 0 and S = Fc",
     .reference = "Dahl 1968; as the special case of LuGre in docs/design.md §3 M4",
@@ -190,7 +200,7 @@ const fb_model_type fb_model_dahl = {
     .suite = {.color = "#9467bd",
               .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bsimp", /* implicit; its fixed steps are checked (suspect) */
+              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
               .conv = {NULL},
               .wp = {NULL},
               .cost_integrator = "msbdf",

@@ -823,7 +823,16 @@ static const fb_integrator_type *const ep_schemes[] = {&ep_newmark, NULL};
 
 FB_MODEL_KERNELS(ep, ep_force, 1);
 
+/* The penalty spring's energy H^2 / (2 cT) (J). */
+static double ep_energy(const void *pv, const fb_contact_in *c, const double *z)
+{
+  const ep_params *p = pv;
+  (void)c;
+  return 0.5 * z[0] * z[0] / p->cT;
+}
+
 const fb_model_type fb_model_penalty = {
+    .stored_energy = ep_energy,
     .name = "penalty",
     .title = "elasto-plastic penalty (spring cT capped by the friction bound): rate form, "
              "or Newmark with return mapping",

@@ -72,6 +72,11 @@ Test(alloc, fixed_step_gsl_and_heun3)
   same_allocations("stick-slip", "kikuuwe", "rk8pd", 1e-3, 0);
   same_allocations("stick-slip", "naive-sign", "heun3", 1e-3, 0);
   same_allocations("stick-slip", "penalty", "rk2", 1e-3, 0);
+  /* the Newton-solved methods, including steps that fall back to Powell's hybrid method
+   * (LuGre's first steps from rest on glowinski-tp1 at 1 ms) */
+  same_allocations("stick-slip", "lugre", "beuler", 1e-3, 0);
+  same_allocations("stick-slip", "lugre", "bdf2", 1e-3, 0);
+  same_allocations("glowinski-tp1", "lugre", "bdf2", 1e-3, 0);
 }
 
 Test(alloc, adaptive)

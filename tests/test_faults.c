@@ -59,9 +59,11 @@ Test(faults, finite_divergence_is_failed_diverged)
   cr_assert(strncmp(res.message, "diverged: |", 11) == 0 && strstr(res.message, " at t="),
             "%s", res.message);
   /* the known gap of the issue: LuGre + bsimp at h = 5e-3 on glowinski-tp2 ended "ok"
-   * with |x| ~ 1e24 on the output grid */
+   * with |x| ~ 1e24 on the output grid; now bsimp's first refused step ends it, before
+   * anything can grow (integrators/gsl_ode.c) */
   const int st2 = run_case("glowinski-tp2", "lugre", "bsimp", 5e-3, NULL, 100000, &res);
-  cr_assert_eq(st2, FB_EDIVERGE, "status %d: %s", st2, res.message);
+  cr_assert_eq(st2, FB_EGSL, "status %d: %s", st2, res.message);
+  cr_assert(strstr(res.message, "bsimp refused the step") != NULL, "%s", res.message);
 }
 
 Test(faults, divergence_bound_spares_good_runs)
