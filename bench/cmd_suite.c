@@ -252,9 +252,12 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
       fprintf(stderr, "fricbench: %s\n", err.msg);
       return pst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
     }
-    for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++)
+    for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++) {
       table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
                                     : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
+      if (traj == 2) /* all: whole trajectories, not the report's windows */
+        table->e[i].traj_tail = 0.0;
+    }
     if (print_plan) {
       fb_plan_print(table, stdout);
       return fflush(stdout) == 0 ? FB_EXIT_OK : FB_EXIT_RUNTIME;

@@ -48,6 +48,8 @@ typedef struct fb_experiment {
   double tol; /* tolerance when not swept (NaN: h or the model's default) */
   unsigned flags;
   size_t samples; /* output grid size, 0 = the suite's (--samples) */
+  double traj_tail; /* > 0: the trajectory file keeps only the last traj_tail of the span
+                       (the window the report draws; --traj all keeps everything); 0: all */
 } fb_experiment;
 
 /* An experiment table: the default one, built from the registries (matrix.c), or a

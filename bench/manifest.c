@@ -1,6 +1,7 @@
 /* manifest.c — a part's manifest and merge's checks against it (fb_manifest.h). */
 #define _XOPEN_SOURCE 700
 #include "fb_manifest.h"
+#include "fb_gzcsv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,7 +64,7 @@ static int is_reg(const char *path)
   return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* What merge takes from a part: the fixed files that exist, and traj/<d>/<f>.csv (d, f
+/* What merge takes from a part: the fixed files that exist, and traj/<d>/<f>.csv[.gz] (d, f
  * not starting with '.'; temporaries end in .tmp.XXXXXX, not .csv), sorted. */
 static int part_files(const char *dir, names *out)
 {
@@ -88,7 +89,7 @@ static int part_files(const char *dir, names *out)
     struct dirent *f;
     while (d2 != NULL && st == FB_OK && (f = readdir(d2)) != NULL) {
       const size_t l = strlen(f->d_name);
-      if (f->d_name[0] == '.' || l < 4 || l >= 1024 || strcmp(f->d_name + l - 4, ".csv") != 0)
+      if (f->d_name[0] == '.' || l < 4 || l >= 1024 || !fb_is_traj_name(f->d_name))
         continue;
       snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
       if (!is_reg(path))

@@ -51,6 +51,7 @@
 #include "fb_io.h"
 #include "fb_manifest.h"
 #include "fb_merge.h"
+#include "fb_gzcsv.h"
 #include "fb_plugin.h"
 #include "fb_report.h"
 #include "fb_suite.h"
@@ -845,7 +846,7 @@ static int merge_traj(const char *src, const char *dst, fb_err *err)
     struct dirent *f;
     while (st == FB_OK && (f = readdir(d2)) != NULL) {
       const size_t l = strlen(f->d_name);
-      if (f->d_name[0] == '.' || l < 4 || strcmp(f->d_name + l - 4, ".csv") != 0)
+      if (f->d_name[0] == '.' || l < 4 || !fb_is_traj_name(f->d_name))
         continue; /* temporaries of an interrupted write are not results */
       snprintf(sf, sizeof sf, "%s/%s", sd, f->d_name);
       snprintf(df, sizeof df, "%s/%s", dd, f->d_name);

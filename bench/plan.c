@@ -164,6 +164,7 @@ typedef struct plan_reader {
   double h, tol;
   unsigned flags;
   size_t samples;
+  double traj_tail;
   /* section names seen (duplicates are refused) */
   char **names;
   size_t nnames;
@@ -246,6 +247,7 @@ static void section_reset(plan_reader *r, const char *name)
   r->h = r->tol = NAN;
   r->flags = 0;
   r->samples = 0;
+  r->traj_tail = 0.0;
 }
 
 /* The section is complete: check what needs the whole of it, and add its experiments. */
@@ -313,6 +315,7 @@ static int section_end(plan_reader *r)
     x->tol = r->tol;
     x->flags = r->flags;
     x->samples = r->samples;
+    x->traj_tail = r->traj_tail;
   }
   return 1;
 }
@@ -439,9 +442,15 @@ static int plan_key(void *user, const char *section, const char *key, const char
     if (parse_double(value, &v) != 0 || v < 2 || v > FB_MAX_SAMPLES || v != floor(v))
       return fail(r, L, "key 'samples' = '%s': give an integer in [2, %s]", value, "2000001");
     r->samples = (size_t)v;
+  } else if (!strcmp(key, "traj_tail")) {
+    double v;
+    if (parse_double(value, &v) != 0 || !(v > 0 && v <= 1))
+      return fail(r, L, "key 'traj_tail' = '%s': give the fraction of the span kept, in (0, 1]%s",
+                  value, "");
+    r->traj_tail = v == 1 ? 0.0 : v;
   } else {
     return fail(r, L, "unknown key '%s': allowed are scenario, model, integrator, set, sweep, "
-                "values, h, tol, traj, group, tag, quick, samples%s", key, NULL);
+                "values, h, tol, traj, traj_tail, group, tag, quick, samples%s", key, NULL);
   }
   if (r->group == NULL || r->tag == NULL)
     return fail(r, L, "out of memory%s%s", NULL, NULL);
@@ -541,6 +550,8 @@ int fb_plan_print(const fb_table *t, FILE *fp)
             e->flags & FB_EXP_QUICK ? "yes" : "no");
     if (e->samples)
       fprintf(fp, "samples = %zu\n", e->samples);
+    if (e->traj_tail > 0)
+      fprintf(fp, "traj_tail = %s\n", num(e->traj_tail, b, sizeof b));
   }
   return ferror(fp) ? FB_EIO : FB_OK;
 }

@@ -22,6 +22,7 @@
  * a verdict (verdicts.csv judges drift as relative growth, docs/design.md §10). */
 #define DRIFT_READING_LINE 1e-6
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "fb_csv.h"
+#include "fb_gzcsv.h"
 #include "fb_io.h"
 #include "fb_metrics.h"
 #include "fb_paths.h"
@@ -451,7 +453,7 @@ static int traj_path(const char *dir, const run *r, char *buf, size_t len)
   const double step = fixed ? r->h : r->atol;
   if (isnan(step))
     return -1;
-  if (path_fmt(buf, len, "%s/traj/%s/%s__%s__%s%g%s%s.csv", dir, r->scenario, r->model,
+  if (path_fmt(buf, len, "%s/traj/%s/%s__%s__%s%g%s%s" FB_TRAJ_EXT, dir, r->scenario, r->model,
                r->integrator, fixed ? "h" : "tol", step, r->tag[0] ? "__" : "", r->tag) == 0 &&
       file_size(buf) > 0)
     return 0;
@@ -474,7 +476,7 @@ static int traj_path(const char *dir, const run *r, char *buf, size_t len)
     if (end == e->d_name + pl || fabs(v - step) > 1e-6 * fabs(step))
       continue;
     char rest[300];
-    snprintf(rest, sizeof rest, "%s%s.csv", r->tag[0] ? "__" : "", r->tag);
+    snprintf(rest, sizeof rest, "%s%s" FB_TRAJ_EXT, r->tag[0] ? "__" : "", r->tag);
     if (!streq(end, rest))
       continue;
     if (path_fmt(buf, len, "%s/%s", folder, e->d_name) == 0 && file_size(buf) > 0)
@@ -487,29 +489,36 @@ static int traj_path(const char *dir, const run *r, char *buf, size_t len)
 /* Spacing of the first two samples of a trajectory file (s); NaN if unreadable. */
 static double traj_dt(const char *path)
 {
-  FILE *fp = fopen(path, "r");
-  if (fp == NULL)
-    return NAN;
   char line[4096];
   double t[2] = {NAN, NAN};
-  int k = 0;
-  if (fgets(line, sizeof line, fp) != NULL) /* header */
-    while (k < 2 && fgets(line, sizeof line, fp) != NULL)
-      t[k++] = strtod(line, NULL);
-  fclose(fp);
+  if (fb_gz_head(path, line, sizeof line, t, 2) != 2)
+    return NAN;
   return t[1] - t[0];
+}
+
+/* A trajectory file as gnuplot should open it: through `gzip -dc` when compressed, the
+ * path shell-escaped by backslashes (the word lists of the scripts keep no quotes). */
+static void traj_source(const char *path, char *buf, size_t len)
+{
+  const size_t l = strlen(path);
+  if (!(l > 3 && strcmp(path + l - 3, ".gz") == 0) || len < 16) {
+    snprintf(buf, len, "%s", path);
+    return;
+  }
+  size_t k = (size_t)snprintf(buf, len, "< gzip -dc ");
+  for (const char *c = path; *c && k + 3 < len; c++) {
+    if (!(isalnum((unsigned char)*c) || strchr("/._-+=:,@%", *c) != NULL))
+      buf[k++] = '\\';
+    buf[k++] = *c;
+  }
+  buf[k] = '\0';
 }
 
 /* DOFs and contacts from a trajectory header (t,x,v,F,... or t,x1..xn,v1..vn,F1..). */
 static int traj_dims(const char *path, int *n, int *nc)
 {
-  FILE *fp = fopen(path, "r");
-  if (fp == NULL)
-    return -1;
   char line[4096];
-  const int got = fgets(line, sizeof line, fp) != NULL;
-  fclose(fp);
-  if (!got)
+  if (fb_gz_head(path, line, sizeof line, NULL, 0) < 0)
     return -1;
   *n = *nc = 0;
   for (char *tok = strtok(line, ",\r\n"); tok != NULL; tok = strtok(NULL, ",\r\n")) {
@@ -533,6 +542,9 @@ typedef struct plot_entry {
   char name[160];   /* file stem under plots/ */
   char title[256];
   sbuf reading;     /* one sentence from the data (plain text) */
+  int png_only;     /* no SVG: trajectory overlays (12+ series of 2001 points made 1.3-3.8
+                       MB SVGs, 20 MB of a 94 MB results directory; the PNG and the
+                       trajectory files carry everything) */
   int ok;
   char err[600];
 } plot_entry;
@@ -543,6 +555,7 @@ typedef struct gp_job {
   size_t plot;         /* index into report.plots */
   const char *script;
   fb_outfile op, os;   /* PNG and SVG under their temporary names */
+  int svg;             /* 1: os is open (the plot is not PNG only) */
   int fe;              /* its stderr (temporary file) */
   char errpath[64];
 } gp_job;
@@ -645,24 +658,27 @@ static int gp_finish(report *rp, gp_job *j, int status, fb_err *err)
              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   close(j->fe);
   unlink(j->errpath);
-  if (ok && (file_size(j->op.tmp) <= 0 || file_size(j->os.tmp) <= 0)) {
+  if (ok && (file_size(j->op.tmp) <= 0 || (j->svg && file_size(j->os.tmp) <= 0))) {
     ok = 0;
     snprintf(msg, sizeof msg, "gnuplot wrote an empty file");
   }
   plot_entry *p = &rp->plots[j->plot];
   if (!ok) {
     fb_outfile_abort(&j->op);
-    fb_outfile_abort(&j->os);
+    if (j->svg)
+      fb_outfile_abort(&j->os);
     snprintf(p->err, sizeof p->err, "%s: %s", j->script, msg);
     rp->nfailed++;
     return FB_OK;
   }
   int st = fb_outfile_commit(&j->op, err);
   if (st != FB_OK) {
-    fb_outfile_abort(&j->os);
+    if (j->svg)
+      fb_outfile_abort(&j->os);
     return st;
   }
-  st = fb_outfile_commit(&j->os, err);
+  if (j->svg)
+    st = fb_outfile_commit(&j->os, err);
   if (st == FB_OK)
     p->ok = 1;
   return st;
@@ -730,10 +746,17 @@ static int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *
   st = fb_outfile_open(&j->op, png, "plot", err);
   if (st != FB_OK)
     return st;
-  st = fb_outfile_open(&j->os, svg, "plot", err);
-  if (st != FB_OK) {
-    fb_outfile_abort(&j->op);
-    return st;
+  j->svg = !p->png_only;
+  if (j->svg) {
+    /* a stale SVG of an earlier report would contradict this one */
+    unlink(svg);
+    st = fb_outfile_open(&j->os, svg, "plot", err);
+    if (st != FB_OK) {
+      fb_outfile_abort(&j->op);
+      return st;
+    }
+  } else {
+    unlink(svg);
   }
   /* gnuplot's stderr: a nameless scratch file under $TMPDIR (errpath stays empty) */
   j->errpath[0] = '\0';
@@ -744,20 +767,23 @@ static int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *
   sb_printf(&a1, "; %s; fmt='png'; out=", sb_str(vars));
   sb_gq(&a1, j->op.tmp);
   sb_puts(&a2, "fmt='svg'; out=");
-  sb_gq(&a2, j->os.tmp);
+  sb_gq(&a2, j->svg ? j->os.tmp : "");
   if (a1.bad || a2.bad || vars->bad || j->fe < 0) {
     if (j->fe >= 0) {
       close(j->fe);
       unlink(j->errpath);
     }
     fb_outfile_abort(&j->op);
-    fb_outfile_abort(&j->os);
+    if (j->svg)
+      fb_outfile_abort(&j->os);
     sb_free(&a1);
     sb_free(&a2);
     return fb_err_set(err, FB_EIO, "cannot set up gnuplot for '%s' (memory or temporary file)", p->name);
   }
   char dash_e[] = "-e";
   char *argv[] = {rp->gnuplot, dash_e, a1.s, spath, dash_e, a2.s, spath, NULL};
+  if (!j->svg)
+    argv[4] = NULL;
   fflush(stdout);
   fflush(stderr);
   const pid_t pid = fork();
@@ -778,7 +804,8 @@ static int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *
     close(j->fe);
     unlink(j->errpath);
     fb_outfile_abort(&j->op);
-    fb_outfile_abort(&j->os);
+    if (j->svg)
+      fb_outfile_abort(&j->os);
     rp->nfailed++;
     return FB_OK;
   }
@@ -1080,6 +1107,7 @@ static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
 static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
 {
   const runs *R = &rp->R;
+  p->png_only = 1;
   plot_build b = {0};
   char path[PATH_LEN], first[PATH_LEN] = "", ref[PATH_LEN] = "";
   size_t nf = 0, cand[MAX_SERIES], ncand = 0;
@@ -1135,14 +1163,17 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
     } else {
       snprintf(col, sizeof col, "%s", c);
     }
-    sb_gword(pb_var(&b, "files"), path);
+    char srcp[PATH_LEN + 32];
+    traj_source(path, srcp, sizeof srcp);
+    sb_gword(pb_var(&b, "files"), srcp);
     sb_gword(pb_var(&b, "titles"), t);
     sb_gword(pb_var(&b, "colors"), col);
     if (first[0] == '\0')
       snprintf(first, sizeof first, "%s", path);
     nf++;
   }
-  if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference.csv", rp->dir, S) != 0 || file_size(ref) <= 0)
+  if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference" FB_TRAJ_EXT, rp->dir, S) != 0 ||
+      file_size(ref) <= 0)
     ref[0] = '\0';
   int n = 0, nc = 0, st = FB_OK;
   if (nf == 0 || traj_dims(first, &n, &nc) != 0) {
@@ -1151,7 +1182,10 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
     int ncol = n > nc ? n : nc;
     if (ncol > 3)
       ncol = 3;
-    sb_puts(pb_var(&b, "ref"), ref);
+    char refsrc[PATH_LEN + 32] = "";
+    if (ref[0] != '\0')
+      traj_source(ref, refsrc, sizeof refsrc);
+    sb_puts(pb_var(&b, "ref"), refsrc);
     sb_printf(pb_var(&b, "scen"), "%s: every model against the reference%s", S,
               n > 3 ? " (first 3 DOFs)" : "");
     sb_puts(pb_var(&b, "note"), translucent ? "faint lines, drawn behind the others: runs that chatter "
@@ -1769,7 +1803,7 @@ static int traj_window(report *rp, const char *src, double t0, double t1, const 
 {
   char *text;
   size_t n;
-  if (fb_read_file(src, &text, &n) != 0)
+  if (fb_gz_read_all(src, &text, &n) != 0)
     return fb_err_set(err, FB_EIO, "cannot read trajectory '%s'", src);
   sbuf d = {0};
   const char *p = text, *end = text + n;
@@ -1835,9 +1869,10 @@ static int plots_grid(report *rp, fb_err *err)
     plot_skip(rp, pp, "fewer than four grid trajectories");
     plot_skip(rp, pf, "fewer than four grid trajectories");
   } else {
-    if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference%s%s.csv", rp->dir, scn,
+    if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, rp->dir, scn,
                  R->r[cell[0]].tag[0] ? "__" : "", R->r[cell[0]].tag) != 0 || file_size(ref) <= 0)
-      if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference.csv", rp->dir, scn) != 0 || file_size(ref) <= 0)
+      if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference" FB_TRAJ_EXT, rp->dir, scn) != 0 ||
+          file_size(ref) <= 0)
         ref[0] = '\0';
     const run *r0 = &R->r[cell[0]];
     double vd = param_get(r0->sparams, "v"), Om = param_get(r0->sparams, "Omega");
@@ -2208,11 +2243,15 @@ static void html_plots(sbuf *h, const report *rp)
     sb_html(h, sb_str(&p->reading));
     sb_puts(h, "</figcaption>\n");
     if (p->ok) {
-      sb_printf(h, "<p class=\"files\">SVG: <a href=\"plots/%s.svg\">plots/%s.svg</a>", p->name, p->name);
+      if (p->png_only)
+        sb_printf(h, "<p class=\"files\">PNG: <a href=\"plots/%s.png\">plots/%s.png</a> (no SVG "
+                     "for trajectory overlays)", p->name, p->name);
+      else
+        sb_printf(h, "<p class=\"files\">SVG: <a href=\"plots/%s.svg\">plots/%s.svg</a>", p->name, p->name);
       if (path_fmt(path, sizeof path, "%s/plots/data/%s.dat", rp->dir, p->name) == 0 && file_size(path) >= 0)
         sb_printf(h, " &middot; data: <a href=\"plots/data/%s.dat\">plots/data/%s.dat</a>", p->name, p->name);
       else
-        sb_printf(h, " &middot; data: the trajectory files under <code>traj/</code>");
+        sb_printf(h, " &middot; data: the trajectory files under <code>traj/</code> (gzip CSV)");
       sb_puts(h, "</p>\n");
     }
     sb_puts(h, "</figure>\n");

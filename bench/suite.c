@@ -1,6 +1,7 @@
 /* suite.c — expand the experiment table, compute references, run the jobs in parallel,
  * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "fb_gzcsv.h"
 #include "fb_suite.h"
 
 #include <errno.h>
@@ -225,17 +226,36 @@ static void traj_name(const job *jb, char *buf, size_t len, const char *dir)
     snprintf(step, sizeof step, "h%g", jb->cs.opts.h);
   else
     snprintf(step, sizeof step, "tol%g", jb->cs.opts.atol);
-  snprintf(buf, len, "%s/traj/%s/%s__%s__%s%s%s.csv", dir, e->scenario, e->model,
+  snprintf(buf, len, "%s/traj/%s/%s__%s__%s%s%s" FB_TRAJ_EXT, dir, e->scenario, e->model,
            jb->cs.integ->name, step, e->tag[0] ? "__" : "", e->tag);
 }
 
-static void write_trace(const char *path, const fb_trace *tr, const char *const *z_names)
+/* Write trajectory tr, or with tail > 0 only its samples in the last `tail` of the span
+ * (a view into the same arrays). */
+static void write_trace(const char *path, const fb_trace *full, const char *const *z_names,
+                        double tail)
 {
   fb_outfile of;
   fb_err err;
+  fb_trace view = *full;
+  const fb_trace *tr = full;
+  if (tail > 0 && tail < 1 && full->base == 0 && full->filled > 1) {
+    const double t0 = full->t[0], t1 = full->t[full->filled - 1];
+    const double from = t1 - tail * (t1 - t0);
+    size_t k = 0;
+    while (k + 1 < full->filled && full->t[k] < from)
+      k++;
+    view.t += k;
+    view.y += k * full->dim;
+    view.F += k * full->nc;
+    view.stick += k * full->nc;
+    view.filled -= k;
+    view.ns -= k;
+    tr = &view;
+  }
   if (fb_outfile_open(&of, path, "trajectory", &err) != FB_OK)
     return;
-  if (fb_trace_write_csv(tr, z_names, of.fp) != FB_OK || fb_outfile_commit(&of, &err) != FB_OK)
+  if (fb_trace_write_csv_gz(tr, z_names, of.fp) != FB_OK || fb_outfile_commit(&of, &err) != FB_OK)
     fb_outfile_abort(&of);
 }
 
@@ -276,7 +296,7 @@ static void job_run(suite *S, job *jb)
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
     traj_name(jb, path, sizeof path, S->o->out_dir);
-    write_trace(path, &tr, jb->cs.md.type->z_names);
+    write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail);
   }
   if (st_ok)
     fb_stream_free(&stream);
@@ -684,7 +704,7 @@ static void journal_path(const fb_suite_opts *o, char *buf, size_t len)
 
 static void ref_traj_path(const suite *S, const ref_entry *re, char *buf, size_t len)
 {
-  snprintf(buf, len, "%s/traj/%s/reference%s%s.csv", S->o->out_dir,
+  snprintf(buf, len, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, S->o->out_dir,
            S->jobs[re->job].exp->scenario, re->tag[0] ? "__" : "", re->tag);
 }
 
@@ -1127,10 +1147,11 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     }
     if (re->want_traj && re->kind != FB_REF_NONE) {
       const job *jb = &S.jobs[re->job];
-      snprintf(path, sizeof path, "%s/traj/%s/reference%s%s.csv", o->out_dir, jb->exp->scenario,
+      snprintf(path, sizeof path, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, o->out_dir, jb->exp->scenario,
                re->tag[0] ? "__" : "", re->tag);
-      write_trace(path, &re->ref.tr, re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names
-                                                              : NULL);
+      write_trace(path, &re->ref.tr,
+                  re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names : NULL,
+                  jb->exp->traj_tail);
     }
   }
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");

@@ -30,7 +30,7 @@ prefix=$(opt prefix)
 root=$tmp/dest$prefix
 libdir=$root/$(opt libdir)
 datadir=$root/$(opt datadir)
-for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libfricbench.so.1" \
+for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libfricbench.so.2" \
          "$libdir/libfricbench.a" "$root/$(opt includedir)/fricbench/fricbench.h" \
          "$libdir/pkgconfig/fricbench.pc" "$root/$(opt mandir)/man1/fricbench.1" \
          "$datadir/bash-completion/completions/fricbench"; do

@@ -1,0 +1,52 @@
+/* fb_gzcsv.h — the suite's trajectory files: gzip-compressed CSV (zlib) at the precision
+ * they carry, and readers that take such files or plain ones alike.
+ *
+ * Why: a default results directory held 56 MB of trajectory text at 17 digits, for files
+ * that plots and eyes read (every metric is computed from the in-memory solution at full
+ * precision).  Nine significant digits (relative 5e-10, below every error the report
+ * draws: those come from runs.csv) and gzip bring them to ~12 MB; gnuplot reads them
+ * through `gzip -dc`, pandas and R directly (docs/design.md §8).
+ */
+#ifndef FB_GZCSV_H
+#define FB_GZCSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fb_run.h"
+
+/* Significant digits of the suite's trajectory files. */
+#define FB_TRAJ_DIGITS 9
+/* Their extension. */
+#define FB_TRAJ_EXT ".csv.gz"
+
+/* 1 when a file name is a trajectory file's: .csv (earlier suites, `run`) or .csv.gz. */
+static inline int fb_is_traj_name(const char *name)
+{
+  size_t l = 0;
+  while (name[l] != '\0')
+    l++;
+  const char *a = ".csv", *b = ".csv.gz";
+  int ea = l >= 4, eb = l >= 7;
+  for (size_t k = 0; ea && k < 4; k++)
+    ea = name[l - 4 + k] == a[k];
+  for (size_t k = 0; eb && k < 7; k++)
+    eb = name[l - 7 + k] == b[k];
+  return ea || eb;
+}
+
+/* The trajectory as fb_trace_write_csv writes it (same header and columns), numbers at
+ * FB_TRAJ_DIGITS significant digits, as one gzip member written to fp.  FB_OK, FB_ENOMEM
+ * or FB_EIO. */
+int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp);
+
+/* The whole (decompressed) text of a gzip or plain file, NUL-terminated, into *text
+ * (malloc'd; free it) with its length.  0, or -1 when it cannot be read. */
+int fb_gz_read_all(const char *path, char **text, size_t *len);
+
+/* The first line of a gzip or plain file (without the newline) into buf; then up to
+ * nnum numbers, the first field of each following line, into num.  Returns the number of
+ * numbers read, or -1 when the file cannot be read. */
+int fb_gz_head(const char *path, char *buf, size_t len, double *num, int nnum);
+
+#endif

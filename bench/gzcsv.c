@@ -1,0 +1,151 @@
+/* gzcsv.c — compressed trajectory files (fb_gzcsv.h). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include "fb_gzcsv.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fb_status.h"
+
+/* A deflate stream in gzip framing (windowBits 15 + 16) that writes to fp. */
+typedef struct gzw {
+  z_stream z;
+  FILE *fp;
+  unsigned char out[1 << 15];
+  int failed;
+} gzw;
+
+static void gzw_feed(gzw *g, const char *data, size_t n, int flush)
+{
+  g->z.next_in = (unsigned char *)(uintptr_t)data;
+  g->z.avail_in = (uInt)n;
+  do {
+    g->z.next_out = g->out;
+    g->z.avail_out = sizeof g->out;
+    const int zs = deflate(&g->z, flush);
+    if (zs == Z_STREAM_ERROR) {
+      g->failed = 1;
+      return;
+    }
+    const size_t have = sizeof g->out - g->z.avail_out;
+    if (have > 0 && fwrite(g->out, 1, have, g->fp) != have)
+      g->failed = 1;
+  } while (g->z.avail_out == 0 && !g->failed);
+}
+
+static size_t put_num(char *p, double v)
+{
+  return (size_t)snprintf(p, 32, "%.*g", FB_TRAJ_DIGITS, v);
+}
+
+int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp)
+{
+  gzw *g = calloc(1, sizeof *g);
+  if (g == NULL)
+    return FB_ENOMEM;
+  g->fp = fp;
+  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(g);
+    return FB_ENOMEM;
+  }
+  /* the header exactly as the plain writer makes it */
+  char *head = NULL;
+  size_t hlen = 0;
+  FILE *hs = open_memstream(&head, &hlen);
+  int st = hs == NULL ? FB_ENOMEM : fb_trace_write_header(tr, z_names, hs);
+  if (hs != NULL)
+    fclose(hs);
+  const size_t n = tr->n, nc = tr->nc;
+  char *line = malloc((1 + tr->dim + nc) * 34 + 2);
+  if (st == FB_OK && line == NULL)
+    st = FB_ENOMEM;
+  if (st == FB_OK) {
+    gzw_feed(g, head, hlen, Z_NO_FLUSH);
+    for (size_t s = 0; s < tr->filled - tr->base && !g->failed; s++) {
+      char *p = line;
+      p += put_num(p, tr->t[s]);
+      const double *y = tr->y + s * tr->dim;
+      for (size_t k = 0; k < 2 * n; k++) {
+        *p++ = ',';
+        p += put_num(p, y[k]);
+      }
+      for (size_t i = 0; i < nc; i++) {
+        *p++ = ',';
+        p += put_num(p, tr->F[s * nc + i]);
+      }
+      for (size_t k = 2 * n; k < tr->dim; k++) {
+        *p++ = ',';
+        p += put_num(p, y[k]);
+      }
+      for (size_t i = 0; i < nc; i++)
+        p += (size_t)snprintf(p, 34, ",%d", tr->stick[s * nc + i]);
+      *p++ = '\n';
+      gzw_feed(g, line, (size_t)(p - line), Z_NO_FLUSH);
+    }
+    gzw_feed(g, NULL, 0, Z_FINISH);
+    if (g->failed || ferror(fp))
+      st = FB_EIO;
+  }
+  deflateEnd(&g->z);
+  free(head);
+  free(line);
+  free(g);
+  return st;
+}
+
+int fb_gz_read_all(const char *path, char **text, size_t *len)
+{
+  *text = NULL;
+  *len = 0;
+  gzFile f = gzopen(path, "rb"); /* reads plain files unchanged */
+  if (f == NULL)
+    return -1;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  int r = 0;
+  while (buf != NULL) {
+    if (n == cap) {
+      char *nb = realloc(buf, 2 * cap + 1);
+      if (nb == NULL) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    r = gzread(f, buf + n, (unsigned)(cap - n));
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+  }
+  gzclose(f);
+  if (buf == NULL || r < 0) {
+    free(buf);
+    return -1;
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return 0;
+}
+
+int fb_gz_head(const char *path, char *buf, size_t len, double *num, int nnum)
+{
+  gzFile f = gzopen(path, "rb");
+  if (f == NULL)
+    return -1;
+  if (gzgets(f, buf, (int)len) == NULL) {
+    gzclose(f);
+    return -1;
+  }
+  buf[strcspn(buf, "\r\n")] = '\0';
+  int k = 0;
+  char line[4096];
+  while (k < nnum && gzgets(f, line, sizeof line) != NULL)
+    num[k++] = strtod(line, NULL);
+  gzclose(f);
+  return k;
+}
