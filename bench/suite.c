@@ -1,38 +1,8 @@
 /* suite.c — expand the experiment table, compute references, run the jobs in parallel,
  * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "fb_gzcsv.h"
-#include "fb_suite.h"
+#include "suite_int.h"
 
-#include <errno.h>
-#include <gsl/gsl_version.h>
-#include <inttypes.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "fb_io.h"
-#include "fb_own_ref.h"
-#include "fb_run_metrics.h"
-#include "fb_manifest.h"
-#include "fb_report.h"
-#include "fb_verdicts.h"
-#include "fb_resume.h"
-#include "fb_schedule.h"
-#include "fb_version.h"
-
-#ifndef FB_BUILD_INFO
-#define FB_BUILD_INFO "unknown"
-#endif
-#ifndef FB_VERSION
-#define FB_VERSION "unknown"
-#endif
 
 void fb_suite_opts_default(fb_suite_opts *o)
 {
@@ -46,69 +16,8 @@ void fb_suite_opts_default(fb_suite_opts *o)
   o->plots = 1;
 }
 
-/* One reference per distinct scenario variant. */
-typedef struct ref_entry {
-  char *key;        /* scenario name + its resolved parameters */
-  size_t job;       /* a job whose scenario variant this is */
-  const char *tag;  /* label for the trajectory file */
-  int want_traj;
-  fb_reference ref;
-  int kind;         /* FB_REF_EXACT, FB_REF_EVENT, FB_REF_NONE (unavailable) */
-  int status;
-  char message[FB_ERR_LEN];
-  int needed;       /* resume: a job still to run uses it, or its file is missing */
-  /* a model's own reference (fb_own_ref.h) instead of the scenario's Coulomb one */
-  int own;
-  size_t coul;         /* the Coulomb reference of the same scenario variant */
-  fb_own_method om;
-  double acc;          /* its accuracy estimate (L2 of x) */
-  double mod_x, mod_v; /* modelling error: it against the Coulomb reference */
-} ref_entry;
 
-typedef struct job {
-  const fb_experiment *exp;
-  double value;        /* the swept value, NaN when none */
-  fb_case cs;
-  int ready;           /* case prepared */
-  int status;          /* of setup or of the run */
-  char message[FB_ERR_LEN];
-  char sparams[1024];  /* scenario parameters, resolved */
-  char mparams[512];   /* model parameters, as set (auto shown as auto) */
-  size_t ref;          /* index into the reference table */
-  size_t own;          /* the model's own reference in the same table, SIZE_MAX: none */
-  fb_run_result res;
-  fb_metrics m;
-  int done;            /* resume: finished (run now, taken from the journal, or not ready) */
-  int ref_kind;        /* resume: the reference kind the job was scored against, once done */
-} job;
 
-typedef struct suite {
-  const fb_suite_opts *o;
-  job *jobs;
-  size_t njobs;
-  ref_entry *refs;
-  size_t nrefs;
-  /* work distribution and progress */
-  pthread_mutex_t lock;
-  size_t next, done, total;
-  double t_start, last_print;
-  const char *phase;
-  /* resumable suites (fb_resume.h; the functions after write_meta) */
-  atomic_int stop;       /* the signal that interrupts the suite, 0 until then */
-  fb_sigwatch watch;
-  fb_journal journal;
-  int have_journal;
-  int journal_failed;    /* an append failed: --resume would rerun from there */
-  char journal_err[FB_ERR_LEN];
-  int partial;           /* write_runs: finished rows only */
-  size_t resumed;        /* jobs taken from the journal */
-  /* scheduling and parts (bench/schedule.c; the functions at the end of this file) */
-  const fb_table *table;  /* the experiments (o->table or own_table) */
-  fb_table own_table;     /* the default table, when o->table is NULL */
-  size_t *order;          /* this phase's job or reference indices in dispatch order */
-  size_t norder;
-  unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
-} suite;
 
 static void format_params(const fb_param_set *set, const void *p, char *buf, size_t len)
 {
@@ -310,16 +219,10 @@ static int out_dir_check(const char *dir, fb_err *err);
 static int resume_begin(suite *S, fb_err *err);
 static int resume_verify(suite *S, fb_err *err);
 static int resume_end(suite *S, fb_err *err);
-static int job_ref_kind(const suite *S, const job *jb);
 static int resume_finish(suite *S, int st, fb_err *err);
 static int select_part(suite *S, fb_err *err);
 static size_t schedule(suite *S, int refs);
 
-typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
-typedef struct worker_arg {
-  suite *S;
-  phase_kind phase;
-} worker_arg;
 
 static void *worker(void *argp)
 {
@@ -362,289 +265,6 @@ static void run_parallel(suite *S, phase_kind phase, size_t total, const char *n
   for (int i = 0; i < started; i++)
     pthread_join(th[i], NULL);
   progress(S, 1);
-}
-
-/* CSV field, quoted when it holds a separator, quote or newline (RFC 4180). */
-static void csv_str(FILE *fp, const char *s)
-{
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', fp);
-    fputc(*s == '\n' ? ' ' : *s, fp);
-  }
-  fputc('"', fp);
-}
-
-static void csv_num(FILE *fp, double v)
-{
-  if (isnan(v))
-    fputs(",nan", fp);
-  else
-    fprintf(fp, ",%.10g", v);
-}
-
-const char *const fb_runs_columns[] = {
-    "run_id", "group", "tag", "scenario", "model", "integrator", "mode", "h", "atol", "rtol",
-    "sweep", "sweep_value", "scenario_params", "model_params", "ref", "status", "message",
-    "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", NULL};
-
-/* The consistency check of a fixed-step run (docs/design.md §6): its discretization error
- * must stay below the scenario's scale, must not grow as the step shrinks (more than
- * FB_SUSPECT_GROWTH x the error of a coarser step of its ladder, above round-off), and
- * must shrink: not keep half of it at a step 8x finer while above 1% of the scale.  A run
- * failing it is `suspect`: never drawn, fitted or scored as ok.  1 with why[] set. */
-#define FB_SUSPECT_GROWTH 10.0
-static int job_suspect(const suite *S, size_t k, char *why, size_t len)
-{
-  const job *jb = &S->jobs[k];
-  if (jb->status != FB_OK || !jb->ready || isnan(jb->cs.opts.h) || isnan(jb->m.disc_x_l2))
-    return 0;
-  const fb_plant *pl = &jb->cs.sc.plant;
-  const double span = pl->T - pl->t0;
-  const double scale = fmax(jb->m.ref_x_l2, pl->v_stick * span * sqrt(span));
-  const double e = jb->m.disc_x_l2;
-  if (e > scale) {
-    snprintf(why, len, "suspect: discretization error %.3g above the scenario's scale %.3g", e,
-             scale);
-    return 1;
-  }
-  if (jb->exp->sweep != FB_SWEEP_H || e <= 1e-10 * scale)
-    return 0;
-  for (size_t j = 0; j < S->njobs; j++) {
-    const job *c = &S->jobs[j];
-    if (c->exp != jb->exp || c->status != FB_OK || !(c->value > jb->value) ||
-        isnan(c->m.disc_x_l2))
-      continue;
-    /* a consistent scheme's error vanishes with h: one that keeps half of it over a step
-     * 8x finer, at 1% of the scale, converges to something else (bsimp's frozen body) */
-    if (c->value >= 8.0 * jb->value && e > 0.5 * c->m.disc_x_l2 && e > 1e-2 * scale) {
-      snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at h=%g: it does "
-               "not shrink with h", e, jb->value, c->m.disc_x_l2, c->value);
-      return 1;
-    }
-    if (e > FB_SUSPECT_GROWTH * c->m.disc_x_l2) {
-      snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at the coarser h=%g "
-               "(grows as h shrinks)", e, jb->value, c->m.disc_x_l2, c->value);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-static const char *status_text(const suite *S, size_t k)
-{
-  const job *jb = &S->jobs[k];
-  char why[8];
-  if (jb->status == FB_OK && job_suspect(S, k, why, sizeof why))
-    return "suspect";
-  if (jb->status == FB_OK)
-    return "ok";
-  if (jb->status == FB_BUDGET)
-    return "budget";
-  return "failed";
-}
-
-static int write_runs(const suite *S, const char *path, fb_err *err)
-{
-  fb_outfile of;
-  int st = fb_outfile_open(&of, path, "runs.csv", err);
-  if (st != FB_OK)
-    return st;
-  FILE *fp = of.fp;
-  for (size_t c = 0; fb_runs_columns[c] != NULL; c++)
-    fprintf(fp, "%s%s", c ? "," : "", fb_runs_columns[c]);
-  for (size_t c = 0; fb_metric_names[c] != NULL; c++)
-    fprintf(fp, ",%s", fb_metric_names[c]);
-  fputs(",wall_s,cpu_s\n", fp);
-  for (size_t k = 0; k < S->njobs; k++) {
-    const job *jb = &S->jobs[k];
-    const fb_experiment *e = jb->exp;
-    const fb_int_opts *io = &jb->cs.opts;
-    const int ready = jb->ready;
-    if (S->partial && (!jb->done || (S->sel != NULL && !S->sel[k])))
-      continue; /* interrupted, or --part: this part's finished rows only */
-    fprintf(fp, "%zu,", k + 1);
-    csv_str(fp, e->group);
-    fputc(',', fp);
-    csv_str(fp, e->tag);
-    fprintf(fp, ",%s,%s,%s,%s", e->scenario, e->model,
-            ready ? jb->cs.integ->name : (e->integrator ? e->integrator : ""),
-            !ready ? "" : isnan(io->h) ? "adaptive" : "fixed");
-    csv_num(fp, ready ? io->h : (double)NAN);
-    csv_num(fp, ready && isnan(io->h) ? io->atol : (double)NAN);
-    csv_num(fp, ready && isnan(io->h) ? io->rtol : (double)NAN);
-    fprintf(fp, ",%s", e->sweep == FB_SWEEP_H ? "h" : e->sweep == FB_SWEEP_TOL ? "tol"
-                       : e->sweep == FB_SWEEP_PARAM ? e->sweep_param : "");
-    csv_num(fp, jb->value);
-    fputc(',', fp);
-    csv_str(fp, jb->sparams);
-    fputc(',', fp);
-    csv_str(fp, jb->mparams);
-    const int rk = job_ref_kind(S, jb); /* the journal's for a resumed job */
-    fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
-            status_text(S, k));
-    char msg[FB_ERR_LEN + 16];
-    if (jb->status == FB_OK && !job_suspect(S, k, msg, sizeof msg))
-      msg[0] = '\0';
-    else if (jb->status != FB_OK)
-      snprintf(msg, sizeof msg, "%s", jb->message);
-    csv_str(fp, msg);
-    const fb_counters *c = &jb->res.cnt;
-    csv_num(fp, ready ? jb->res.t_reached : (double)NAN);
-    fprintf(fp, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu", c->nsteps, c->nrejected, c->nfe, c->njac,
-            c->nevents, c->ninner, c->nswitch);
-    double mv[FB_NMETRICS];
-    fb_metrics_to_array(&jb->m, mv);
-    for (size_t i = 0; i < FB_NMETRICS; i++)
-      csv_num(fp, ready ? mv[i] : (double)NAN);
-    csv_num(fp, ready ? jb->res.wall_s : (double)NAN);
-    csv_num(fp, ready ? jb->res.cpu_s : (double)NAN);
-    fputc('\n', fp);
-  }
-  return fb_outfile_commit(&of, err);
-}
-
-/* Observed orders of every convergence experiment (fit over its ok rows). */
-/* orders.csv: per convergence experiment, the discretization order of x and v on the
- * asymptotic range only (fb_order_asymptotic), the local orders, or why there is none. */
-static int write_orders(const suite *S, const char *path, fb_err *err)
-{
-  fb_outfile of;
-  int st = fb_outfile_open(&of, path, "orders.csv", err);
-  if (st != FB_OK)
-    return st;
-  fputs("scenario,model,integrator,tag,points,order_x,order_v,h_coarse,h_fine,why_x,why_v,"
-        "local_x,err_x_finest,h_finest\n",
-        of.fp);
-  for (size_t k = 0; k < S->njobs;) {
-    const fb_experiment *e = S->jobs[k].exp;
-    if (S->sel != NULL && !S->sel[k]) { /* --part: another part's experiment */
-      while (k < S->njobs && S->jobs[k].exp == e)
-        k++;
-      continue;
-    }
-    double h[FB_EXP_MAX_VALUES], ex[FB_EXP_MAX_VALUES], ev[FB_EXP_MAX_VALUES];
-    double floor_x = 0, floor_v = 0;
-    size_t n = 0, k2 = k;
-    char why[8];
-    for (; k2 < S->njobs && S->jobs[k2].exp == e; k2++) {
-      const job *jb = &S->jobs[k2];
-      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES && !job_suspect(S, k2, why, sizeof why)) {
-        h[n] = jb->value;
-        ex[n] = jb->m.disc_x_l2;
-        ev[n] = jb->m.disc_v_l2;
-        /* round-off (1e-13 of the scale) and the own reference's accuracy: 100 x the
-         * floor stays above 3 x own_ref_err */
-        const double acc = isnan(jb->m.own_ref_err) ? 0.0 : jb->m.own_ref_err / 33.0;
-        floor_x = fmax(floor_x, fmax(1e-13 * jb->m.ref_x_l2, acc));
-        floor_v = fmax(floor_v, fmax(1e-13 * jb->m.ref_x_l2, acc));
-        n++;
-      }
-    }
-    if (e->sweep == FB_SWEEP_H && strcmp(e->group, "convergence") == 0) {
-      fb_order_fit fx, fv;
-      fb_order_asymptotic(h, ex, n, floor_x, &fx);
-      fb_order_asymptotic(h, ev, n, floor_v, &fv);
-      fprintf(of.fp, "%s,%s,%s,%s,%zu", e->scenario, e->model, e->integrator, e->tag, n);
-      csv_num(of.fp, fx.order);
-      csv_num(of.fp, fv.order);
-      csv_num(of.fp, fx.count ? h[fx.first] : (double)NAN);
-      csv_num(of.fp, fx.count ? h[fx.first + fx.count - 1] : (double)NAN);
-      fprintf(of.fp, ",%s,%s,", fx.why, fv.why);
-      for (size_t i = 0; i + 1 < n; i++)
-        fprintf(of.fp, "%s%.3g", i ? ";" : "", fx.local[i]);
-      csv_num(of.fp, n ? ex[n - 1] : (double)NAN);
-      csv_num(of.fp, n ? h[n - 1] : (double)NAN);
-      fputc('\n', of.fp);
-    }
-    k = k2;
-  }
-  return fb_outfile_commit(&of, err);
-}
-
-static void cpu_model(char *buf, size_t len)
-{
-  snprintf(buf, len, "unknown");
-  FILE *fp = fopen("/proc/cpuinfo", "r");
-  if (fp == NULL)
-    return;
-  char line[512];
-  while (fgets(line, sizeof line, fp))
-    if (strncmp(line, "model name", 10) == 0) {
-      char *c = strchr(line, ':');
-      if (c != NULL) {
-        c += 2;
-        c[strcspn(c, "\n")] = '\0';
-        snprintf(buf, len, "%s", c);
-      }
-      break;
-    }
-  fclose(fp);
-}
-
-/* The runs of this command (of its part with --part: the others are not run) by status. */
-static void count_runs(const suite *S, size_t *nruns, size_t *nok, size_t *nbudget)
-{
-  for (size_t k = 0; k < S->njobs; k++)
-    if (S->sel == NULL || S->sel[k]) {
-      (*nruns)++;
-      *nok += S->jobs[k].status == FB_OK;
-      *nbudget += S->jobs[k].status == FB_BUDGET;
-    }
-}
-
-static int write_meta(const suite *S, const char *path, double wall, const char *date,
-                      fb_err *err)
-{
-  fb_outfile of;
-  int st = fb_outfile_open(&of, path, "meta.json", err);
-  if (st != FB_OK)
-    return st;
-  struct utsname u;
-  char cpu[256];
-  uname(&u);
-  cpu_model(cpu, sizeof cpu);
-  size_t nruns = 0, nok = 0, nbudget = 0, nfail = 0;
-  count_runs(S, &nruns, &nok, &nbudget);
-  nfail = nruns - nok - nbudget;
-  FILE *fp = of.fp;
-  fputs("{\n  \"fricbench_version\": ", fp);
-  fb_json_str(fp, FB_VERSION);
-  fputs(",\n  \"git_revision\": ", fp);
-  fb_json_str(fp, FB_GIT_REV);
-  fputs(",\n  \"compiler\": ", fp);
-#ifdef __VERSION__
-  fb_json_str(fp, __VERSION__);
-#else
-  fb_json_str(fp, "unknown");
-#endif
-  fputs(",\n  \"build\": ", fp);
-  fb_json_str(fp, FB_BUILD_INFO);
-  fputs(",\n  \"gsl_version\": ", fp);
-  fb_json_str(fp, gsl_version);
-  fprintf(fp, ",\n  \"machine\": {\"system\": ");
-  fb_json_str(fp, u.sysname);
-  fputs(", \"release\": ", fp);
-  fb_json_str(fp, u.release);
-  fputs(", \"arch\": ", fp);
-  fb_json_str(fp, u.machine);
-  fputs(", \"cpu\": ", fp);
-  fb_json_str(fp, cpu);
-  fprintf(fp, ", \"cores\": %ld},\n", sysconf(_SC_NPROCESSORS_ONLN));
-  fputs("  \"date\": ", fp);
-  fb_json_str(fp, date);
-  fprintf(fp,
-          ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %d,\n  \"quick\": %s,\n  \"samples\": %zu,\n"
-          "  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
-          "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %zu\n}\n",
-          wall, S->o->jobs, S->o->quick ? "true" : "false", S->o->samples, S->o->max_steps,
-          S->o->max_rhs, nruns, nok, nbudget, nfail, S->nrefs);
-  return fb_outfile_commit(&of, err);
 }
 
 /* ==== resumable suites (fb_resume.h): journal, interrupt, partial runs.csv ============= *
@@ -716,7 +336,7 @@ static int file_exists(const char *path)
 
 /* The reference a finished job was scored against (FB_REF_*): recorded when it ran (a
  * resumed job's reference may not be computed again). */
-static int job_ref_kind(const suite *S, const job *jb)
+int job_ref_kind(const suite *S, const job *jb)
 {
   if (!jb->ready)
     return FB_REF_NONE;

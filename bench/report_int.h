@@ -1,0 +1,222 @@
+/* report_int.h — what the report's files share: bench/report.c (loading, utilities,
+ * gnuplot jobs, the entry point), report_plots.c (every plot), report_html.c (the page).
+ * Private to the report: not installed, not part of the fb_ API. */
+#ifndef FB_REPORT_INT_H
+#define FB_REPORT_INT_H
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_report.h"
+#include "fb_verdicts.h"
+#include "fb_csv.h"
+#include "fb_gzcsv.h"
+#include "fb_io.h"
+#include "fb_metrics.h"
+#include "fb_paths.h"
+
+/* The drift plot's reading line (m per forcing cycle): where its sentence splits models, not
+ * a verdict (verdicts.csv judges drift as relative growth, docs/design.md §10). */
+#define DRIFT_READING_LINE 1e-6
+#define PATH_LEN 2048
+#define MAX_SERIES 64  /* series per plot */
+#define MAX_POINTS 64  /* points per series */
+#define MAX_PLOTS 96
+#define MAX_NAMES 128  /* distinct models / scenarios / variants */
+#define FB_PI 3.14159265358979323846
+#define ERR_FLOOR 1e-12 /* errors below (round-off) are drawn at this level */
+#define ERR_CEIL 1e3   /* errors above (a blow-up of an "ok" run) are drawn at this level */
+
+/* A growing string; on allocation failure it stops growing and remembers it. */
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+  int bad;
+} sbuf;
+
+#if defined(__GNUC__)
+#define FB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FB_PRINTF(a, b)
+#endif
+
+typedef struct run {
+  long id;
+  const char *group, *tag, *scenario, *model, *integrator, *mode, *sweep, *sparams, *ref,
+      *status, *message;
+  double h, atol, value, t_reached, nsteps, nfe;
+  double err_x_l2, disc_x_l2, mod_x_l2, stick_time, stick_time_ref, missed, spurious, drift,
+      drift_per_cycle, drift_rate,
+      chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
+  int ok, budget;
+} run;
+
+typedef struct runs {
+  fb_csv t;
+  run *r;
+  size_t n;
+} runs;
+
+typedef struct orders {
+  fb_csv t;
+  int c_scenario, c_model, c_integrator, c_tag, c_points, c_order_x, c_order_v, c_err, c_h;
+  int present;
+} orders;
+
+typedef struct names {
+  const char *s[MAX_NAMES];
+  size_t n;
+} names;
+
+typedef struct plot_entry {
+  char name[160];   /* file stem under plots/ */
+  char title[256];
+  sbuf reading;     /* one sentence from the data (plain text) */
+  int png_only;     /* no SVG: trajectory overlays (12+ series of 2001 points made 1.3-3.8
+                       MB SVGs, 20 MB of a 94 MB results directory; the PNG and the
+                       trajectory files carry everything) */
+  int ok;
+  char err[600];
+} plot_entry;
+
+/* A running gnuplot process. */
+typedef struct gp_job {
+  pid_t pid;
+  size_t plot;         /* index into report.plots */
+  const char *script;
+  fb_outfile op, os;   /* PNG and SVG under their temporary names */
+  int svg;             /* 1: os is open (the plot is not PNG only) */
+  int fe;              /* its stderr (temporary file) */
+  char errpath[64];
+} gp_job;
+
+#define MAX_GP_JOBS 16
+typedef struct report {
+  const char *dir;
+  gp_job jobs[MAX_GP_JOBS];
+  size_t njobs, maxjobs;
+  char *meta;       /* meta.json text, NULL when absent or older than runs.csv */
+  char scripts[PATH_LEN];
+  char gnuplot[PATH_LEN];
+  runs R;
+  orders O;
+  plot_entry plots[MAX_PLOTS];
+  size_t nplots;
+  size_t nfailed;
+  struct series_set *S, *C; /* series of the plot being built (C: work-precision's
+                             * fixed-step ladders); scratch, reused by every plot */
+} report;
+
+/* Rows of one (model, integrator, tag, sweep) within a group and scenario. */
+typedef struct series {
+  const char *model, *integrator, *tag, *sweep;
+  size_t idx[MAX_POINTS];
+  size_t n;
+} series;
+
+typedef struct series_set {
+  series s[MAX_SERIES];
+  size_t n;
+} series_set;
+
+/* The rows of a series that a plot draws, and the series' legend label. */
+typedef struct drawn {
+  const run *row[MAX_POINTS];
+  size_t n;
+  char label[160];
+} drawn;
+
+#define PB_MAX_VARS 8
+/* One plot's data file and gnuplot string variables: a plot kind fills it, plot_draw
+ * writes the file and runs the script on it. */
+typedef struct plot_build {
+  sbuf data;     /* plots/data/<name>.dat; for series, blocks separated by two blank
+                  * lines, each opened by its quoted legend entry.  Left empty by a plot
+                  * drawn from DIR/traj/ alone (trajectory overlays): no data file then. */
+  size_t nb;     /* blocks (series) in data */
+  struct {
+    const char *name;
+    sbuf value;
+  } var[PB_MAX_VARS]; /* passed to the script in the order first named (pb_var) */
+  size_t nvar;
+  int too_many;   /* more than PB_MAX_VARS names: a bug, reported by plot_draw */
+  int log_errors; /* set by pb_err_point: errors on a log axis, clamped to [ERR_FLOOR,
+                   * ERR_CEIL]; the script gets a note counting the clamped points */
+  size_t nclamp, nceil;
+} plot_build;
+
+
+long cheapest_at(const runs *R, const char *scenario, const char *model, double target);
+long file_size(const char *path);
+int find_in_path(const char *exe, char *out, size_t len);
+int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
+                     fb_err *err);
+int gp_wait_all(report *rp, fb_err *err);
+void group_scenarios(const runs *R, const char *group, names *out);
+int in_cost_groups(const run *r);
+int is_closed_form(const runs *R, const char *scenario);
+int mkdir_one(const char *path);
+const char *model_color(const char *model);
+void names_add(names *l, const char *s);
+long names_find(const names *l, const char *s);
+long orders_find(const orders *O, const char *scenario, const char *model,
+                        const char *integrator, const char *tag);
+int orders_load(orders *O, const char *dir);
+double param_get(const char *list, const char *name);
+int path_fmt(char *buf, size_t len, const char *fmt, ...) FB_PRINTF(3, 4);
+void pb_block(plot_build *b, const char *title);
+void pb_err_point(plot_build *b, double x, double e);
+void pb_free(plot_build *b);
+void pb_looks(plot_build *b, const series *s, int dt);
+sbuf *pb_var(plot_build *b, const char *name);
+int plot_draw(report *rp, plot_entry *p, const char *script, const plot_build *b,
+                     fb_err *err, const char *fmt, ...) FB_PRINTF(6, 7);
+plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...) FB_PRINTF(3, 4);
+void plot_skip(report *rp, plot_entry *p, const char *why);
+void reading_lead(sbuf *rd, const char *lead);
+int report_plots_all(report *rp, fb_err *err);
+void run_step(const run *r, char *buf, size_t len);
+void runs_free(runs *R);
+int runs_load(runs *R, const char *dir, fb_err *err);
+void sb_change(sbuf *b, double from, double to);
+void sb_dat(sbuf *b, double v);
+void sb_free(sbuf *b);
+void sb_gword(sbuf *b, const char *s);
+void sb_html(sbuf *b, const char *s);
+void sb_num(sbuf *b, double v);
+void sb_printf(sbuf *b, const char *fmt, ...) FB_PRINTF(2, 3);
+void sb_puts(sbuf *b, const char *s);
+const char *sb_str(const sbuf *b);
+void series_collect(const runs *R, const char *group, const char *scenario,
+                           series_set *S);
+size_t series_drawn(const runs *R, const series *s, int (*keep)(const run *r), drawn *d);
+void series_label(const series *s, char *buf, size_t len);
+int streq(const char *a, const char *b);
+int traj_dims(const char *path, int *n, int *nc);
+double traj_dt(const char *path);
+int traj_path(const char *dir, const run *r, char *buf, size_t len);
+void traj_source(const char *path, char *buf, size_t len);
+void var_s(sbuf *v, const char *name, const char *value);
+int write_data(report *rp, const char *name, const sbuf *data, char *path, size_t len,
+                      fb_err *err);
+int write_html(report *rp, const fb_vtable *vt, fb_err *err);
+
+/* The accuracy targets (E_tot, m s^0.5) at which work-precision and the numbers table
+ * compare costs (report_plots.c). */
+#define N_WP_TARGETS 4
+extern const double wp_targets[N_WP_TARGETS];
+
+#endif

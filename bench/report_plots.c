@@ -1,0 +1,891 @@
+/* report_plots.c — every plot of the report: the data it draws (plots/data/), the gnuplot
+ * script that draws it and its one-sentence reading (fb_report.h, docs/design.md §8). */
+#define _POSIX_C_SOURCE 200809L
+#include "report_int.h"
+
+/* ==== plot kinds ========================================================================== */
+
+/* A kind of plot.  Most draw one plot per scenario of a runs.csv group, named
+ * <stem>_<scenario> and titled "<scenario>: <title>": `draw` fills it (or says why it is
+ * not drawn).  The others (`single`) decide for themselves what they draw. */
+typedef struct plot_kind {
+  const char *group, *stem, *title;
+  int (*draw)(report *rp, plot_entry *p, const char *scenario, fb_err *err);
+  int (*single)(report *rp, fb_err *err);
+} plot_kind;
+
+/* The plots of kind k; stops at the first failure that is not the plot's own. */
+static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
+{
+  if (k->single != NULL)
+    return k->single(rp, err);
+  names sc;
+  group_scenarios(&rp->R, k->group, &sc);
+  int st = FB_OK;
+  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
+    char title[256];
+    snprintf(title, sizeof title, "%s: %s", sc.s[i], k->title);
+    plot_entry *p = plot_new(rp, title, "%s_%s", k->stem, sc.s[i]);
+    if (p == NULL)
+      break;
+    st = k->draw(rp, p, sc.s[i], err);
+  }
+  return st;
+}
+
+/* ==== trajectory overlays ================================================================= */
+
+static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
+{
+  const runs *R = &rp->R;
+  p->png_only = 1;
+  plot_build b = {0};
+  char path[PATH_LEN], first[PATH_LEN] = "", ref[PATH_LEN] = "";
+  size_t nf = 0, cand[MAX_SERIES], ncand = 0;
+  long best = -1, worst = -1;
+  double stref = NAN;
+  sbuf good = {0}, bad = {0}, over = {0};
+  for (size_t k = 0; k < R->n; k++) {
+    const run *r = &R->r[k];
+    if (!streq(r->group, "baseline") || !streq(r->scenario, S))
+      continue;
+    if (r->ok && isfinite(r->err_x_l2)) {
+      if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
+        best = (long)k;
+      if (worst < 0 || r->err_x_l2 > R->r[worst].err_x_l2)
+        worst = (long)k;
+    }
+    if (r->ok && r->stick_time_ref > 0 && !isnan(r->stick_time)) {
+      stref = r->stick_time_ref;
+      const double q = r->stick_time / r->stick_time_ref;
+      if (q >= 0.9 && q <= 1.1)
+        sb_printf(&good, "%s%s", good.n ? ", " : "", r->model);
+      else if (q < 0.1)
+        sb_printf(&bad, "%s%s", bad.n ? ", " : "", r->model);
+      else if (q > 1.1)
+        sb_printf(&over, "%s%s %.2f", over.n ? ", " : "", r->model, q);
+    }
+    if (ncand < MAX_SERIES)
+      cand[ncand++] = k;
+  }
+  /* draw the noisiest first (behind the others), translucent when they chatter */
+  for (size_t a = 1; a < ncand; a++)
+    for (size_t c = a; c > 0; c--) {
+      const double ca = R->r[cand[c]].chatter_rate, cb = R->r[cand[c - 1]].chatter_rate;
+      if (!((isnan(ca) ? 0 : ca) > (isnan(cb) ? 0 : cb)))
+        break;
+      const size_t t = cand[c];
+      cand[c] = cand[c - 1];
+      cand[c - 1] = t;
+    }
+  int translucent = 0;
+  for (size_t a = 0; a < ncand; a++) {
+    const run *r = &R->r[cand[a]];
+    if (traj_path(rp->dir, r, path, sizeof path) != 0)
+      continue;
+    char step[48], t[160], col[16];
+    run_step(r, step, sizeof step);
+    snprintf(t, sizeof t, "%s/%s %s%s%s", r->model, r->integrator, step, r->ok ? "" : " ",
+             r->ok ? "" : r->status);
+    const char *c = model_color(r->model);
+    if (r->chatter_rate > FB_V_CHATTER_RATE) {
+      snprintf(col, sizeof col, "#70%s", c + 1);
+      translucent = 1;
+    } else {
+      snprintf(col, sizeof col, "%s", c);
+    }
+    char srcp[PATH_LEN + 32];
+    traj_source(path, srcp, sizeof srcp);
+    sb_gword(pb_var(&b, "files"), srcp);
+    sb_gword(pb_var(&b, "titles"), t);
+    sb_gword(pb_var(&b, "colors"), col);
+    if (first[0] == '\0')
+      snprintf(first, sizeof first, "%s", path);
+    nf++;
+  }
+  if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference" FB_TRAJ_EXT, rp->dir, S) != 0 ||
+      file_size(ref) <= 0)
+    ref[0] = '\0';
+  int n = 0, nc = 0, st = FB_OK;
+  if (nf == 0 || traj_dims(first, &n, &nc) != 0) {
+    plot_skip(rp, p, "no readable trajectory file of a baseline run");
+  } else {
+    int ncol = n > nc ? n : nc;
+    if (ncol > 3)
+      ncol = 3;
+    char refsrc[PATH_LEN + 32] = "";
+    if (ref[0] != '\0')
+      traj_source(ref, refsrc, sizeof refsrc);
+    sb_puts(pb_var(&b, "ref"), refsrc);
+    sb_printf(pb_var(&b, "scen"), "%s: every model against the reference%s", S,
+              n > 3 ? " (first 3 DOFs)" : "");
+    sb_puts(pb_var(&b, "note"), translucent ? "faint lines, drawn behind the others: runs that chatter "
+                                              "(> 10 velocity sign changes per second of stick)" : "");
+    /* reading */
+    sbuf *rd = &p->reading;
+    if (best >= 0) {
+      sb_printf(rd, "Closest to the reference in x: %s/%s (L2 error ", R->r[best].model,
+                R->r[best].integrator);
+      sb_num(rd, R->r[best].err_x_l2);
+      sb_printf(rd, " m s^0.5); farthest: %s/%s (", R->r[worst].model, R->r[worst].integrator);
+      sb_num(rd, R->r[worst].err_x_l2);
+      sb_puts(rd, ")");
+    } else {
+      sb_puts(rd, "No baseline run has an error against a reference");
+    }
+    if (!isnan(stref)) {
+      sb_printf(rd, "; of the reference's %.3g s of stick, %s reproduce%s it within 10%%", stref,
+                good.n ? sb_str(&good) : "no model", good.n && strchr(sb_str(&good), ',') ? "" : "s");
+      if (bad.n)
+        sb_printf(rd, ", %s less than 10%%", sb_str(&bad));
+      if (over.n)
+        sb_printf(rd, ", and %s stick%s longer than the reference (time ratio)", sb_str(&over),
+                  strchr(sb_str(&over), ',') ? "" : "s");
+    } else if (best >= 0) {
+      sb_puts(rd, "; the reference has no stick interval");
+    }
+    sb_puts(rd, ".");
+    st = plot_draw(rp, p, "traj.gp", &b, err, "n=%d; nc=%d; ncol=%d; W=%d; H=%d", n, nc, ncol,
+                   700 + 450 * ncol, 1050);
+  }
+  pb_free(&b);
+  sb_free(&good);
+  sb_free(&bad);
+  sb_free(&over);
+  return st;
+}
+
+/* ==== convergence ========================================================================= */
+
+static double series_order(const report *rp, const char *scenario, const series *s)
+{
+  const long k = orders_find(&rp->O, scenario, s->model, s->integrator, s->tag);
+  return k < 0 ? (double)NAN : fb_csv_d(&rp->O.t, (size_t)k, rp->O.c_order_x);
+}
+
+/* A run a convergence plot draws: its discretization error (against the model's own
+ * reference, docs/design.md §6) against its step; suspect runs are not ok. */
+static int conv_point(const run *r)
+{
+  return r->ok && r->disc_x_l2 > 0 && r->h > 0 && isfinite(r->disc_x_l2);
+}
+
+static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
+{
+  const runs *R = &rp->R;
+  series_set *S = rp->S;
+  series_collect(R, "convergence", scn, S);
+  plot_build b = {0};
+  sbuf none = {0};
+  double hmax = NAN;
+  /* sort the series by order (descending) for the reading */
+  size_t ord_idx[MAX_SERIES];
+  double ord_val[MAX_SERIES];
+  size_t nord = 0;
+  for (size_t j = 0; j < S->n; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, conv_point, &d) == 0) {
+      sb_printf(&none, "%s%s", none.n ? ", " : "", d.label);
+      continue;
+    }
+    double o = series_order(rp, scn, s);
+    if (fabs(o) < 0.005)
+      o = 0; /* no "-0.00" */
+    char t[200], em[40] = "";
+    const double mod = d.row[0]->mod_x_l2;
+    if (mod > 0)
+      snprintf(em, sizeof em, ", E_mod %.1e", mod);
+    if (isnan(o))
+      snprintf(t, sizeof t, "%s (no asymptotic range%s)", d.label, em);
+    else
+      snprintf(t, sizeof t, "%s (order %.2f%s)", d.label, o, em);
+    pb_block(&b, t);
+    for (size_t q = 0; q < d.n; q++) {
+      pb_err_point(&b, d.row[q]->h, d.row[q]->disc_x_l2);
+      if (isnan(hmax) || d.row[q]->h > hmax)
+        hmax = d.row[q]->h;
+    }
+    pb_looks(&b, s, 1);
+    if (!isnan(o) && nord < MAX_SERIES) {
+      ord_idx[nord] = j;
+      ord_val[nord++] = o;
+    }
+    b.nb++;
+  }
+  /* the guide lines pass through the median error at the largest step */
+  double gy;
+  {
+    double at[MAX_SERIES];
+    size_t na = 0;
+    for (size_t j = 0; j < S->n && na < MAX_SERIES; j++)
+      for (size_t q = 0; q < S->s[j].n; q++) {
+        const run *r = &R->r[S->s[j].idx[q]];
+        if (conv_point(r) && r->h == hmax) {
+          at[na++] = log(r->disc_x_l2);
+          break;
+        }
+      }
+    gy = na ? exp(fb_median(at, na)) : 1.0;
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful convergence run");
+  } else {
+    sb_printf(pb_var(&b, "scen"), "%s: discretization error of x (each model against its own "
+              "reference) vs h", scn);
+    /* reading: orders from highest to lowest */
+    for (size_t a = 0; a < nord; a++)
+      for (size_t c = a + 1; c < nord; c++)
+        if (ord_val[c] > ord_val[a]) {
+          const double tv = ord_val[a];
+          ord_val[a] = ord_val[c];
+          ord_val[c] = tv;
+          const size_t ti = ord_idx[a];
+          ord_idx[a] = ord_idx[c];
+          ord_idx[c] = ti;
+        }
+    sb_puts(&p->reading, "Discretization orders in x on the asymptotic range (orders.csv): ");
+    for (size_t a = 0; a < nord; a++) {
+      char lab[160];
+      series_label(&S->s[ord_idx[a]], lab, sizeof lab);
+      sb_printf(&p->reading, "%s%s %.2f", a ? ", " : "", lab, ord_val[a]);
+    }
+    if (nord == 0)
+      sb_puts(&p->reading, "none (orders.csv missing)");
+    if (!is_closed_form(R, scn))
+      sb_puts(&p->reading, " (against the event-driven reference)");
+    if (none.n)
+      sb_printf(&p->reading, "; no successful run: %s", sb_str(&none));
+    sb_puts(&p->reading, ".");
+    st = plot_draw(rp, p, "conv.gp", &b, err, "ns=%zu; gx=%.10g; gy=%.10g; W=1300; H=800", b.nb,
+                   hmax, gy);
+  }
+  pb_free(&b);
+  sb_free(&none);
+  return st;
+}
+
+/* ==== work-precision ====================================================================== */
+
+const double wp_targets[N_WP_TARGETS] = {1e-1, 1e-2, 1e-3, 1e-4};
+
+/* The tightest target (of wp_targets) reached by at least two models on `scenario`, or
+ * the loosest reached by one; NaN if none. */
+static double wp_target(const runs *R, const char *scenario)
+{
+  double pick = NAN;
+  for (size_t j = 0; j < N_WP_TARGETS; j++) {
+    names m = {{0}, 0};
+    for (size_t k = 0; k < R->n; k++) {
+      const run *r = &R->r[k];
+      if (r->ok && in_cost_groups(r) && streq(r->scenario, scenario) && r->err_x_l2 <= wp_targets[j] &&
+          r->cpu_s > 0)
+        names_add(&m, r->model);
+    }
+    if (m.n >= 2 || (m.n == 1 && isnan(pick)))
+      pick = wp_targets[j];
+    if (m.n < 2)
+      break;
+  }
+  return pick;
+}
+
+/* "the cheapest ... ; then ... (x r)" at target on scenario, over every model. */
+static void cost_sentence(const runs *R, const char *scenario, double target, sbuf *out)
+{
+  names models = {{0}, 0};
+  for (size_t k = 0; k < R->n; k++)
+    if (streq(R->r[k].scenario, scenario) && in_cost_groups(&R->r[k]))
+      names_add(&models, R->r[k].model);
+  long best[MAX_NAMES];
+  size_t order[MAX_NAMES], nr = 0;
+  sbuf miss = {0};
+  for (size_t i = 0; i < models.n; i++) {
+    best[i] = cheapest_at(R, scenario, models.s[i], target);
+    if (best[i] >= 0)
+      order[nr++] = i;
+    else
+      sb_printf(&miss, "%s%s", miss.n ? ", " : "", models.s[i]);
+  }
+  for (size_t a = 0; a < nr; a++)
+    for (size_t b = a + 1; b < nr; b++)
+      if (R->r[best[order[b]]].cpu_s < R->r[best[order[a]]].cpu_s) {
+        const size_t t = order[a];
+        order[a] = order[b];
+        order[b] = t;
+      }
+  if (nr == 0) {
+    sb_printf(out, "no run reaches an L2 error of x of %.0e m s^0.5", target);
+  } else {
+    const run *c = &R->r[best[order[0]]];
+    char step[48];
+    run_step(c, step, sizeof step);
+    sb_printf(out, "to reach an L2 error of x <= %.0e m s^0.5 the cheapest run is %s/%s %s (%.2g s CPU)",
+              target, c->model, c->integrator, step, c->cpu_s);
+    for (size_t a = 1; a < nr; a++) {
+      const run *r = &R->r[best[order[a]]];
+      sb_printf(out, "%s %s/%s x%.2g", a == 1 ? "; then" : ",", r->model, r->integrator,
+                r->cpu_s / c->cpu_s);
+    }
+    if (miss.n)
+      sb_printf(out, "; not reached by %s", sb_str(&miss));
+  }
+  sb_free(&miss);
+}
+
+/* A run a work-precision plot draws: an error against a CPU time. */
+static int wp_point(const run *r)
+{
+  return r->ok && r->err_x_l2 > 0 && r->cpu_s > 0 && isfinite(r->err_x_l2);
+}
+
+static int wp_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
+{
+  const runs *R = &rp->R;
+  series_collect(R, "work-precision", scn, rp->S);
+  series_collect(R, "convergence", scn, rp->C);
+  plot_build b = {0};
+  /* tolerance ladders solid, then the fixed-step ladders dashed */
+  for (int pass = 0; pass < 2; pass++) {
+    const series_set *X = pass == 0 ? rp->S : rp->C;
+    for (size_t j = 0; j < X->n; j++) {
+      const series *s = &X->s[j];
+      drawn d;
+      if (series_drawn(R, s, wp_point, &d) == 0)
+        continue;
+      char t[220];
+      snprintf(t, sizeof t, "%s (%s)", d.label, pass == 0 ? "tolerance ladder" : "fixed h ladder");
+      pb_block(&b, t);
+      for (size_t q = 0; q < d.n; q++)
+        pb_err_point(&b, d.row[q]->cpu_s, d.row[q]->err_x_l2);
+      pb_looks(&b, s, pass == 0 ? 1 : 2);
+      b.nb++;
+    }
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful work-precision run");
+  } else {
+    const double target = wp_target(R, scn);
+    sb_printf(pb_var(&b, "scen"),
+              "%s: error of x against CPU time (solid: tolerance ladders, dashed: fixed steps)", scn);
+    if (isnan(target))
+      sb_puts(&p->reading, "No run reaches an L2 error of x of 0.1 m s^0.5");
+    else
+      cost_sentence(R, scn, target, &p->reading);
+    sb_puts(&p->reading, ".");
+    /* capitalize the first letter */
+    if (p->reading.s != NULL && p->reading.s[0] >= 'a' && p->reading.s[0] <= 'z')
+      p->reading.s[0] = (char)(p->reading.s[0] - 'a' + 'A');
+    st = plot_draw(rp, p, "wp.gp", &b, err, "ns=%zu; target=%.10g; W=1400; H=%d", b.nb,
+                   isnan(target) ? 0.0 : target, b.nb > 14 ? 1000 : 850);
+  }
+  pb_free(&b);
+  return st;
+}
+
+/* ==== cost against mu ===================================================================== */
+
+/* A run a cost plot draws: a cost at a friction coefficient, its budget hit or not. */
+static int cost_point(const run *r)
+{
+  return (r->ok || r->budget) && r->nfe > 0 && !isnan(r->value);
+}
+
+static int cost_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
+{
+  const runs *R = &rp->R;
+  series_set *S = rp->S;
+  series_collect(R, "cost-mu", scn, S);
+  names tags = {{0}, 0};
+  plot_build b = {0};
+  double mumin = NAN, mumax = NAN;
+  size_t ncpu = 0, nbudget = 0;
+  sbuf *rd = &p->reading;
+  for (size_t j = 0; j < S->n; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, cost_point, &d) == 0)
+      continue;
+    const run *lo = NULL, *hi = NULL;
+    sbuf budg = {0};
+    /* a tagged second series (coupled-sledges' A=2) is drawn dashed in its model's colour
+     * and named once in the key, so the key stays one column */
+    pb_block(&b, s->tag[0] ? "" : d.label);
+    if (s->tag[0] && names_find(&tags, s->tag) < 0)
+      names_add(&tags, s->tag);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->value);
+      sb_dat(&b.data, r->nfe);
+      sb_dat(&b.data, r->cpu_s > 0 ? r->cpu_s : (double)NAN);
+      sb_dat(&b.data, r->budget ? r->nfe : (double)NAN);
+      sb_dat(&b.data, r->budget && r->cpu_s > 0 ? r->cpu_s : (double)NAN);
+      sb_puts(&b.data, "\n");
+      if (isnan(mumin) || r->value < mumin)
+        mumin = r->value;
+      if (isnan(mumax) || r->value > mumax)
+        mumax = r->value;
+      if (lo == NULL || r->value < lo->value)
+        lo = r;
+      if (hi == NULL || r->value > hi->value)
+        hi = r;
+      if (r->budget)
+        sb_printf(&budg, "%s%g", budg.n ? ", " : "", r->value);
+      ncpu += r->cpu_s > 0;
+      nbudget += r->budget;
+    }
+    if (hi != lo) {
+      sb_printf(rd, "%s%s x%.3g (mu %g -> %g", b.nb ? "; " : "", d.label, hi->nfe / lo->nfe, lo->value,
+                hi->value);
+      if (budg.n)
+        sb_printf(rd, ", budget hit at mu = %s", sb_str(&budg));
+      sb_puts(rd, ")");
+    }
+    sb_free(&budg);
+    pb_looks(&b, s, s->tag[0] ? 2 : 1); /* a second series (A=2) dashed */
+    b.nb++;
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no run of the cost-mu group with a cost");
+  } else {
+    reading_lead(rd, "Growth of the RHS evaluations with the friction coefficient");
+    sb_printf(pb_var(&b, "scen"), "%s: cost against the friction coefficient mu", scn);
+    sbuf *dn = pb_var(&b, "dashnote");
+    for (size_t t = 0; t < tags.n; t++)
+      sb_printf(dn, "%s%s", t ? ", " : "dashed: the same with ", tags.s[t]);
+    st = plot_draw(rp, p, "cost.gp", &b, err, "ns=%zu; logx=%d; havecpu=%d; nbudget=%zu; W=1300; H=950",
+                   b.nb, mumin > 0 && mumax / mumin >= 9.99 ? 1 : 0, ncpu > 0, nbudget);
+  }
+  pb_free(&b);
+  return st;
+}
+
+/* ==== drift =============================================================================== */
+
+static int plot_drift(report *rp, fb_err *err)
+{
+  const runs *R = &rp->R;
+  names models = {{0}, 0}, variants = {{0}, 0};
+  for (size_t k = 0; k < R->n; k++)
+    if (streq(R->r[k].group, "drift")) {
+      names_add(&models, R->r[k].model);
+      names_add(&variants, R->r[k].tag[0] ? R->r[k].tag : "default");
+    }
+  if (models.n == 0)
+    return FB_OK;
+  plot_entry *p = plot_new(rp, "drift: creep under sub-breakaway loads, per model and load variant", "drift");
+  if (p == NULL)
+    return FB_OK;
+  size_t nval = 0;
+  for (size_t k = 0; k < R->n; k++)
+    nval += streq(R->r[k].group, "drift") && R->r[k].ok && R->r[k].drift_per_cycle >= 0;
+  if (nval == 0) {
+    plot_skip(rp, p, "no successful drift-group run with a drift");
+    return FB_OK;
+  }
+  /* drifts below this (round-off, or exactly 0) are drawn at it as open triangles */
+  const double yfloor = 1e-12;
+  plot_build b = {0};
+  sbuf above = {0}, below = {0}, zero = {0}, unknown = {0};
+  static const char *const vcol[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                     "#8c564b", "#e377c2", "#7f7f7f"};
+  static const int vpt[] = {7, 5, 9, 13, 15, 11, 3, 6};
+  for (size_t j = 0; j < variants.n; j++) {
+    sb_gword(pb_var(&b, "variants"), variants.s[j]);
+    sb_gword(pb_var(&b, "colors"), vcol[j % 8]);
+    sb_printf(pb_var(&b, "pts"), "%d ", vpt[j % 8]);
+  }
+  for (size_t i = 0; i < models.n; i++) {
+    sb_printf(&b.data, "%zu ", i + 1);
+    sb_gword(&b.data, models.s[i]);
+    double mx = NAN;
+    const char *mxv = "";
+    int allzero = 1, any = 0;
+    for (size_t j = 0; j < variants.n; j++) {
+      double v = NAN;
+      for (size_t k = 0; k < R->n; k++) {
+        const run *r = &R->r[k];
+        if (streq(r->group, "drift") && streq(r->model, models.s[i]) && r->ok &&
+            streq(r->tag[0] ? r->tag : "default", variants.s[j])) {
+          v = r->drift_per_cycle;
+          break;
+        }
+      }
+      sb_dat(&b.data, v >= yfloor ? v : (double)NAN);
+      sb_dat(&b.data, v < yfloor ? yfloor : (double)NAN);
+      if (!isnan(v)) {
+        any = 1;
+        allzero &= v < yfloor;
+        if (isnan(mx) || v > mx) {
+          mx = v;
+          mxv = variants.s[j];
+        }
+      }
+    }
+    sb_puts(&b.data, "\n");
+    sbuf *dst = !any ? &unknown : allzero ? &zero : mx > DRIFT_READING_LINE ? &above : &below;
+    sb_printf(dst, "%s%s", dst->n ? ", " : "", models.s[i]);
+    if (any && !allzero) {
+      sb_puts(dst, " (");
+      sb_num(dst, mx);
+      sb_printf(dst, ", %s)", mxv);
+    }
+  }
+  sbuf *rd = &p->reading;
+  sb_printf(rd, "Largest drift per cycle above the %.0e m/cycle threshold (drifts): %s", DRIFT_READING_LINE,
+            above.n ? sb_str(&above) : "none");
+  sb_printf(rd, "; below it: %s", below.n ? sb_str(&below) : "none");
+  sb_printf(rd, "; zero (below %.0e, round-off) in every variant: %s", yfloor, zero.n ? sb_str(&zero) : "none");
+  if (unknown.n)
+    sb_printf(rd, "; no successful run: %s", sb_str(&unknown));
+  sb_puts(rd, ".");
+  sb_puts(pb_var(&b, "scen"), "drift: drift per forcing cycle inside the reference's stick (exact answer: 0)");
+  const int st = plot_draw(rp, p, "drift.gp", &b, err, "nv=%zu; nm=%zu; yfloor=%.3g; threshold=%.3g; W=1300; H=800",
+                           variants.n, models.n, yfloor, DRIFT_READING_LINE);
+  pb_free(&b);
+  sb_free(&above);
+  sb_free(&below);
+  sb_free(&zero);
+  sb_free(&unknown);
+  return st;
+}
+
+/* ==== chatter against h =================================================================== */
+
+/* A run the chatter plot draws: a chatter rate at a fixed step. */
+static int chatter_point(const run *r)
+{
+  return r->ok && r->h > 0 && !isnan(r->chatter_rate);
+}
+
+static int plot_chatter(report *rp, fb_err *err)
+{
+  const runs *R = &rp->R;
+  series_set *S = rp->S;
+  series_collect(R, "convergence", "stick-slip", S);
+  if (S->n == 0)
+    return FB_OK;
+  plot_entry *p = plot_new(rp, "stick-slip: chatter against the step", "chatter");
+  if (p == NULL)
+    return FB_OK;
+  const double yfloor = 0.01;
+  plot_build b = {0};
+  sbuf zero = {0};
+  const run *fin[MAX_SERIES]; /* the finest step of each ladder that chatters at all */
+  size_t nfin = 0;
+  for (size_t j = 0; j < S->n; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, chatter_point, &d) == 0)
+      continue;
+    const run *finest = NULL;
+    pb_block(&b, d.label);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->h);
+      sb_dat(&b.data, r->chatter_rate > 0 ? r->chatter_rate : (double)NAN);
+      sb_dat(&b.data, r->chatter_rate == 0 ? yfloor : (double)NAN);
+      sb_puts(&b.data, "\n");
+      if (finest == NULL || r->h < finest->h)
+        finest = r;
+    }
+    pb_looks(&b, s, 1);
+    sb_gword(pb_var(&b, "titles"), d.label);
+    if (finest->chatter_rate > 0)
+      fin[nfin++] = finest;
+    else
+      sb_printf(&zero, "%s%s", zero.n ? ", " : "", d.label);
+    b.nb++;
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful fixed-step run on stick-slip");
+  } else {
+    for (size_t a = 0; a < nfin; a++)
+      for (size_t c = a + 1; c < nfin; c++)
+        if (fin[c]->chatter_rate > fin[a]->chatter_rate) {
+          const run *t = fin[a];
+          fin[a] = fin[c];
+          fin[c] = t;
+        }
+    sbuf *rd = &p->reading;
+    sb_puts(rd, "At the finest step of each ladder, velocity sign changes per second of stick: ");
+    for (size_t a = 0; a < nfin; a++)
+      sb_printf(rd, "%s%s/%s %.3g (h=%g)", a ? ", " : "", fin[a]->model, fin[a]->integrator,
+                fin[a]->chatter_rate, fin[a]->h);
+    if (zero.n)
+      sb_printf(rd, "%snone at all for %s", nfin ? "; " : "", sb_str(&zero));
+    sb_printf(rd, " (verdict threshold %g /s).", FB_V_CHATTER_RATE);
+    sb_puts(pb_var(&b, "scen"), "stick-slip: chatter inside the reference's stick intervals against h");
+    st = plot_draw(rp, p, "chatter.gp", &b, err, "ns=%zu; yfloor=%g; threshold=%g; W=1300; H=800", b.nb,
+                   yfloor, FB_V_CHATTER_RATE);
+  }
+  pb_free(&b);
+  sb_free(&zero);
+  return st;
+}
+
+/* ==== regularization ====================================================================== */
+
+/* The error a regularization plot draws: the modelling error E_mod (the model's own
+ * converged solution against Coulomb's, docs/design.md §6), which is what the parameter
+ * sets; the total error where a run has no own reference. */
+static double reg_err(const run *r)
+{
+  return isfinite(r->mod_x_l2) ? r->mod_x_l2 : r->err_x_l2;
+}
+
+/* A run a regularization plot draws: an error or a drift at a parameter value. */
+static int regularization_point(const run *r)
+{
+  return r->ok && r->value > 0 && (reg_err(r) >= 0 || r->drift >= 0);
+}
+
+static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
+{
+  const runs *R = &rp->R;
+  series_set *S = rp->S;
+  series_collect(R, "regularization", scn, S);
+  /* floor for zeros: a decade below the smallest positive error or drift */
+  double minpos = NAN;
+  for (size_t j = 0; j < S->n; j++)
+    for (size_t q = 0; q < S->s[j].n; q++) {
+      const run *r = &R->r[S->s[j].idx[q]];
+      if (!r->ok)
+        continue;
+      if (reg_err(r) > 0 && (isnan(minpos) || reg_err(r) < minpos))
+        minpos = reg_err(r);
+      if (r->drift > 0 && (isnan(minpos) || r->drift < minpos))
+        minpos = r->drift;
+    }
+  const double yfloor = isnan(minpos) ? 1e-12 : pow(10, floor(log10(minpos)) - 1);
+  plot_build b = {0};
+  sbuf *rd = &p->reading;
+  size_t nzero = 0;
+  for (size_t j = 0; j < S->n && b.nb < 4; j++) {
+    const series *s = &S->s[j];
+    drawn d;
+    if (series_drawn(R, s, regularization_point, &d) == 0)
+      continue;
+    char t[300];
+    snprintf(t, sizeof t, "%s: %s", d.label, s->sweep);
+    pb_block(&b, t);
+    for (size_t q = 0; q < d.n; q++) {
+      const run *r = d.row[q];
+      sb_dat(&b.data, r->value);
+      sb_dat(&b.data, reg_err(r) > 0 ? reg_err(r) : (double)NAN);
+      sb_dat(&b.data, r->drift > 0 ? r->drift : (double)NAN);
+      sb_dat(&b.data, r->nfe > 0 ? r->nfe : (double)NAN);
+      sb_dat(&b.data, reg_err(r) == 0 ? yfloor : (double)NAN);
+      sb_dat(&b.data, r->drift == 0 ? yfloor : (double)NAN);
+      nzero += reg_err(r) == 0 || r->drift == 0;
+      sb_puts(&b.data, "\n");
+    }
+    sb_gword(pb_var(&b, "colors"), model_color(s->model));
+    sb_gword(pb_var(&b, "ptitles"), t);
+    snprintf(t, sizeof t, "%s (model parameter, log scale)", s->sweep);
+    sb_gword(pb_var(&b, "pxlabels"), t);
+    if (d.n > 1) {
+      /* from one end of the ladder to the other, and the runs that failed on it */
+      const run *lo = d.row[0], *hi = d.row[d.n - 1];
+      sb_printf(rd, "%s%s from %s = %g to %g: modelling error E_mod of x ", b.nb ? "; " : "", d.label, s->sweep,
+                lo->value, hi->value);
+      sb_change(rd, reg_err(lo), reg_err(hi));
+      sb_puts(rd, ", drift ");
+      sb_change(rd, lo->drift, hi->drift);
+      sb_printf(rd, " m, nfe %.0f -> %.0f", lo->nfe, hi->nfe);
+      sbuf failed = {0};
+      for (size_t q = 0; q < s->n; q++) {
+        const run *r = &R->r[s->idx[q]];
+        if (!r->ok && r->value > 0)
+          sb_printf(&failed, "%s%s at %g", failed.n ? ", " : "", r->status, r->value);
+      }
+      if (failed.n)
+        sb_printf(rd, " (%s)", sb_str(&failed));
+      sb_free(&failed);
+    }
+    b.nb++;
+  }
+  int st = FB_OK;
+  if (b.nb == 0) {
+    plot_skip(rp, p, "no successful run of the regularization group");
+  } else {
+    reading_lead(rd, "In ladder order (looser to stiffer regularization)");
+    sb_printf(pb_var(&b, "scen"), "%s: modelling error, drift and cost against the regularization parameter", scn);
+    st = plot_draw(rp, p, "regularization.gp", &b, err, "ns=%zu; nzero=%zu; yfloor=%.3g; W=%d; H=%d",
+                   b.nb, nzero, yfloor, b.nb > 1 ? 1500 : 1000, b.nb > 2 ? 1100 : 680);
+  }
+  pb_free(&b);
+  return st;
+}
+
+/* ==== [Engleder2002]'s eps x h grid ============================================================= */
+
+/* The header and the rows with t0 <= t <= t1 of trajectory file src, as the plot data
+ * file `name` (its path into out).  Why: the grid plots draw the last 2 drive periods of
+ * 40001-sample trajectories, and gnuplot reading the five whole files twice per plot
+ * was the longest job of the report. */
+static int traj_window(report *rp, const char *src, double t0, double t1, const char *name,
+                       char *out, size_t len, fb_err *err)
+{
+  char *text;
+  size_t n;
+  if (fb_gz_read_all(src, &text, &n) != 0)
+    return fb_err_set(err, FB_EIO, "cannot read trajectory '%s'", src);
+  sbuf d = {0};
+  const char *p = text, *end = text + n;
+  for (int header = 1; p < end; header = 0) {
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    const size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
+    char *q;
+    const double t = strtod(p, &q);
+    if (header || (q != p && t >= t0 && t <= t1))
+      sb_printf(&d, "%.*s\n", (int)l, p);
+    p += l + 1;
+  }
+  free(text);
+  const int st = write_data(rp, name, &d, out, len, err);
+  sb_free(&d);
+  return st;
+}
+
+static int plots_grid(report *rp, fb_err *err)
+{
+  const runs *R = &rp->R;
+  long cell[4];
+  size_t nc = 0;
+  for (size_t k = 0; k < R->n && nc < 4; k++)
+    if (streq(R->r[k].group, "grid"))
+      cell[nc++] = (long)k;
+  if (nc == 0)
+    return FB_OK;
+  const char *scn = R->r[cell[0]].scenario;
+  plot_entry *pp = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 3): phase curves of the contact mass", "grid_phase");
+  plot_entry *pf = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 4): contact forces", "grid_force");
+  if (pp == NULL || pf == NULL)
+    return FB_OK;
+  sbuf files = {0}, titles = {0}, vars = {0};
+  char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "", src[4][PATH_LEN];
+  size_t nf = 0;
+  long best = -1, worst = -1;
+  sbuf ftv = {0};
+  for (size_t c = 0; c < nc; c++) {
+    const run *r = &R->r[cell[c]];
+    if (traj_path(rp->dir, r, path, sizeof path) != 0)
+      continue;
+    char step[48], t[200];
+    run_step(r, step, sizeof step);
+    snprintf(t, sizeof t, "%s, %s: L2 error of x %.3g m s^0.5%s%s", r->tag, step, r->err_x_l2,
+             r->ok ? "" : ", ", r->ok ? "" : r->status);
+    snprintf(src[nf], sizeof src[nf], "%s", path);
+    sb_gword(&titles, t);
+    if (first[0] == '\0')
+      snprintf(first, sizeof first, "%s", path);
+    nf++;
+    if (r->ok && isfinite(r->err_x_l2)) {
+      if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
+        best = cell[c];
+      if (worst < 0 || r->err_x_l2 > R->r[worst].err_x_l2)
+        worst = cell[c];
+    }
+    sb_printf(&ftv, "%s%s %s ", ftv.n ? "; " : "", r->tag, step);
+    sb_num(&ftv, r->chatter_F_tv);
+  }
+  int n = 0, ncont = 0, st = FB_OK;
+  if (nf < 4 || traj_dims(first, &n, &ncont) != 0) {
+    plot_skip(rp, pp, "fewer than four grid trajectories");
+    plot_skip(rp, pf, "fewer than four grid trajectories");
+  } else {
+    if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, rp->dir, scn,
+                 R->r[cell[0]].tag[0] ? "__" : "", R->r[cell[0]].tag) != 0 || file_size(ref) <= 0)
+      if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference" FB_TRAJ_EXT, rp->dir, scn) != 0 ||
+          file_size(ref) <= 0)
+        ref[0] = '\0';
+    const run *r0 = &R->r[cell[0]];
+    double vd = param_get(r0->sparams, "v"), Om = param_get(r0->sparams, "Omega");
+    double T = param_get(r0->sparams, "T");
+    if (isnan(T))
+      T = r0->t_reached;
+    if (isnan(vd))
+      vd = 0;
+    const double tmin = Om > 0 && T > 4 * FB_PI / Om ? T - 4 * FB_PI / Om : 0.75 * T;
+    for (size_t k = 0; k < nf && st == FB_OK; k++) {
+      char name[32];
+      snprintf(name, sizeof name, "grid_%zu", k + 1);
+      st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
+      sb_gword(&files, path);
+    }
+    if (st == FB_OK && ref[0] != '\0') {
+      snprintf(path, sizeof path, "%s", ref);
+      st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
+    }
+    var_s(&vars, "files", sb_str(&files));
+    var_s(&vars, "titles", sb_str(&titles));
+    var_s(&vars, "ref", ref);
+    /* the contact mass is the last DOF (two-mass-drive: m), the force the first contact */
+    sb_printf(&vars, "xc=%d; vc=%d; Fc=%d; vd=%.10g; tmin=%.10g; tmax=%.10g; W=1500; H=1050; ",
+              1 + n, 1 + 2 * n, 2 + 2 * n, vd, tmin, T);
+    sbuf v2 = {0};
+    sb_puts(&v2, sb_str(&vars));
+    var_s(&vars, "what", "phase");
+    char scen[400];
+    snprintf(scen, sizeof scen, "%s, %s/%s: contact-mass phase curves, rows eps = k/cT, columns h (last 2 drive periods)",
+             scn, r0->model, r0->integrator);
+    var_s(&vars, "scen", scen);
+    var_s(&v2, "what", "force");
+    snprintf(scen, sizeof scen, "%s, %s/%s: contact force, rows eps = k/cT, columns h (last 2 drive periods)",
+             scn, r0->model, r0->integrator);
+    var_s(&v2, "scen", scen);
+    if (best >= 0) {
+      char sb1[48], sb2[48];
+      run_step(&R->r[best], sb1, sizeof sb1);
+      run_step(&R->r[worst], sb2, sizeof sb2);
+      sb_printf(&pp->reading, "Closest to the event-driven reference: %s, %s (L2 error of x %.3g m s^0.5); farthest: %s, %s (%.3g).",
+                R->r[best].tag, sb1, R->r[best].err_x_l2, R->r[worst].tag, sb2, R->r[worst].err_x_l2);
+    } else {
+      sb_puts(&pp->reading, "No grid run has an error against the reference.");
+    }
+    sb_printf(&pf->reading, "Contact-force total variation inside the reference's stick intervals, per unit Fs and second "
+              "(the exact force varies smoothly there): %s; the trajectory files sample the force every %.3g s, so oscillations "
+              "faster than that are aliased.", sb_str(&ftv), traj_dt(first));
+    if (vars.bad || v2.bad)
+      st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    if (st == FB_OK)
+      st = gp_render(rp, pp, "grid.gp", &vars, err);
+    if (st == FB_OK)
+      st = gp_render(rp, pf, "grid.gp", &v2, err);
+    sb_free(&v2);
+  }
+  sb_free(&files);
+  sb_free(&titles);
+  sb_free(&vars);
+  sb_free(&ftv);
+  return st;
+}
+
+
+/* ==== the plots, in the order report.html shows them ====================================== */
+
+static const plot_kind plot_kinds[] = {
+    {"baseline", "traj", "trajectories of every model (baseline runs) and the reference", traj_draw, NULL},
+    {"convergence", "conv", "convergence of x under step refinement", conv_draw, NULL},
+    {"work-precision", "wp", "work-precision (error of x against CPU time)", wp_draw, NULL},
+    {"cost-mu", "cost", "cost against the friction coefficient", cost_draw, NULL},
+    {.single = plot_drift},
+    {.single = plot_chatter},
+    {"regularization", "regularization", "sensitivity to the regularization parameter",
+     regularization_draw, NULL},
+    {.single = plots_grid},
+};
+
+/* Every plot of plot_kinds, in order; stops at the first failure that is not a plot's own. */
+int report_plots_all(report *rp, fb_err *err)
+{
+  int st = FB_OK;
+  for (size_t k = 0; k < sizeof plot_kinds / sizeof plot_kinds[0] && st == FB_OK; k++)
+    st = plots_of_kind(rp, &plot_kinds[k], err);
+  return st;
+}

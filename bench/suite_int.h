@@ -1,0 +1,116 @@
+/* suite_int.h — what the suite's files share: bench/suite.c (expansion, references, jobs,
+ * threads, resume) and suite_write.c (runs.csv, orders.csv, meta.json).  Private: not
+ * installed, not part of the fb_ API. */
+#ifndef FB_SUITE_INT_H
+#define FB_SUITE_INT_H
+
+#include <errno.h>
+#include <gsl/gsl_version.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_gzcsv.h"
+#include "fb_suite.h"
+#include "fb_io.h"
+#include "fb_own_ref.h"
+#include "fb_run_metrics.h"
+#include "fb_manifest.h"
+#include "fb_report.h"
+#include "fb_verdicts.h"
+#include "fb_resume.h"
+#include "fb_schedule.h"
+#include "fb_version.h"
+
+#ifndef FB_BUILD_INFO
+#define FB_BUILD_INFO "unknown"
+#endif
+#ifndef FB_VERSION
+#define FB_VERSION "unknown"
+#endif
+
+/* One reference per distinct scenario variant. */
+typedef struct ref_entry {
+  char *key;        /* scenario name + its resolved parameters */
+  size_t job;       /* a job whose scenario variant this is */
+  const char *tag;  /* label for the trajectory file */
+  int want_traj;
+  fb_reference ref;
+  int kind;         /* FB_REF_EXACT, FB_REF_EVENT, FB_REF_NONE (unavailable) */
+  int status;
+  char message[FB_ERR_LEN];
+  int needed;       /* resume: a job still to run uses it, or its file is missing */
+  /* a model's own reference (fb_own_ref.h) instead of the scenario's Coulomb one */
+  int own;
+  size_t coul;         /* the Coulomb reference of the same scenario variant */
+  fb_own_method om;
+  double acc;          /* its accuracy estimate (L2 of x) */
+  double mod_x, mod_v; /* modelling error: it against the Coulomb reference */
+} ref_entry;
+
+typedef struct job {
+  const fb_experiment *exp;
+  double value;        /* the swept value, NaN when none */
+  fb_case cs;
+  int ready;           /* case prepared */
+  int status;          /* of setup or of the run */
+  char message[FB_ERR_LEN];
+  char sparams[1024];  /* scenario parameters, resolved */
+  char mparams[512];   /* model parameters, as set (auto shown as auto) */
+  size_t ref;          /* index into the reference table */
+  size_t own;          /* the model's own reference in the same table, SIZE_MAX: none */
+  fb_run_result res;
+  fb_metrics m;
+  int done;            /* resume: finished (run now, taken from the journal, or not ready) */
+  int ref_kind;        /* resume: the reference kind the job was scored against, once done */
+} job;
+
+typedef struct suite {
+  const fb_suite_opts *o;
+  job *jobs;
+  size_t njobs;
+  ref_entry *refs;
+  size_t nrefs;
+  /* work distribution and progress */
+  pthread_mutex_t lock;
+  size_t next, done, total;
+  double t_start, last_print;
+  const char *phase;
+  /* resumable suites (fb_resume.h; the functions after write_meta) */
+  atomic_int stop;       /* the signal that interrupts the suite, 0 until then */
+  fb_sigwatch watch;
+  fb_journal journal;
+  int have_journal;
+  int journal_failed;    /* an append failed: --resume would rerun from there */
+  char journal_err[FB_ERR_LEN];
+  int partial;           /* write_runs: finished rows only */
+  size_t resumed;        /* jobs taken from the journal */
+  /* scheduling and parts (bench/schedule.c; the functions at the end of this file) */
+  const fb_table *table;  /* the experiments (o->table or own_table) */
+  fb_table own_table;     /* the default table, when o->table is NULL */
+  size_t *order;          /* this phase's job or reference indices in dispatch order */
+  size_t norder;
+  unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
+} suite;
+
+typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
+typedef struct worker_arg {
+  suite *S;
+  phase_kind phase;
+} worker_arg;
+
+void count_runs(const suite *S, size_t *nruns, size_t *nok, size_t *nbudget);
+int job_ref_kind(const suite *S, const job *jb);
+int write_meta(const suite *S, const char *path, double wall, const char *date,
+                      fb_err *err);
+int write_orders(const suite *S, const char *path, fb_err *err);
+int write_runs(const suite *S, const char *path, fb_err *err);
+
+#endif
