@@ -139,7 +139,7 @@ struct fb_integrator_type;
 struct fb_model_kernels;
 
 /* What the suite and the report need to know about a model, as data, so that the default
- * experiment table (bench/matrix.c) is built from the registry and no file outside models/
+ * experiment table (bench/suite/matrix.c) is built from the registry and no file outside models/
  * names a model (docs/design.md §11 "one file + one line"). */
 typedef struct fb_model_suite {
   const char *color;            /* "#rrggbb": the model's colour in every plot and the report */
@@ -238,7 +238,7 @@ FB_API int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, 
 extern const fb_model_type *const fb_model_registry[];
 FB_API const fb_model_type *fb_model_at(size_t i);
 FB_API const fb_model_type *fb_model_find(const char *name);
-/* Append a plugin's model (bench/plugin.c checks names first).  FB_EINVAL when the type
+/* Append a plugin's model (bench/harness/plugin.c checks names first).  FB_EINVAL when the type
  * has no name or no parameter set or its name is taken, FB_ENOMEM when the plugin table
  * is full. */
 int fb_model_register(const fb_model_type *t, fb_err *err);

@@ -20,7 +20,7 @@ const fb_model_type *const fb_model_registry[] = {
     NULL,
 };
 
-/* Models of loaded plugins (bench/plugin.c), after the built-ins.  Appended once at start
+/* Models of loaded plugins (bench/harness/plugin.c), after the built-ins.  Appended once at start
  * up, before any run; never removed (the plugin stays loaded). */
 #define FB_MAX_PLUGIN_MODELS 64
 static const fb_model_type *plugin_models[FB_MAX_PLUGIN_MODELS];

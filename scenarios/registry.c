@@ -25,7 +25,7 @@ const fb_scenario_type *const fb_contact_scenario_registry[] = {
     NULL,
 };
 
-/* Scenarios of loaded plugins (bench/plugin.c), after the built-ins; appended at start up,
+/* Scenarios of loaded plugins (bench/harness/plugin.c), after the built-ins; appended at start up,
  * never removed. */
 #define FB_MAX_PLUGIN_SCENARIOS 64
 static const fb_scenario_type *plugin_scenarios[FB_MAX_PLUGIN_SCENARIOS];

@@ -1,6 +1,6 @@
 # common.gp — shared set-up of every fricbench plot script (loaded by each, not run alone).
 #
-# The caller (bench/report.c) runs one gnuplot process per plot:
+# The caller (bench/report/report.c) runs one gnuplot process per plot:
 #   gnuplot -e "VARS; fmt='png'; out='A.png'" SCRIPT -e "fmt='svg'; out='A.svg'" SCRIPT
 # so every script runs twice, once per format.  Before loading this file a script may
 # set W and H (pixels of the PNG; the SVG gets the same size).

@@ -1,4 +1,4 @@
-/* test_gzcsv.c — the suite's compressed trajectory files (bench/fb_gzcsv.h): what the
+/* test_gzcsv.c — the suite's compressed trajectory files (bench/harness/fb_gzcsv.h): what the
  * suite writes is the run's trajectory at FB_TRAJ_DIGITS digits, readable by zlib and by
  * the report; a plan's traj_tail keeps only the window it asks for. */
 #include <criterion/criterion.h>

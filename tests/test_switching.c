@@ -1,5 +1,5 @@
 /* test_switching.c — the switching model (docs/design.md §3 M6), its `event` and `paper` schemes,
- * the reference solver (bench/fb_reference.h), `fricbench reference`, and the scenarios
+ * the reference solver (bench/harness/fb_reference.h), `fricbench reference`, and the scenarios
  * belt-oscillator and coupled-sledges.
  *
  * Independent numbers used below: the stick-slip switch times were computed separately

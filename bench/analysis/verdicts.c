@@ -12,7 +12,6 @@
 #include "fb_io.h"
 #include "fb_metrics.h"
 #include "fb_model.h"
-#include "fb_suite.h"
 
 /* One runs.csv row, as the rules need it. */
 typedef struct vrun {

@@ -1,4 +1,4 @@
-/* report_int.h — what the report's files share: bench/report.c (loading, utilities,
+/* report_int.h — what the report's files share: bench/report/report.c (loading, utilities,
  * gnuplot jobs, the entry point), report_plots.c (every plot), report_html.c (the page).
  * Private to the report: not installed, not part of the fb_ API. */
 #ifndef FB_REPORT_INT_H

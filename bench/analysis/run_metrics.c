@@ -1,6 +1,6 @@
 /* run_metrics.c — a single run's metrics by the suite's definitions (docs/design.md §6):
  * total error against the scenario's Coulomb reference, discretization error against the
- * model's own converged solution (bench/own_ref.c), the modelling error between the two,
+ * model's own converged solution (bench/analysis/own_ref.c), the modelling error between the two,
  * stick by the velocity test and by the model's flag, drift, chatter on every accepted
  * step (fb_stream), energy and cost.  The Coulomb reference is computed here for the suite
  * too, so that `run --metrics` and runs.csv cannot differ.

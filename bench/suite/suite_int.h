@@ -1,4 +1,4 @@
-/* suite_int.h — what the suite's files share: bench/suite.c (expansion, references, jobs,
+/* suite_int.h — what the suite's files share: bench/suite/suite.c (expansion, references, jobs,
  * threads, resume) and suite_write.c (runs.csv, orders.csv, meta.json).  Private: not
  * installed, not part of the fb_ API. */
 #ifndef FB_SUITE_INT_H
@@ -92,7 +92,7 @@ typedef struct suite {
   char journal_err[FB_ERR_LEN];
   int partial;           /* write_runs: finished rows only */
   size_t resumed;        /* jobs taken from the journal */
-  /* scheduling and parts (bench/schedule.c; the functions at the end of this file) */
+  /* scheduling and parts (bench/suite/schedule.c; the functions at the end of this file) */
   const fb_table *table;  /* the experiments (o->table or own_table) */
   fb_table own_table;     /* the default table, when o->table is NULL */
   size_t *order;          /* this phase's job or reference indices in dispatch order */

@@ -133,7 +133,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
   int c;
   unsigned long v;
   const char *resume_dir = NULL, *conflict = NULL; /* --resume and what it excludes */
-  const char *emit = NULL; /* --emit-jobs FILE (bench/merge.c) */
+  const char *emit = NULL; /* --emit-jobs FILE (bench/cli/merge.c) */
   fb_select sel;
   fb_select_init(&sel);
   sel.scenarios = lists;
@@ -264,7 +264,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
     }
     o.table = table;
   }
-  if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/merge.c */
+  if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/cli/merge.c */
     const int drc = fb_suite_dist_check(&o, emit, resume_dir != NULL);
     if (drc != FB_EXIT_OK || emit != NULL)
       return drc != FB_EXIT_OK ? drc : fb_emit_jobs(&o, emit, argv[0], &err) == FB_OK
@@ -294,7 +294,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
 
 int fb_cmd_suite(int argc, char **argv)
 {
-  /* the selection's name lists (bench/plan.c): at most argc names each */
+  /* the selection's name lists (bench/suite/plan.c): at most argc names each */
   const char **lists = calloc(4 * (size_t)argc + 4, sizeof *lists);
   if (lists == NULL) {
     fputs("fricbench: out of memory\n", stderr);

@@ -8,15 +8,15 @@
 #define FB_EXIT_USAGE 2
 
 int fb_cli_main(int argc, char **argv);
-/* fricbench suite (bench/cmd_suite.c) */
+/* fricbench suite (bench/cli/cmd_suite.c) */
 int fb_cmd_suite(int argc, char **argv);
-/* fricbench reference (bench/cmd_reference.c) */
+/* fricbench reference (bench/cli/cmd_reference.c) */
 int fb_cmd_reference(int argc, char **argv);
-/* fricbench bench (bench/cmd_bench.c) */
+/* fricbench bench (bench/cli/cmd_bench.c) */
 int fb_cmd_bench(int argc, char **argv);
-/* fricbench impacts (bench/cmd_impacts.c) */
+/* fricbench impacts (bench/cli/cmd_impacts.c) */
 int fb_cmd_impacts(int argc, char **argv);
-/* fricbench compare (bench/compare.c) */
+/* fricbench compare (bench/cli/compare.c) */
 int fb_cmd_compare(int argc, char **argv);
 
 #endif

@@ -1,4 +1,4 @@
-/* fb_merge.h — the reading half of `fricbench merge` (bench/merge.c), as a pure function
+/* fb_merge.h — the reading half of `fricbench merge` (bench/cli/merge.c), as a pure function
  * over the texts of the parts' files: `merge` reads the files, calls fb_merge_texts and
  * writes what it returns; fuzz/fuzz_merge.c feeds it arbitrary texts.
  */

@@ -1,5 +1,5 @@
 /* fb_csv.h — the one reader of the text files fricbench reads back (runs.csv, orders.csv,
- * part.json, meta.json): `merge` (bench/merge.c) and the report (bench/report.c) both use
+ * part.json, meta.json): `merge` (bench/cli/merge.c) and the report (bench/report/report.c) both use
  * it, and fuzz/fuzz_merge.c fuzzes it.
  *
  * CSV (RFC 4180): fields separated by ',', records by '\n' (a '\r' outside quotes is

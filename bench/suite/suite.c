@@ -98,7 +98,7 @@ static void ref_compute(suite *S, ref_entry *re)
                err.msg);
     return;
   }
-  /* the Coulomb reference, as `run --metrics` computes it (bench/run_metrics.c) */
+  /* the Coulomb reference, as `run --metrics` computes it (bench/analysis/run_metrics.c) */
   free(re->ref.stick);
   re->ref.stick = NULL;
   fb_ref_kind kind;

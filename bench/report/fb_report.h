@@ -28,6 +28,6 @@
  * naming the plots that failed). */
 int fb_report_make(const char *dir, size_t jobs, fb_err *err);
 
-/* The verdicts (bench/fb_verdicts.h) are computed by the suite and merge into
+/* The verdicts (bench/analysis/fb_verdicts.h) are computed by the suite and merge into
  * DIR/verdicts.csv; the report draws its verdict table from that file. */
 #endif

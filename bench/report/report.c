@@ -996,7 +996,8 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
         st = fb_verdicts_load(dir, &vt, err);
     }
   }
-  st = report_plots_all(rp, err);
+  if (st == FB_OK)
+    st = report_plots_all(rp, err);
   {
     const int s2 = gp_wait_all(rp, err); /* also after a failure: no process left behind */
     if (st == FB_OK)

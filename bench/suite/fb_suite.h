@@ -1,6 +1,6 @@
 /* fb_suite.h — the experiment table and the suite runner (docs/design.md §8).
  *
- * The default experiment table lives in one place (bench/matrix.c) as data: each
+ * The default experiment table lives in one place (bench/suite/matrix.c) as data: each
  * experiment names a scenario, a model, an integrator, fixed NAME=VALUE settings and at
  * most one sweep (the fixed step h, the tolerance, or a parameter) with its ladder.
  * The runner expands it into jobs (one per ladder value), computes each distinct
@@ -57,7 +57,7 @@ typedef struct fb_experiment {
 typedef struct fb_table {
   fb_experiment *e;
   size_t n;
-  size_t cap;    /* allocated experiments (bench/plan.c grows tables) */
+  size_t cap;    /* allocated experiments (bench/suite/plan.c grows tables) */
   char **strs;   /* a plan's strings, which the experiments point into (fb_table_strdup) */
   size_t nstrs, capstrs;
 } fb_table;
@@ -91,7 +91,7 @@ typedef struct fb_suite_opts {
   int resume;
   int handle_signals;
   int *stopped_by; /* out, may be NULL: the signal that interrupted the suite, else 0 */
-  /* Parts (bench/merge.c): with nparts > 0, run only part `part` (1..nparts) of the
+  /* Parts (bench/cli/merge.c): with nparts > 0, run only part `part` (1..nparts) of the
    * table's experiments (fb_schedule.h) and write its rows, orders, trajectories and
    * part.json; `fricbench merge` reassembles the parts. */
   size_t part, nparts;
@@ -112,10 +112,10 @@ int fb_suite_resume_opts(fb_suite_opts *o, fb_err *err);
 int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err);
 
 /* Write DIR/part.json: which part of how many, of how many runs, with which options
- * (bench/merge.c). */
+ * (bench/cli/merge.c). */
 int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb_err *err);
 /* `suite --emit-jobs FILE`: one `fricbench suite --part I/K --out DIR/part-I ...` command
- * per line (bench/merge.c). */
+ * per line (bench/cli/merge.c). */
 int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb_err *err);
 /* --part I/K, --parts K, --emit-jobs FILE of `suite` (c: 'p', 'K', 'E'): parse into o and
  * *emit; and check the combination.  FB_EXIT_OK or FB_EXIT_USAGE (message printed). */
