@@ -100,6 +100,7 @@ static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
   const size_t dim = ws->pb->dim;
   const double h0 = ws->o.h, tseg = *tp;
   const unsigned long max_steps = ws->o.max_steps;
+  const int yerr_veto = ws->yerr_veto;
   double *const ysave = ws->ysave, *const yerr = ws->yerr;
   int (*const on_step)(void *, double, const double *) = obs != NULL ? obs->on_step : NULL;
   void *const ctx = obs != NULL ? obs->ctx : NULL;
@@ -129,7 +130,7 @@ static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
      * above 100 dim) by returning success with y unchanged and yerr = +inf, a request
      * for a smaller step that a fixed-step run cannot grant: without this test the body
      * silently froze (glowinski-tp1 stuck at x = 0.318 from t = 0.6 at every h). */
-    if (ws->yerr_veto && !fb_all_finite(yerr, dim)) {
+    if (yerr_veto && !fb_all_finite(yerr, dim)) {
       memcpy(y, ysave, dim * sizeof(double));
       st = fb_err_set(err, FB_EGSL,
                       "bsimp refused the step at t=%.17g (its runaway test); the fixed step "
