@@ -136,7 +136,5 @@ extern const fb_integrator_type *const fb_integrator_registry[];
 /* Find an integrator for a model: its own schemes first, then the generic ones it can use.
  * NULL if the name is unknown or does not suit the model. */
 const fb_integrator_type *fb_integrator_find(const fb_model_type *model, const char *name);
-/* Any integrator by name (generic or any model's scheme); NULL if unknown. */
-const fb_integrator_type *fb_integrator_find_any(const char *name);
 
 #endif

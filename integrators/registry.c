@@ -46,17 +46,3 @@ const fb_integrator_type *fb_integrator_find(const fb_model_type *model, const c
   }
   return NULL;
 }
-
-const fb_integrator_type *fb_integrator_find_any(const char *name)
-{
-  for (size_t i = 0; fb_integrator_registry[i] != NULL; i++)
-    if (strcmp(fb_integrator_registry[i]->name, name) == 0)
-      return fb_integrator_registry[i];
-  const fb_model_type *mt;
-  for (size_t m = 0; (mt = fb_model_at(m)) != NULL; m++) {
-    for (size_t i = 0; mt->schemes != NULL && mt->schemes[i] != NULL; i++)
-      if (strcmp(mt->schemes[i]->name, name) == 0)
-        return mt->schemes[i];
-  }
-  return NULL;
-}

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_models.h"
 #include "fb_normal.h"
 
 typedef struct cws {

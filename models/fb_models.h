@@ -1,8 +1,14 @@
-/* fb_models.h — one exported type per model file, listed in registry.c. */
+/* fb_models.h — the models: one exported type per model file, and the registry that lists
+ * them (registry.c), with the plugins' models after the built-ins. */
 #ifndef FB_MODELS_H
 #define FB_MODELS_H
 
+#include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_model_registry.h"
+
+/* Any integrator by name: a generic one or any model's own scheme; NULL if unknown. */
+const fb_integrator_type *fb_integrator_find_any(const char *name);
 
 extern const fb_model_type fb_model_naive_sign;
 extern const fb_model_type fb_model_smooth_sign;

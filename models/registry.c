@@ -1,6 +1,7 @@
 /* registry.c — every model, in listing order.  Adding a model: one file, one line in
  * fb_models.h, one line here, one line in meson.build, and its tests. */
 #include <stddef.h>
+#include <string.h>
 
 #include "fb_models.h"
 
@@ -45,4 +46,28 @@ int fb_model_register(const fb_model_type *t, fb_err *err)
     return fb_err_set(err, FB_ENOMEM, "more than %d plugin models", FB_MAX_PLUGIN_MODELS);
   plugin_models[n_plugin_models++] = t;
   return FB_OK;
+}
+
+const fb_model_type *fb_model_find(const char *name)
+{
+  const fb_model_type *t;
+  for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
+  return NULL;
+}
+
+/* Generic integrators first, then every model's own schemes (built-ins and plugins). */
+const fb_integrator_type *fb_integrator_find_any(const char *name)
+{
+  for (size_t i = 0; fb_integrator_registry[i] != NULL; i++)
+    if (strcmp(fb_integrator_registry[i]->name, name) == 0)
+      return fb_integrator_registry[i];
+  const fb_model_type *mt;
+  for (size_t m = 0; (mt = fb_model_at(m)) != NULL; m++) {
+    for (size_t i = 0; mt->schemes != NULL && mt->schemes[i] != NULL; i++)
+      if (strcmp(mt->schemes[i]->name, name) == 0)
+        return mt->schemes[i];
+  }
+  return NULL;
 }

@@ -85,6 +85,7 @@
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_models.h"
 #include "fb_util.h"
 
 /* |F| <= Fs (1 + SW_SLACK) counts as holding: round-off in F must not release a contact

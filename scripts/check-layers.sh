@@ -53,10 +53,10 @@ for f in core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*
     [ "$to" != "$from" ] && edge["$from>$to"]=1
   done
 done
-# Recorded, not yet removed: models' own schemes are integrators (fb_integrator.h,
-# fixed_segments) while the generic integrators evaluate models' laws (fb_model.h);
-# docs/design.md §11 says how this cycle is to be broken.
-allowed="models>integrators integrators>models"
+# None allowed: the model contract (core/fb_model.h) is below both models/ and
+# integrators/, so the model-owned schemes (models/) may use the integrators' driver
+# while the generic integrators see only the contract.
+allowed=""
 folders=(core models integrators scenarios bench)
 for a in "${folders[@]}"; do
   for b in "${folders[@]}"; do

@@ -17,6 +17,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_models.h"
 #include "fb_scenario.h"
 
 /* Samples on the uniform grid t_k = t0 + k (T - t0)/(ns - 1).

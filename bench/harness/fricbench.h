@@ -32,6 +32,7 @@
 #include "fb_contact_step.h"
 #include "fb_friction.h"
 #include "fb_model.h"
+#include "fb_model_registry.h"
 #include "fb_params.h"
 #include "fb_plugin.h"
 #include "fb_scenario.h"

@@ -148,7 +148,8 @@ static void vcell(sbuf *h, const fb_vrow *r)
                    : strncmp(v, "no", 2) == 0 && strncmp(v, "no asym", 7) != 0
                        ? (streq(r->property, "stick") ? 0 : 1)
                    : streq(v, "dissipative") ? 1
-                                             : -1;
+                   : streq(v, "creates energy") ? 0
+                                                : -1;
   sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
   sb_html(h, r->scenarios);
   sb_puts(h, "\"><b>");

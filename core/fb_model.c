@@ -1,4 +1,4 @@
-/* model.c — model instances: parameter storage, per-contact resolution, output. */
+/* fb_model.c — the model contract's instances: parameter storage, per-contact resolution, output. */
 #include "fb_model.h"
 
 #include <math.h>
@@ -65,13 +65,4 @@ int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double 
   st = t->force(cp, c, vr, z, F, dz);
   *stick = t->stick != NULL ? t->stick(cp, c, vr, z) : -1;
   return st;
-}
-
-const fb_model_type *fb_model_find(const char *name)
-{
-  const fb_model_type *t;
-  for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
-    if (strcmp(t->name, name) == 0)
-      return t;
-  return NULL;
 }

@@ -232,18 +232,8 @@ static inline const void *fb_model_cparams(const fb_model *m, size_t i)
 FB_API int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
                     double *F, int *stick);
 
-/* Registry (models/registry.c): the built-in models, NULL-terminated, in listing order.
- * fb_model_at(i) walks the built-ins and then the models of loaded plugins (NULL past
- * the end); every listing, lookup and default table goes through it. */
-extern const fb_model_type *const fb_model_registry[];
-FB_API const fb_model_type *fb_model_at(size_t i);
-FB_API const fb_model_type *fb_model_find(const char *name);
-/* Append a plugin's model (bench/harness/plugin.c checks names first).  FB_EINVAL when the type
- * has no name or no parameter set or its name is taken, FB_ENOMEM when the plugin table
- * is full. */
-int fb_model_register(const fb_model_type *t, fb_err *err);
 
-/* ---- Embedding (models/contact.c): one model's law, contact by contact, without a plant.
+/* ---- Embedding (core/fb_model_embed.c): one model's law, contact by contact, without a plant.
  * An embedding simulator finds a type by name, fb_model_init()s an instance, sets
  * parameters by name, resolves the "auto" ones from each contact's scales, then calls
  * fb_model_force() (ODE family) or a per-contact step (fb_contact_step.h) every step. */

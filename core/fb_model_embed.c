@@ -1,4 +1,4 @@
-/* contact.c — one model's law contact by contact, for simulators that embed fricbench:
+/* fb_model_embed.c — one model's law contact by contact, for simulators that embed fricbench:
  * parameters by name, "auto" parameters from scales given directly (no plant), force and
  * state rates of one contact (docs/design.md §11). */
 #include <math.h>
