@@ -210,11 +210,13 @@ Test(json, bounded_output_and_damaged_texts)
   fb_json_get("{\"k\": 1}", "k", v, 0);
   cr_expect_eq(v[0], 'z', "len 0 writes nothing");
   fb_json_get("{\"k\": \"unterminated", "k", v, sizeof v);
-  cr_expect_str_eq(v, "unt");
+  cr_expect_str_eq(v, "", "a damaged text gives nothing (jansson parses strictly)");
   fb_json_get("{\"k", "k", v, sizeof v);
   cr_expect_str_eq(v, "");
   fb_json_get("{\"k\" 1}", "k", v, sizeof v);
   cr_expect_str_eq(v, "", "no colon: not a member");
   fb_json_get("{\"k\": \\", "k", v, sizeof v);
-  cr_expect_str_eq(v, "\\");
+  cr_expect_str_eq(v, "");
+  fb_json_get("{\"k\": 2.5e-3, \"t\": true}", "k", v, sizeof v);
+  cr_expect_str_eq(v, "0.0", "a real, cut to len - 1");
 }

@@ -521,14 +521,6 @@ static void csv_cell(FILE *fp, const char *s)
   fputc('"', fp);
 }
 
-static void json_num(FILE *fp, double x)
-{
-  if (isfinite(x))
-    fprintf(fp, "%.10g", x);
-  else
-    fputs("null", fp);
-}
-
 int fb_verdicts_write(const char *dir, fb_err *err)
 {
   char path[4096], *runs = NULL, *orders = NULL;
@@ -571,30 +563,29 @@ int fb_verdicts_write(const char *dir, fb_err *err)
   if (st == FB_OK)
     st = fb_outfile_open(&oj, path, "verdicts.json", err);
   if (st == FB_OK) {
-    fputs("[\n", oj.fp);
-    for (size_t k = 0; k < v.n; k++) {
+    json_t *arr = json_array();
+    for (size_t k = 0; arr != NULL && k < v.n; k++) {
       const fb_vrow *r = &v.r[k];
-      const char *names[] = {"model", "integrator", "view", "step", "property", "verdict"};
-      const char *cells[] = {r->model, r->integrator, r->view, r->step, r->property, r->verdict};
-      fputs("  {", oj.fp);
-      for (size_t c = 0; c < 6; c++) {
-        fprintf(oj.fp, "\"%s\": ", names[c]);
-        fb_json_str(oj.fp, cells[c]);
-        fputs(", ", oj.fp);
-      }
-      fputs("\"value\": ", oj.fp);
-      json_num(oj.fp, r->value);
-      fputs(", \"unit\": ", oj.fp);
-      fb_json_str(oj.fp, r->unit);
-      fputs(", \"value2\": ", oj.fp);
-      json_num(oj.fp, r->value2);
-      fputs(", \"rule\": ", oj.fp);
-      fb_json_str(oj.fp, r->rule);
-      fputs(", \"scenarios\": ", oj.fp);
-      fb_json_str(oj.fp, r->scenarios);
-      fprintf(oj.fp, "}%s\n", k + 1 < v.n ? "," : "");
+      json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "model", r->model, "integrator",
+                            r->integrator, "view", r->view, "step", r->step, "property",
+                            r->property, "verdict", r->verdict);
+      if (o == NULL)
+        break;
+      /* NaN (no number) as null: JSON has no NaN */
+      json_object_set_new(o, "value", isfinite(r->value) ? json_real(r->value) : json_null());
+      json_object_set_new(o, "unit", json_string(r->unit));
+      json_object_set_new(o, "value2", isfinite(r->value2) ? json_real(r->value2) : json_null());
+      json_object_set_new(o, "rule", json_string(r->rule));
+      json_object_set_new(o, "scenarios", json_string(r->scenarios));
+      json_array_append_new(arr, o);
     }
-    fputs("]\n", oj.fp);
+    if (arr == NULL || json_array_size(arr) != v.n || fb_json_dump(arr, oj.fp) != 0) {
+      json_decref(arr);
+      fb_outfile_abort(&oj);
+      fb_vtable_free(&v);
+      return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
+    }
+    json_decref(arr);
     st = fb_outfile_commit(&oj, err);
   }
   fb_vtable_free(&v);

@@ -57,6 +57,8 @@
 #include "fb_suite.h"
 #include "fb_version.h"
 
+#include <jansson.h>
+
 #define PATH_LEN 4096
 
 /* ---- part.json and --emit-jobs --------------------------------------------------------- */
@@ -69,13 +71,17 @@ int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb
   int st = fb_outfile_open(&of, path, "part.json", err);
   if (st != FB_OK)
     return st;
-  fprintf(of.fp,
-          "{\n  \"part\": %zu,\n  \"parts\": %zu,\n  \"runs_total\": %zu,\n  \"quick\": %s,\n"
-          "  \"samples\": %zu,\n  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"git_revision\": ",
-          o->part, o->nparts, njobs, o->quick ? "true" : "false", o->samples, o->max_steps,
-          o->max_rhs);
-  fb_json_str(of.fp, FB_GIT_REV);
-  fputs("\n}\n", of.fp);
+  json_t *j = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:s}", "part", (json_int_t)o->part,
+                        "parts", (json_int_t)o->nparts, "runs_total", (json_int_t)njobs, "quick",
+                        o->quick, "samples", (json_int_t)o->samples, "max_steps",
+                        (json_int_t)o->max_steps, "max_rhs", (json_int_t)o->max_rhs,
+                        "git_revision", FB_GIT_REV);
+  if (j == NULL || fb_json_dump(j, of.fp) != 0) {
+    json_decref(j);
+    fb_outfile_abort(&of);
+    return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
+  }
+  json_decref(j);
   return fb_outfile_commit(&of, err);
 }
 
@@ -206,6 +212,18 @@ static int part_info_read(const char *name, const char *json, part_info *pi, fb_
 {
   static const char *const keys[] = {"part", "parts", "runs_total", "quick", "samples",
                                      "max_steps", "max_rhs", "git_revision"};
+  {
+    json_error_t je;
+    json_t *j = json_loads(json != NULL ? json : "", 0, &je);
+    if (j == NULL) {
+      for (char *c = je.text; *c != '\0'; c++) /* one line */
+        if ((unsigned char)*c < 0x20)
+          *c = '?';
+      return fb_err_set(err, FB_EINVAL, "merge: '%s/part.json' is not JSON (line %d: %s)", name,
+                        je.line, je.text);
+    }
+    json_decref(j);
+  }
   char v[8][128];
   for (size_t k = 0; k < 8; k++) {
     fb_json_get(json, keys[k], v[k], sizeof v[k]);
@@ -443,33 +461,32 @@ static int merge_meta(const fb_merge_part *parts, size_t n, const char *date, fb
   fb_json_get(m0, "samples", smp, sizeof smp);
   fb_json_get(m0, "max_steps", ms, sizeof ms);
   fb_json_get(m0, "max_rhs", mr, sizeof mr);
-  FILE *fp = open_memstream(&o->meta, &o->meta_len);
-  if (fp == NULL)
+  json_t *machine = json_pack("{s:s, s:s, s:s, s:s, s:I}", "system", v[5], "release", v[6],
+                               "arch", v[7], "cpu", v[8], "cores",
+                               (json_int_t)strtoll(uint_or(v[9], "0"), NULL, 10));
+  json_t *m = json_object();
+  for (size_t k = 0; k < 5; k++)
+    json_object_set_new(m, keys[k], json_string(v[k]));
+  json_object_set_new(m, "machine", machine);
+  json_object_set_new(m, "date", json_string(date != NULL ? date : ""));
+  json_object_set_new(m, "wall_time_s", json_real(round(wall * 1000.0) / 1000.0));
+  json_object_set_new(m, "jobs", json_integer((json_int_t)threads));
+  json_object_set_new(m, "quick", json_boolean(strcmp(q, "true") == 0));
+  json_object_set_new(m, "samples", json_integer(strtoll(uint_or(smp, "0"), NULL, 10)));
+  json_object_set_new(m, "max_steps", json_integer(strtoll(uint_or(ms, "0"), NULL, 10)));
+  json_object_set_new(m, "max_rhs", json_integer(strtoll(uint_or(mr, "0"), NULL, 10)));
+  json_object_set_new(m, "runs", json_integer((json_int_t)o->nruns));
+  json_object_set_new(m, "ok", json_integer((json_int_t)o->nok));
+  json_object_set_new(m, "budget", json_integer((json_int_t)o->nbudget));
+  json_object_set_new(m, "failed", json_integer((json_int_t)o->nfailed));
+  json_object_set_new(m, "references", json_integer((json_int_t)refs));
+  json_object_set_new(m, "parts", json_integer((json_int_t)o->nparts));
+  o->meta = fb_json_text(m);
+  json_decref(m);
+  if (o->meta == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
-  fputs("{\n", fp);
-  for (size_t k = 0; k < 5; k++) {
-    fprintf(fp, "  \"%s\": ", keys[k]);
-    fb_json_str(fp, v[k]);
-    fputs(",\n", fp);
-  }
-  fputs("  \"machine\": {\"system\": ", fp);
-  fb_json_str(fp, v[5]);
-  fputs(", \"release\": ", fp);
-  fb_json_str(fp, v[6]);
-  fputs(", \"arch\": ", fp);
-  fb_json_str(fp, v[7]);
-  fputs(", \"cpu\": ", fp);
-  fb_json_str(fp, v[8]);
-  fprintf(fp, ", \"cores\": %s},\n  \"date\": ", uint_or(v[9], "0"));
-  fb_json_str(fp, date != NULL ? date : "");
-  fprintf(fp,
-          ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %.0f,\n  \"quick\": %s,\n  \"samples\": %s,\n"
-          "  \"max_steps\": %s,\n  \"max_rhs\": %s,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
-          "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %.0f,\n  \"parts\": %zu\n}\n",
-          wall, threads, strcmp(q, "true") == 0 ? "true" : "false", uint_or(smp, "0"),
-          uint_or(ms, "0"), uint_or(mr, "0"), o->nruns, o->nok, o->nbudget, o->nfailed, refs,
-          o->nparts);
-  return mem_close(fp, &o->meta, err);
+  o->meta_len = strlen(o->meta);
+  return FB_OK;
 }
 
 int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_merge_out *out,

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fb_csv.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -200,11 +202,31 @@ double fb_csv_d(const fb_csv *t, size_t r, int c)
   return *end == '\0' ? v : (double)NAN;
 }
 
-static const char *skip_blanks(const char *p)
+/* The first member named key, depth first in document order (jansson keeps it). */
+static const json_t *json_find(const json_t *j, const char *key)
 {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-    p++;
-  return p;
+  if (json_is_object(j)) {
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)j, k, v)
+    {
+      if (strcmp(k, key) == 0)
+        return v;
+      const json_t *in = json_find(v, key);
+      if (in != NULL)
+        return in;
+    }
+  } else if (json_is_array(j)) {
+    size_t i;
+    const json_t *v;
+    json_array_foreach(j, i, v)
+    {
+      const json_t *in = json_find(v, key);
+      if (in != NULL)
+        return in;
+    }
+  }
+  return NULL;
 }
 
 void fb_json_get(const char *text, const char *key, char *out, size_t len)
@@ -214,34 +236,27 @@ void fb_json_get(const char *text, const char *key, char *out, size_t len)
   out[0] = '\0';
   if (text == NULL)
     return;
-  const size_t kl = strlen(key);
-  const char *p = text;
-  while ((p = strchr(p, '"')) != NULL) {
-    /* a string token: a member name when a ':' follows it */
-    const char *s = ++p;
-    while (*p != '\0' && *p != '"')
-      p += p[0] == '\\' && p[1] != '\0' ? 2 : 1;
-    if (*p == '\0')
-      return; /* unterminated */
-    const size_t n = (size_t)(p - s);
-    const char *q = skip_blanks(++p);
-    if (*q != ':' || n != kl || memcmp(s, key, kl) != 0)
-      continue;
-    q = skip_blanks(q + 1);
-    size_t k = 0;
-    if (*q == '"') {
-      for (q++; *q != '\0' && *q != '"' && k + 1 < len; q++) {
-        if (*q == '\\' && q[1] != '\0')
-          q++;
-        out[k++] = *q;
-      }
-    } else {
-      for (; *q != '\0' && *q != ',' && *q != '}' && *q != ']' && *q != '\n' && k + 1 < len; q++)
-        out[k++] = *q;
-      while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t' || out[k - 1] == '\r'))
-        k--;
-    }
-    out[k] = '\0';
+  json_error_t e;
+  json_t *root = json_loads(text, 0, &e); /* strict: a damaged text gives nothing */
+  if (root == NULL)
     return;
-  }
+  const json_t *v = json_find(root, key);
+  char num[64] = "";
+  const char *s = num;
+  if (json_is_string(v))
+    s = json_string_value(v);
+  else if (json_is_integer(v))
+    snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+  else if (json_is_real(v))
+    snprintf(num, sizeof num, "%.15g", json_real_value(v));
+  else if (json_is_true(v))
+    s = "true";
+  else if (json_is_false(v))
+    s = "false";
+  else if (json_is_null(v))
+    s = "null";
+  const size_t n = strlen(s) < len - 1 ? strlen(s) : len - 1;
+  memcpy(out, s, n);
+  out[n] = '\0';
+  json_decref(root);
 }

@@ -59,12 +59,11 @@ double fb_csv_d(const fb_csv *t, size_t r, int c);
  * before the added NUL).  Returns 0, or -1 with errno set (ENOENT: no such file). */
 int fb_read_file(const char *path, char **text, size_t *len);
 
-/* The value of "key" in a flat JSON text (NUL-terminated; NULL reads as empty): the first
- * "key" that is a member name (a string token followed by ':', never a string inside a
- * value) gives a string value without its quotes (a backslash escape gives the character
- * it escapes), or the raw token of a number or literal (up to ',', '}', ']' or a line
- * end; trailing blanks cut).  out gets "" when the key is absent; at most len - 1 bytes
- * are written, then a NUL (nothing when len is 0). */
+/* The value of member "key" of a JSON text (NUL-terminated; NULL reads as empty), parsed
+ * by jansson: the first member of that name depth first in document order gives a string
+ * value as it is, a number as its decimal text (integers exactly, reals to 15 digits), a
+ * literal as true, false or null.  out gets "" when the text is not JSON or the key is
+ * absent; at most len - 1 bytes are written, then a NUL (nothing when len is 0). */
 void fb_json_get(const char *text, const char *key, char *out, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef FB_IO_H
 #define FB_IO_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "fb_status.h"
@@ -25,8 +26,14 @@ void fb_outfile_abort(fb_outfile *o);
 /* mkdir -p: create path and its missing parents (mode 0777 minus the umask).  Returns 0,
  * or -1 with errno set. */
 int fb_mkdir_p(const char *path);
-/* A JSON string literal of s (quotes, backslashes escaped; control characters dropped). */
-void fb_json_str(FILE *fp, const char *s);
+/* JSON files are written by jansson: the layout of every JSON file fricbench writes
+ * (2-space indent, members in insertion order, reals to 10 significant digits, which
+ * every value written carries), the text with a final newline (malloc'd; NULL when out
+ * of memory), and that text to fp (0, or -1 on a write error). */
+#define FB_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+char *fb_json_text(const json_t *j);
+int fb_json_dump(const json_t *j, FILE *fp);
+
 
 /* A scratch file under $TMPDIR (default /tmp), created with mkstemp as PREFIX_XXXXXX and
  * unlinked at once: the descriptor (read and write) is all there is, so no signal or

@@ -188,16 +188,31 @@ int fb_mkdir_p(const char *path)
   return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-void fb_json_str(FILE *fp, const char *s)
+char *fb_json_text(const json_t *j)
 {
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', fp);
-    if ((unsigned char)*s >= 0x20)
-      fputc(*s, fp);
+  char *t = json_dumps(j, FB_JSON_FLAGS);
+  if (t == NULL)
+    return NULL;
+  const size_t n = strlen(t);
+  char *out = realloc(t, n + 2);
+  if (out == NULL) {
+    free(t);
+    return NULL;
   }
-  fputc('"', fp);
+  out[n] = '\n';
+  out[n + 1] = '\0';
+  return out;
+}
+
+int fb_json_dump(const json_t *j, FILE *fp)
+{
+  char *t = fb_json_text(j);
+  if (t == NULL)
+    return -1;
+  const size_t n = strlen(t);
+  const int ok = fwrite(t, 1, n, fp) == n;
+  free(t);
+  return ok ? 0 : -1;
 }
 
 int fb_stdout_guard(void)

@@ -252,38 +252,38 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
   size_t nruns = 0, nok = 0, nbudget = 0, nfail = 0;
   count_runs(S, &nruns, &nok, &nbudget);
   nfail = nruns - nok - nbudget;
-  FILE *fp = of.fp;
-  fputs("{\n  \"fricbench_version\": ", fp);
-  fb_json_str(fp, FB_VERSION);
-  fputs(",\n  \"git_revision\": ", fp);
-  fb_json_str(fp, FB_GIT_REV);
-  fputs(",\n  \"compiler\": ", fp);
 #ifdef __VERSION__
-  fb_json_str(fp, __VERSION__);
+  const char *compiler = __VERSION__;
 #else
-  fb_json_str(fp, "unknown");
+  const char *compiler = "unknown";
 #endif
-  fputs(",\n  \"build\": ", fp);
-  fb_json_str(fp, FB_BUILD_INFO);
-  fputs(",\n  \"gsl_version\": ", fp);
-  fb_json_str(fp, gsl_version);
-  fprintf(fp, ",\n  \"machine\": {\"system\": ");
-  fb_json_str(fp, u.sysname);
-  fputs(", \"release\": ", fp);
-  fb_json_str(fp, u.release);
-  fputs(", \"arch\": ", fp);
-  fb_json_str(fp, u.machine);
-  fputs(", \"cpu\": ", fp);
-  fb_json_str(fp, cpu);
-  fprintf(fp, ", \"cores\": %ld},\n", sysconf(_SC_NPROCESSORS_ONLN));
-  fputs("  \"date\": ", fp);
-  fb_json_str(fp, date);
-  fprintf(fp,
-          ",\n  \"wall_time_s\": %.3f,\n  \"jobs\": %d,\n  \"quick\": %s,\n  \"samples\": %zu,\n"
-          "  \"max_steps\": %lu,\n  \"max_rhs\": %lu,\n  \"runs\": %zu,\n  \"ok\": %zu,\n"
-          "  \"budget\": %zu,\n  \"failed\": %zu,\n  \"references\": %zu\n}\n",
-          wall, S->o->jobs, S->o->quick ? "true" : "false", S->o->samples, S->o->max_steps,
-          S->o->max_rhs, nruns, nok, nbudget, nfail, S->nrefs);
+  json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s}", "fricbench_version", FB_VERSION,
+                        "git_revision", FB_GIT_REV, "compiler", compiler, "build",
+                        FB_BUILD_INFO, "gsl_version", gsl_version);
+  if (m != NULL) {
+    json_object_set_new(m, "machine",
+                        json_pack("{s:s, s:s, s:s, s:s, s:I}", "system", u.sysname, "release",
+                                  u.release, "arch", u.machine, "cpu", cpu, "cores",
+                                  (json_int_t)sysconf(_SC_NPROCESSORS_ONLN)));
+    json_object_set_new(m, "date", json_string(date));
+    json_object_set_new(m, "wall_time_s", json_real(round(wall * 1000.0) / 1000.0));
+    json_object_set_new(m, "jobs", json_integer(S->o->jobs));
+    json_object_set_new(m, "quick", json_boolean(S->o->quick));
+    json_object_set_new(m, "samples", json_integer((json_int_t)S->o->samples));
+    json_object_set_new(m, "max_steps", json_integer((json_int_t)S->o->max_steps));
+    json_object_set_new(m, "max_rhs", json_integer((json_int_t)S->o->max_rhs));
+    json_object_set_new(m, "runs", json_integer((json_int_t)nruns));
+    json_object_set_new(m, "ok", json_integer((json_int_t)nok));
+    json_object_set_new(m, "budget", json_integer((json_int_t)nbudget));
+    json_object_set_new(m, "failed", json_integer((json_int_t)nfail));
+    json_object_set_new(m, "references", json_integer((json_int_t)S->nrefs));
+  }
+  if (m == NULL || fb_json_dump(m, of.fp) != 0) {
+    json_decref(m);
+    fb_outfile_abort(&of);
+    return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
+  }
+  json_decref(m);
   return fb_outfile_commit(&of, err);
 }
 
