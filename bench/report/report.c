@@ -3,9 +3,9 @@
  * Reads only files: DIR/runs.csv (RFC 4180), DIR/orders.csv, DIR/meta.json and the
  * trajectories under DIR/traj/.  For each plot it writes the numbers it draws to
  * DIR/plots/data/<name>.dat (gnuplot blocks separated by two blank lines, each opened by
- * its quoted legend entry), runs one gnuplot process on scripts/<kind>.gp that renders
- * the PNG and then the SVG, and computes a one-sentence reading of the plot from the same
- * numbers.  Then it writes DIR/report.html with the PNGs embedded as data URIs so the
+ * its quoted legend entry), runs gnuplot on scripts/<kind>.gp for the PNG and, in a
+ * second process that may run alongside, the SVG, and computes a one-sentence reading of
+ * the plot from the same numbers.  Then it writes DIR/report.html with the PNGs embedded as data URIs so the
  * page works when copied alone.
  *
  * Odd rows never stop the report: non-numeric fields read as NaN, failed and budget
@@ -527,8 +527,9 @@ int write_data(report *rp, const char *name, const sbuf *data, char *path, size_
   return fb_outfile_commit(&of, err);
 }
 
-/* Finish a gnuplot job: on exit status 0 with both files non-empty, rename them into
- * place; otherwise remove them and record the last line gnuplot printed on stderr. */
+/* Finish a gnuplot job: on exit status 0 with its file non-empty, rename it into place;
+ * otherwise remove it and record the last line gnuplot printed on stderr.  The plot is
+ * drawn once every job of it (PNG, SVG) succeeded. */
 static int gp_finish(report *rp, gp_job *j, int status, fb_err *err)
 {
   char msg[600] = "";
@@ -551,28 +552,23 @@ static int gp_finish(report *rp, gp_job *j, int status, fb_err *err)
              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   close(j->fe);
   unlink(j->errpath);
-  if (ok && (file_size(j->op.tmp) <= 0 || (j->svg && file_size(j->os.tmp) <= 0))) {
+  if (ok && file_size(j->of.tmp) <= 0) {
     ok = 0;
     snprintf(msg, sizeof msg, "gnuplot wrote an empty file");
   }
   plot_entry *p = &rp->plots[j->plot];
+  p->pending--;
   if (!ok) {
-    fb_outfile_abort(&j->op);
-    if (j->svg)
-      fb_outfile_abort(&j->os);
-    snprintf(p->err, sizeof p->err, "%s: %s", j->script, msg);
-    rp->nfailed++;
+    fb_outfile_abort(&j->of);
+    if (!p->failed) {
+      snprintf(p->err, sizeof p->err, "%s: %s", j->script, msg);
+      p->failed = 1;
+      rp->nfailed++;
+    }
     return FB_OK;
   }
-  int st = fb_outfile_commit(&j->op, err);
-  if (st != FB_OK) {
-    if (j->svg)
-      fb_outfile_abort(&j->os);
-    return st;
-  }
-  if (j->svg)
-    st = fb_outfile_commit(&j->os, err);
-  if (st == FB_OK)
+  const int st = fb_outfile_commit(&j->of, err);
+  if (st == FB_OK && p->pending == 0 && !p->failed)
     p->ok = 1;
   return st;
 }
@@ -615,12 +611,10 @@ int gp_wait_all(report *rp, fb_err *err)
   return st;
 }
 
-/* Render plot p with scripts/<script>: one gnuplot process draws the PNG, then the SVG
- * (both to temporary names renamed when it succeeds).  `vars` are gnuplot assignments.
- * Up to rp->maxjobs processes run at once; gp_wait_all collects them.  A gnuplot
- * failure is recorded in p (and counted); only an unwritable output is returned. */
-int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
-                     fb_err *err)
+/* One gnuplot process drawing plot p in format fmt ("png" or "svg") into path (under a
+ * temporary name renamed when it succeeds), once a slot is free. */
+static int gp_spawn(report *rp, plot_entry *p, const char *script, const char *spath,
+                    const sbuf *vars, const char *fmt, const char *path, fb_err *err)
 {
   int st = FB_OK;
   while (rp->njobs >= rp->maxjobs && st == FB_OK)
@@ -631,52 +625,28 @@ int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
   memset(j, 0, sizeof *j);
   j->plot = (size_t)(p - rp->plots);
   j->script = script;
-  char png[PATH_LEN], svg[PATH_LEN], spath[PATH_LEN];
-  if (path_fmt(png, sizeof png, "%s/plots/%s.png", rp->dir, p->name) != 0 ||
-      path_fmt(svg, sizeof svg, "%s/plots/%s.svg", rp->dir, p->name) != 0 ||
-      path_fmt(spath, sizeof spath, "%s/%s", rp->scripts, script) != 0)
-    return fb_err_set(err, FB_EIO, "path too long for plot '%s'", p->name);
-  st = fb_outfile_open(&j->op, png, "plot", err);
+  st = fb_outfile_open(&j->of, path, "plot", err);
   if (st != FB_OK)
     return st;
-  j->svg = !p->png_only;
-  if (j->svg) {
-    /* a stale SVG of an earlier report would contradict this one */
-    unlink(svg);
-    st = fb_outfile_open(&j->os, svg, "plot", err);
-    if (st != FB_OK) {
-      fb_outfile_abort(&j->op);
-      return st;
-    }
-  } else {
-    unlink(svg);
-  }
   /* gnuplot's stderr: a nameless scratch file under $TMPDIR (errpath stays empty) */
   j->errpath[0] = '\0';
   j->fe = fb_tmpfile_fd("fricbench_gnuplot");
-  sbuf a1 = {0}, a2 = {0};
-  sb_puts(&a1, "sdir=");
-  sb_gq(&a1, rp->scripts);
-  sb_printf(&a1, "; %s; fmt='png'; out=", sb_str(vars));
-  sb_gq(&a1, j->op.tmp);
-  sb_puts(&a2, "fmt='svg'; out=");
-  sb_gq(&a2, j->svg ? j->os.tmp : "");
-  if (a1.bad || a2.bad || vars->bad || j->fe < 0) {
+  sbuf a = {0};
+  sb_puts(&a, "sdir=");
+  sb_gq(&a, rp->scripts);
+  sb_printf(&a, "; %s; fmt='%s'; out=", sb_str(vars), fmt);
+  sb_gq(&a, j->of.tmp);
+  if (a.bad || vars->bad || j->fe < 0) {
     if (j->fe >= 0) {
       close(j->fe);
       unlink(j->errpath);
     }
-    fb_outfile_abort(&j->op);
-    if (j->svg)
-      fb_outfile_abort(&j->os);
-    sb_free(&a1);
-    sb_free(&a2);
+    fb_outfile_abort(&j->of);
+    sb_free(&a);
     return fb_err_set(err, FB_EIO, "cannot set up gnuplot for '%s' (memory or temporary file)", p->name);
   }
   char dash_e[] = "-e";
-  char *argv[] = {rp->gnuplot, dash_e, a1.s, spath, dash_e, a2.s, spath, NULL};
-  if (!j->svg)
-    argv[4] = NULL;
+  char *argv[] = {rp->gnuplot, dash_e, a.s, (char *)(uintptr_t)spath, NULL};
   fflush(stdout);
   fflush(stderr);
   const pid_t pid = fork();
@@ -690,21 +660,43 @@ int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
     execv(rp->gnuplot, argv);
     _exit(127);
   }
-  sb_free(&a1);
-  sb_free(&a2);
+  sb_free(&a);
   if (pid < 0) {
-    snprintf(p->err, sizeof p->err, "%s: fork failed: %s", script, strerror(errno));
     close(j->fe);
     unlink(j->errpath);
-    fb_outfile_abort(&j->op);
-    if (j->svg)
-      fb_outfile_abort(&j->os);
-    rp->nfailed++;
+    fb_outfile_abort(&j->of);
+    p->pending--;
+    if (!p->failed) {
+      snprintf(p->err, sizeof p->err, "%s: fork failed: %s", script, strerror(errno));
+      p->failed = 1;
+      rp->nfailed++;
+    }
     return FB_OK;
   }
   j->pid = pid;
   rp->njobs++;
   return FB_OK;
+}
+
+/* Render plot p with scripts/<script>: the PNG and the SVG by two gnuplot processes, which
+ * may run at the same time (one process drawing both serialized the report's tail).
+ * `vars` are gnuplot assignments.  Up to rp->maxjobs processes run at once; gp_wait_all
+ * collects them.  A gnuplot failure is recorded in p (and counted); only an unwritable
+ * output is returned. */
+int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars, fb_err *err)
+{
+  char png[PATH_LEN], svg[PATH_LEN], spath[PATH_LEN];
+  if (path_fmt(png, sizeof png, "%s/plots/%s.png", rp->dir, p->name) != 0 ||
+      path_fmt(svg, sizeof svg, "%s/plots/%s.svg", rp->dir, p->name) != 0 ||
+      path_fmt(spath, sizeof spath, "%s/%s", rp->scripts, script) != 0)
+    return fb_err_set(err, FB_EIO, "path too long for plot '%s'", p->name);
+  unlink(svg); /* a stale SVG of an earlier report would contradict this one */
+  p->pending = p->png_only ? 1 : 2;
+  p->failed = 0;
+  int st = gp_spawn(rp, p, script, spath, vars, "png", png, err);
+  if (st == FB_OK && !p->png_only)
+    st = gp_spawn(rp, p, script, spath, vars, "svg", svg, err);
+  return st;
 }
 
 /* A plot that could not be drawn for lack of data. */

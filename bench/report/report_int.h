@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ typedef struct plot_entry {
   int png_only;     /* no SVG: trajectory overlays (12+ series of 2001 points made 1.3-3.8
                        MB SVGs, 20 MB of a 94 MB results directory; the PNG and the
                        trajectory files carry everything) */
+  int pending;       /* its gnuplot jobs still running */
+  int failed;        /* one of them failed (err says why) */
   int ok;
   char err[600];
 } plot_entry;
@@ -97,8 +100,7 @@ typedef struct gp_job {
   pid_t pid;
   size_t plot;         /* index into report.plots */
   const char *script;
-  fb_outfile op, os;   /* PNG and SVG under their temporary names */
-  int svg;             /* 1: os is open (the plot is not PNG only) */
+  fb_outfile of;       /* its PNG or SVG under a temporary name */
   int fe;              /* its stderr (temporary file) */
   char errpath[64];
 } gp_job;
