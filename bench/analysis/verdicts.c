@@ -506,21 +506,6 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   return FB_OK;
 }
 
-static void csv_cell(FILE *fp, const char *s)
-{
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', fp);
-    fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
 int fb_verdicts_write(const char *dir, fb_err *err)
 {
   char path[4096], *runs = NULL, *orders = NULL;
@@ -546,15 +531,15 @@ int fb_verdicts_write(const char *dir, fb_err *err)
       const fb_vrow *r = &v.r[k];
       const char *cells[] = {r->model, r->integrator, r->view, r->step, r->property, r->verdict};
       for (size_t c = 0; c < 6; c++) {
-        csv_cell(oc.fp, cells[c]);
+        fb_csv_field(oc.fp, cells[c]);
         fputc(',', oc.fp);
       }
       fprintf(oc.fp, "%.10g,", r->value);
-      csv_cell(oc.fp, r->unit);
+      fb_csv_field(oc.fp, r->unit);
       fprintf(oc.fp, ",%.10g,", r->value2);
-      csv_cell(oc.fp, r->rule);
+      fb_csv_field(oc.fp, r->rule);
       fputc(',', oc.fp);
-      csv_cell(oc.fp, r->scenarios);
+      fb_csv_field(oc.fp, r->scenarios);
       fputc('\n', oc.fp);
     }
     st = fb_outfile_commit(&oc, err);

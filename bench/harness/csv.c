@@ -260,3 +260,18 @@ void fb_json_get(const char *text, const char *key, char *out, size_t len)
   out[n] = '\0';
   json_decref(root);
 }
+
+void fb_csv_field(FILE *fp, const char *s)
+{
+  if (strpbrk(s, ",\"\n") == NULL) {
+    fputs(s, fp);
+    return;
+  }
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', fp);
+    fputc(*s == '\n' ? ' ' : *s, fp);
+  }
+  fputc('"', fp);
+}

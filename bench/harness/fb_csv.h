@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include "fb_status.h"
 
 /* A record as read: its fields in the table, and its bytes in the parsed text. */
@@ -65,5 +67,10 @@ int fb_read_file(const char *path, char **text, size_t *len);
  * literal as true, false or null.  out gets "" when the text is not JSON or the key is
  * absent; at most len - 1 bytes are written, then a NUL (nothing when len is 0). */
 void fb_json_get(const char *text, const char *key, char *out, size_t len);
+
+/* One CSV field to fp: as it is, or quoted (RFC 4180) when it holds a separator, a quote
+ * or a newline, a newline then written as a blank (every reader here takes one row per
+ * line). */
+void fb_csv_field(FILE *fp, const char *s);
 
 #endif

@@ -4,21 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
 
-/* CSV field, quoted when it holds a separator, quote or newline (RFC 4180). */
-static void csv_str(FILE *fp, const char *s)
-{
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', fp);
-    fputc(*s == '\n' ? ' ' : *s, fp);
-  }
-  fputc('"', fp);
-}
+#include "fb_csv.h"
 
 static void csv_num(FILE *fp, double v)
 {
@@ -109,9 +95,9 @@ int write_runs(const suite *S, const char *path, fb_err *err)
     if (S->partial && (!jb->done || (S->sel != NULL && !S->sel[k])))
       continue; /* interrupted, or --part: this part's finished rows only */
     fprintf(fp, "%zu,", k + 1);
-    csv_str(fp, e->group);
+    fb_csv_field(fp, e->group);
     fputc(',', fp);
-    csv_str(fp, e->tag);
+    fb_csv_field(fp, e->tag);
     fprintf(fp, ",%s,%s,%s,%s", e->scenario, e->model,
             ready ? jb->cs.integ->name : (e->integrator ? e->integrator : ""),
             !ready ? "" : isnan(io->h) ? "adaptive" : "fixed");
@@ -122,9 +108,9 @@ int write_runs(const suite *S, const char *path, fb_err *err)
                        : e->sweep == FB_SWEEP_PARAM ? e->sweep_param : "");
     csv_num(fp, jb->value);
     fputc(',', fp);
-    csv_str(fp, jb->sparams);
+    fb_csv_field(fp, jb->sparams);
     fputc(',', fp);
-    csv_str(fp, jb->mparams);
+    fb_csv_field(fp, jb->mparams);
     const int rk = job_ref_kind(S, jb); /* the journal's for a resumed job */
     fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
             status_text(S, k));
@@ -133,7 +119,7 @@ int write_runs(const suite *S, const char *path, fb_err *err)
       msg[0] = '\0';
     else if (jb->status != FB_OK)
       snprintf(msg, sizeof msg, "%s", jb->message);
-    csv_str(fp, msg);
+    fb_csv_field(fp, msg);
     const fb_counters *c = &jb->res.cnt;
     csv_num(fp, ready ? jb->res.t_reached : (double)NAN);
     fprintf(fp, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu", c->nsteps, c->nrejected, c->nfe, c->njac,
