@@ -425,6 +425,14 @@ double traj_dt(const char *path)
   return t[1] - t[0];
 }
 
+/* Time of the first sample of a trajectory file (s); NaN if unreadable. */
+double traj_first_t(const char *path)
+{
+  char line[4096];
+  double t = NAN;
+  return fb_gz_head(path, line, sizeof line, &t, 1) == 1 ? t : (double)NAN;
+}
+
 /* A trajectory file as gnuplot should open it: through `gzip -dc` when compressed, the
  * path shell-escaped by backslashes (the word lists of the scripts keep no quotes). */
 void traj_source(const char *path, char *buf, size_t len)

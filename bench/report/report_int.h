@@ -209,6 +209,7 @@ void series_label(const series *s, char *buf, size_t len);
 int streq(const char *a, const char *b);
 int traj_dims(const char *path, int *n, int *nc);
 double traj_dt(const char *path);
+double traj_first_t(const char *path);
 int traj_path(const char *dir, const run *r, char *buf, size_t len);
 void traj_source(const char *path, char *buf, size_t len);
 void var_s(sbuf *v, const char *name, const char *value);

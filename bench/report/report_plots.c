@@ -812,15 +812,28 @@ static int plots_grid(report *rp, fb_err *err)
     if (isnan(vd))
       vd = 0;
     const double tmin = Om > 0 && T > 4 * FB_PI / Om ? T - 4 * FB_PI / Om : 0.75 * T;
+    /* Files that hold only the window already (the default table's traj_tail) are drawn
+     * as they are; whole trajectories (--traj all) get their window copied to
+     * plots/data/ first (grid.gp draws only t in [tmin, tmax] either way). */
+    const double slack = 1e-6 * (T > 0 ? T : 1.0);
     for (size_t k = 0; k < nf && st == FB_OK; k++) {
       char name[32];
       snprintf(name, sizeof name, "grid_%zu", k + 1);
-      st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
+      if (traj_first_t(src[k]) >= tmin - traj_dt(src[k]) - slack) {
+        char stale[PATH_LEN];
+        if (path_fmt(stale, sizeof stale, "%s/plots/data/%s.dat", rp->dir, name) == 0)
+          unlink(stale); /* an earlier report's window copy */
+        traj_source(src[k], path, sizeof path);
+      } else
+        st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
       sb_gword(&files, path);
     }
     if (st == FB_OK && ref[0] != '\0') {
       snprintf(path, sizeof path, "%s", ref);
-      st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
+      if (traj_first_t(path) >= tmin - traj_dt(path) - slack)
+        traj_source(path, ref, sizeof ref);
+      else
+        st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
     }
     var_s(&vars, "files", sb_str(&files));
     var_s(&vars, "titles", sb_str(&titles));
