@@ -22,6 +22,11 @@ int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err)
   int st = fb_params_check_all(m->type->params, m->type->name, m->params, err);
   if (st != FB_OK)
     return st;
+  if (pl->npairs > 0 && !fb_model_type_has_2d(m->type))
+    return fb_err_set(err, FB_EUNSUP,
+                      "model %s is not defined for 2-D contacts (no vector form; "
+                      "docs/design.md §13)",
+                      m->type->name);
   free(m->cparams);
   m->cparams = calloc(pl->nc ? pl->nc : 1, sz ? sz : 1);
   if (m->cparams == NULL)
@@ -64,5 +69,28 @@ int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double 
   double dz[FB_MAX_Z];
   st = t->force(cp, c, vr, z, F, dz);
   *stick = t->stick != NULL ? t->stick(cp, c, vr, z) : -1;
+  return st;
+}
+
+int fb_model_output2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
+                     const double *z, double *F, int *stick)
+{
+  const fb_model_type *t = m->type;
+  const void *cp = fb_model_cparams(m, i);
+  if (t->output != NULL) { /* owned schemes: each component reports from its own states */
+    int sx = t->output(cp, c, vr[0], z, &F[0]);
+    if (sx < 0)
+      return sx;
+    int sy = t->output(fb_model_cparams(m, i + 1), c, vr[1], z + t->nz, &F[1]);
+    if (sy < 0)
+      return sy;
+    *stick = sx && sy;
+    return FB_OK;
+  }
+  if (t->force2 == NULL)
+    return FB_EUNSUP;
+  double dz[2 * FB_MAX_Z];
+  int st = t->force2(cp, c, vr, z, F, dz);
+  *stick = t->stick2 != NULL ? t->stick2(cp, c, vr, z) : -1;
   return st;
 }

@@ -40,7 +40,10 @@ enum fb_model_caps {
   /* force() reads fb_contact_in.f_app (Karnopp's stick force): the integrator layer
    * computes it, in one place (fb_contact_fapp), only for models with this flag, so the
    * others' hot paths do not pay for it. */
-  FB_MODEL_NEEDS_FAPP = 1u << 4
+  FB_MODEL_NEEDS_FAPP = 1u << 4,
+  /* its model-owned schemes take 2-D contacts (disc projection, docs/design.md §13); an
+   * ODE law takes them when it has force2() */
+  FB_MODEL_VEC2 = 1u << 5
 };
 
 /* What a model sees of one contact at time t. */
@@ -97,8 +100,10 @@ static inline void fb_contact_in_at(const fb_plant *pl, size_t i, double t, fb_c
 static inline double fb_contact_fapp(const fb_plant *pl, size_t i, double t, const double *a)
 {
   fb_contact_state cs;
-  const size_t j = pl->contact[i].dof;
   fb_plant_contact_at(pl, i, t, &cs);
+  if (pl->contact[i].Jt != NULL) /* m_i (Jt a - udot), m_i = 1 / (Jt M^-1 Jt^T) */
+    return (fb_contact_vel(pl, i, a) - cs.udot) * fb_plant_contact_mass(pl, i);
+  const size_t j = pl->contact[i].dof;
   return (a[j] - cs.udot) / pl->Minv[j * pl->n + j];
 }
 
@@ -208,7 +213,23 @@ typedef struct fb_model_type {
    * anchor spring, the bristles, the penalty spring), for the dissipation inequality
    * dE/dt + F v_r <= 0 of docs/design.md §6.  NULL: the law stores none. */
   double (*stored_energy)(const void *p, const fb_contact_in *c, const double *z);
+  /* The vector form of the ODE law for a 2-D contact (docs/design.md §13, isotropic
+   * Coulomb: F in -S(|u|) Sgn(u)): the friction vector F[2] on the body from the slip
+   * vr[2] and the contact's 2 nz states z (its x entry's nz, then its y entry's), their
+   * rates into dz[2 nz].  NULL: the law has no vector form (a 2-D contact is refused). */
+  int (*force2)(const void *p, const fb_contact_in *c, const double *vr, const double *z,
+                double *F, double *dz);
+  /* Initial states z0[2 nz] of a 2-D contact starting at slip vr0[2]; NULL: zeros. */
+  void (*init2)(const void *p, const fb_contact_in *c, const double *vr0, double *z0);
+  /* Stick flag of a 2-D contact at (vr[2], z[2 nz]); NULL: none (-1). */
+  int (*stick2)(const void *p, const fb_contact_in *c, const double *vr, const double *z);
 } fb_model_type;
+
+/* 1 when the model takes 2-D contacts: a vector ODE law or 2-D-aware schemes. */
+static inline int fb_model_type_has_2d(const fb_model_type *t)
+{
+  return t->force2 != NULL || (t->caps & FB_MODEL_VEC2) != 0;
+}
 
 /* An instance: the user's parameters (autos still NaN) and per-contact resolved copies. */
 typedef struct fb_model {
@@ -231,6 +252,11 @@ static inline const void *fb_model_cparams(const fb_model *m, size_t i)
 /* F and stick flag (1, 0, or -1 when the model has none) of contact i at a state. */
 FB_API int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
                     double *F, int *stick);
+/* The same for the 2-D contact whose x entry is i: F[2], one stick flag, from the slip
+ * vr[2] and states z[2 nz] (force2/stick2, or output() entry by entry for model-owned
+ * schemes, which keep each component's force in its own states). */
+FB_API int fb_model_output2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
+                            const double *z, double *F, int *stick);
 
 
 /* ---- Embedding (core/fb_model_embed.c): one model's law, contact by contact, without a plant.

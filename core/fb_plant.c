@@ -63,9 +63,24 @@ int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
   return FB_OK;
 }
 
+int fb_plant_alloc_jacobians(fb_plant *pl)
+{
+  if (pl->nc == 0)
+    return FB_OK;
+  double *rows = calloc(pl->nc * pl->n, sizeof(double));
+  if (rows == NULL)
+    return FB_ENOMEM;
+  free(pl->jt_block_);
+  pl->jt_block_ = rows;
+  for (size_t i = 0; i < pl->nc; i++)
+    pl->contact[i].Jt = rows + i * pl->n;
+  return FB_OK;
+}
+
 void fb_plant_free(fb_plant *pl)
 {
   if (pl != NULL) {
+    free(pl->jt_block_);
     free(pl->normal);
     free(pl->block_);
     memset(pl, 0, sizeof *pl);
@@ -154,11 +169,35 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
       return fb_err_set(err, FB_EINVAL, "%s: forcing break %g must lie inside (t0, T), ascending",
                         owner, b);
   }
+  pl->npairs = 0;
+  pl->has_jt = 0;
   for (size_t i = 0; i < pl->nc; i++) {
     const fb_contact *c = &pl->contact[i];
-    if (c->dof >= n)
+    if (c->Jt == NULL && c->dof >= n)
       return fb_err_set(err, FB_EINVAL, "%s: contact %zu acts on DOF %zu, have %zu", owner, i,
                         c->dof, n);
+    if (c->Jt != NULL) {
+      pl->has_jt = 1;
+      if (!all_finite(c->Jt, n) || all_zero(c->Jt, n))
+        return fb_err_set(err, FB_EINVAL,
+                          "%s: contact %zu's Jacobian row must be finite and not zero", owner,
+                          i);
+    }
+    if (c->pair > FB_PAIR_Y || (c->pair == FB_PAIR_X && (i + 1 >= pl->nc ||
+                                                         pl->contact[i + 1].pair != FB_PAIR_Y)) ||
+        (c->pair == FB_PAIR_Y && (i == 0 || pl->contact[i - 1].pair != FB_PAIR_X)))
+      return fb_err_set(err, FB_EINVAL,
+                        "%s: contact %zu: a 2-D contact is an x entry followed by its y entry",
+                        owner, i);
+    if (c->pair == FB_PAIR_Y) {
+      const fb_contact *cx = &pl->contact[i - 1];
+      if (memcmp(&cx->law, &c->law, sizeof c->law) != 0 || cx->c0.N != c->c0.N)
+        return fb_err_set(err, FB_EINVAL,
+                          "%s: contact %zu: the components of a 2-D contact share the "
+                          "friction law and the normal force",
+                          owner, i);
+      pl->npairs++;
+    }
     int st2 = fb_friction_check(&c->law, owner, err);
     if (st2 != FB_OK)
       return st2;
@@ -175,16 +214,39 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
   return FB_OK;
 }
 
+/* a^T A b for rows a, b of contacts (NULL: the unit row e_dof) and an n x n matrix A */
+static double contact_form(const fb_plant *pl, const double *A, size_t i, size_t k)
+{
+  const size_t n = pl->n;
+  const fb_contact *ci = &pl->contact[i], *ck = &pl->contact[k];
+  if (ci->Jt == NULL && ck->Jt == NULL)
+    return A[ci->dof * n + ck->dof];
+  double s = 0.0;
+  for (size_t r = 0; r < n; r++) {
+    const double ar = ci->Jt != NULL ? ci->Jt[r] : (r == ci->dof);
+    if (ar == 0.0)
+      continue;
+    for (size_t c = 0; c < n; c++) {
+      const double bc = ck->Jt != NULL ? ck->Jt[c] : (c == ck->dof);
+      s += ar * A[r * n + c] * bc;
+    }
+  }
+  return s;
+}
+
+double fb_plant_contact_coupling(const fb_plant *pl, size_t i, size_t k)
+{
+  return contact_form(pl, pl->Minv, i, k);
+}
+
 double fb_plant_contact_mass(const fb_plant *pl, size_t i)
 {
-  const size_t j = pl->contact[i].dof;
-  return 1.0 / pl->Minv[j * pl->n + j];
+  return 1.0 / contact_form(pl, pl->Minv, i, i);
 }
 
 double fb_plant_contact_stiffness(const fb_plant *pl, size_t i)
 {
-  const size_t j = pl->contact[i].dof;
-  return pl->K[j * pl->n + j];
+  return contact_form(pl, pl->K, i, i);
 }
 
 double fb_plant_contact_Fs(const fb_plant *pl, size_t i)

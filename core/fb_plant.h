@@ -45,10 +45,22 @@ typedef struct fb_normal {
   double np[FB_NORMAL_NP];           /* its parameters (autos NaN until resolved) */
 } fb_normal;
 
+/* A 2-D contact (docs/design.md §13) is two consecutive entries of the contact array, the
+ * x and y components of its slip u = J_t qdot - u_surf: FB_PAIR_X on the first, FB_PAIR_Y
+ * on the second, which share the friction law and the normal force.  Every array indexed
+ * by contact (forces F, states z, stick flags, trajectory columns) thus keeps one slot per
+ * component, and a 1-D contact (FB_PAIR_NONE) is unchanged. */
+enum fb_contact_pair { FB_PAIR_NONE = 0, FB_PAIR_X = 1, FB_PAIR_Y = 2 };
+
 typedef struct fb_contact {
-  size_t dof;          /* index j of the DOF it acts on */
+  size_t dof;          /* index j of the DOF it acts on when Jt is NULL */
   fb_friction law;     /* S(w) = N mu(w) */
   fb_contact_state c0; /* N, u, udot when they do not vary in time (contact_state == NULL) */
+  /* Tangential Jacobian row (n entries): v_r = Jt . v - u, friction enters as Jt^T F
+   * (docs/design.md §13).  NULL: the unit row e_dof, today's one-DOF contact, whose code
+   * paths are kept as they were (results identical to the bit). */
+  double *Jt;
+  unsigned pair;       /* enum fb_contact_pair */
 } fb_contact;
 
 /* Applied force at (t, x, v) into f[n] (N): external forcing minus any smooth extra
@@ -82,6 +94,9 @@ typedef struct fb_plant {
   void *block_;               /* private: the single allocation behind the arrays */
   size_t nn;                  /* normal directions (0 for friction-only plants) */
   fb_normal *normal;          /* nn of them (fb_plant_alloc_normals), freed with the plant */
+  size_t npairs;              /* 2-D contacts (pairs of entries), set by fb_plant_finish */
+  int has_jt;                 /* 1 when some contact has a Jacobian row (Jt != NULL) */
+  double *jt_block_;          /* private: the rows of fb_plant_alloc_jacobians */
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
@@ -96,6 +111,39 @@ FB_API void fb_plant_free(fb_plant *pl);
 /* Allocate nn normal directions (after fb_plant_alloc): Jn zeroed, fric = -1. */
 FB_API int fb_plant_alloc_normals(fb_plant *pl, size_t nn);
 
+/* Give every contact a Jacobian row (zeroed, n entries; after fb_plant_alloc): the
+ * scenario fills contact[i].Jt[k] and, for 2-D contacts, contact[i].pair. */
+FB_API int fb_plant_alloc_jacobians(fb_plant *pl);
+
+/* Relative tangential velocity of contact i (one component): Jt . v - 0, before the
+ * surface velocity is subtracted (m/s). */
+static inline double fb_contact_vel(const fb_plant *pl, size_t i, const double *v)
+{
+  const fb_contact *c = &pl->contact[i];
+  if (c->Jt == NULL)
+    return v[c->dof];
+  double s = 0.0;
+  for (size_t k = 0; k < pl->n; k++)
+    s += c->Jt[k] * v[k];
+  return s;
+}
+
+/* f[n] += Jt^T F: the friction force F (N) of contact i as generalized forces. */
+static inline void fb_contact_add_force(const fb_plant *pl, size_t i, double F, double *f)
+{
+  const fb_contact *c = &pl->contact[i];
+  if (c->Jt == NULL) {
+    f[c->dof] += F;
+    return;
+  }
+  for (size_t k = 0; k < pl->n; k++)
+    f[k] += c->Jt[k] * F;
+}
+
+/* (Jt_i M^-1 Jt_k^T): how a unit force at contact k accelerates contact i's slip
+ * (1/kg); for one-DOF contacts the entry (M^-1)_{j_i j_k}. */
+FB_API double fb_plant_contact_coupling(const fb_plant *pl, size_t i, size_t k);
+
 /* Contact i at time t. */
 static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,
                                        fb_contact_state *cs)
@@ -106,9 +154,10 @@ static inline void fb_plant_contact_at(const fb_plant *pl, size_t i, double t,
     *cs = pl->contact[i].c0;
 }
 
-/* Effective mass seen by contact i: 1 / (M^-1)_jj (kg). */
+/* Effective mass seen by contact i: 1 / (Jt M^-1 Jt^T), 1 / (M^-1)_jj for a one-DOF
+ * contact (kg). */
 double fb_plant_contact_mass(const fb_plant *pl, size_t i);
-/* Stiffness seen by contact i: K_jj (N/m). */
+/* Stiffness seen by contact i: Jt K Jt^T, K_jj for a one-DOF contact (N/m). */
 double fb_plant_contact_stiffness(const fb_plant *pl, size_t i);
 /* Static friction force of contact i at time t0: N mu_s (N). */
 double fb_plant_contact_Fs(const fb_plant *pl, size_t i);

@@ -31,14 +31,27 @@ int fb_problem_initial_state(const fb_problem *pb, double *y)
   memcpy(y, pl->x0, n * sizeof(double));
   memcpy(y + n, pl->v0, n * sizeof(double));
   memset(y + 2 * n, 0, pl->nc * nz * sizeof(double));
-  if (t->init != NULL)
-    for (size_t i = 0; i < pl->nc; i++) {
+  for (size_t i = 0; i < pl->nc; i++) {
+    if (pl->contact[i].pair == FB_PAIR_X) { /* a 2-D contact: entries i, i+1 */
+      fb_contact_in ci, ciy;
+      double u, uy;
+      fb_contact_in_at(pl, i, pl->t0, &ci, &u);
+      fb_contact_in_at(pl, i + 1, pl->t0, &ciy, &uy);
+      const double vr0[2] = {fb_contact_vel(pl, i, pl->v0) - u,
+                             fb_contact_vel(pl, i + 1, pl->v0) - uy};
+      if (t->init2 != NULL)
+        t->init2(fb_model_cparams(pb->model, i), &ci, vr0, y + 2 * n + i * nz);
+      i++;
+      continue;
+    }
+    if (t->init != NULL) {
       fb_contact_in ci;
       double u;
       fb_contact_in_at(pl, i, pl->t0, &ci, &u);
-      t->init(fb_model_cparams(pb->model, i), &ci, pl->v0[pl->contact[i].dof] - u,
+      t->init(fb_model_cparams(pb->model, i), &ci, fb_contact_vel(pl, i, pl->v0) - u,
               y + 2 * n + i * nz);
     }
+  }
   return FB_OK;
 }
 
@@ -68,8 +81,21 @@ int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F
     fb_contact_in_at(pl, i, t, &ci, &u);
     if (needs_fapp)
       ci.f_app = fb_contact_fapp(pl, i, t, a);
-    int st = fb_model_output(pb->model, i, &ci, y[n + pl->contact[i].dof] - u, y + 2 * n + i * nz,
-                             &F[i], &stick[i]);
+    if (pl->contact[i].pair == FB_PAIR_X) {
+      fb_contact_in ciy;
+      double uy, vr[2];
+      fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
+      vr[0] = fb_contact_vel(pl, i, y + n) - u;
+      vr[1] = fb_contact_vel(pl, i + 1, y + n) - uy;
+      int st = fb_model_output2(pb->model, i, &ci, vr, y + 2 * n + i * nz, &F[i], &stick[i]);
+      if (st != FB_OK)
+        return st;
+      stick[i + 1] = stick[i];
+      i++;
+      continue;
+    }
+    int st = fb_model_output(pb->model, i, &ci, fb_contact_vel(pl, i, y + n) - u,
+                             y + 2 * n + i * nz, &F[i], &stick[i]);
     if (st != FB_OK)
       return st;
   }
@@ -95,7 +121,20 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
       fb_contact_in_at(pl, i, t, &ci, &u);
       if (needs_fapp)
         ci.f_app = fb_contact_fapp(pl, i, t, dydt + n);
-      int st = mt->force(fb_model_cparams(pb->model, i), &ci, y[n + pl->contact[i].dof] - u,
+      if (pl->contact[i].pair == FB_PAIR_X) {
+        fb_contact_in ciy;
+        double uy, vr[2], F2[2];
+        fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
+        vr[0] = fb_contact_vel(pl, i, y + n) - u;
+        vr[1] = fb_contact_vel(pl, i + 1, y + n) - uy;
+        int st = mt->force2(fb_model_cparams(pb->model, i), &ci, vr, y + 2 * n + i * nz, F2,
+                            dz);
+        if (st != FB_OK)
+          return st;
+        i++;
+        continue;
+      }
+      int st = mt->force(fb_model_cparams(pb->model, i), &ci, fb_contact_vel(pl, i, y + n) - u,
                          y + 2 * n + i * nz, &Fi, dz);
       if (st != FB_OK)
         return st;
@@ -106,7 +145,7 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
   }
   fb_plant_smooth_force(pl, t, y, y + n, work);
   for (size_t i = 0; i < pl->nc; i++)
-    work[pl->contact[i].dof] += F[i];
+    fb_contact_add_force(pl, i, F[i], work);
   memcpy(dydt, y + n, n * sizeof(double));
   fb_plant_solve_mass(pl, work, dydt + n);
   /* With normal contacts the accelerations include lambda_n, held by the contact scheme

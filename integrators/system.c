@@ -28,6 +28,7 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
   s->fapp_a = s->fapp_f + s->n;
   s->fa_t = NAN;
   s->scalar = pl->n == 1 && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0 &&
+              pl->contact[0].Jt == NULL &&
               !s->needs_fapp;
   if (s->scalar) {
     fb_contact_in_at(pl, 0, pl->t0, &s->ci0, &s->u0);
@@ -73,15 +74,29 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   for (size_t i = 0; i < s->nc; i++) {
     fb_contact_in ci;
     double u, F;
-    const size_t j = pl->contact[i].dof;
     fb_contact_in_at(pl, i, t, &ci, &u);
     if (s->needs_fapp)
       ci.f_app = fb_contact_fapp(pl, i, t, s->fapp_a);
-    int st = mt->force(fb_model_cparams(s->md, i), &ci, v[j] - u, z + i * nz, &F,
-                       dydt + 2 * n + i * nz);
+    if (pl->contact[i].pair == FB_PAIR_X) { /* a 2-D contact: entries i, i+1 */
+      fb_contact_in ciy;
+      double uy, vr[2], F2[2];
+      fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
+      vr[0] = fb_contact_vel(pl, i, v) - u;
+      vr[1] = fb_contact_vel(pl, i + 1, v) - uy;
+      int st = mt->force2(fb_model_cparams(s->md, i), &ci, vr, z + i * nz, F2,
+                          dydt + 2 * n + i * nz);
+      if (st != FB_OK)
+        return st;
+      fb_contact_add_force(pl, i, F2[0], f);
+      fb_contact_add_force(pl, i + 1, F2[1], f);
+      i++;
+      continue;
+    }
+    int st = mt->force(fb_model_cparams(s->md, i), &ci, fb_contact_vel(pl, i, v) - u,
+                       z + i * nz, &F, dydt + 2 * n + i * nz);
     if (st != FB_OK)
       return st;
-    f[j] += F;
+    fb_contact_add_force(pl, i, F, f);
   }
   memcpy(dydt, v, n * sizeof(double));
   fb_plant_solve_mass(pl, f, dydt + n);
@@ -152,6 +167,92 @@ static int contact_partials(const fb_system *s, size_t i, const fb_contact_in *c
   return FB_OK;
 }
 
+/* Partials of a contact block of d components (d = 1: a contact with a Jacobian row;
+ * d = 2: a 2-D contact, entries i and i+1) by forward differences of its law, in the
+ * block's own coordinates: dF[a][b] = dF_a/dvr_b, dFz[a][l] (l < d nz), dzv[k][b],
+ * dzz[k][l] (k, l < d nz). */
+typedef struct block_jac {
+  double dF[2][2];
+  double dFz[2][2 * FB_MAX_Z];
+  double dzv[2 * FB_MAX_Z][2];
+  double dzz[2 * FB_MAX_Z][2 * FB_MAX_Z];
+} block_jac;
+
+static int block_law(const fb_system *s, size_t i, size_t d, const fb_contact_in *ci,
+                     const double *vr, const double *z, double *F, double *dz)
+{
+  const fb_model_type *mt = s->md->type;
+  const void *cp = fb_model_cparams(s->md, i);
+  if (d == 2)
+    return mt->force2(cp, ci, vr, z, F, dz);
+  return mt->force(cp, ci, vr[0], z, F, dz);
+}
+
+static int block_partials(const fb_system *s, size_t i, size_t d, const fb_contact_in *ci,
+                          const double *vr, const double *z, block_jac *J)
+{
+  const size_t nzb = d * s->nz;
+  const double sqrt_eps = 1.4901161193847656e-08;
+  double F0[2], F1[2], dz0[2 * FB_MAX_Z], dz1[2 * FB_MAX_Z], vp[2], zp[2 * FB_MAX_Z];
+  memset(J, 0, sizeof *J);
+  int st = block_law(s, i, d, ci, vr, z, F0, dz0);
+  for (size_t b = 0; b < d && st == FB_OK; b++) {
+    memcpy(vp, vr, d * sizeof(double));
+    const double dv = sqrt_eps * fmax(fabs(vr[b]), s->pl->v_scale);
+    vp[b] += dv;
+    st = block_law(s, i, d, ci, vp, z, F1, dz1);
+    for (size_t a = 0; a < d; a++)
+      J->dF[a][b] = (F1[a] - F0[a]) / dv;
+    for (size_t k = 0; k < nzb; k++)
+      J->dzv[k][b] = (dz1[k] - dz0[k]) / dv;
+  }
+  for (size_t l = 0; l < nzb && st == FB_OK; l++) {
+    memcpy(zp, z, nzb * sizeof(double));
+    const double dzl = sqrt_eps * fmax(fabs(z[l]), 1e-8);
+    zp[l] += dzl;
+    st = block_law(s, i, d, ci, vr, zp, F1, dz1);
+    for (size_t a = 0; a < d; a++)
+      J->dFz[a][l] = (F1[a] - F0[a]) / dzl;
+    for (size_t k = 0; k < nzb; k++)
+      J->dzz[k][l] = (dz1[k] - dz0[k]) / dzl;
+  }
+  return st;
+}
+
+/* Component c of contact i's row: Jt[c], or 1 at its DOF. */
+static double row_at(const fb_plant *pl, size_t i, size_t c)
+{
+  const fb_contact *ct = &pl->contact[i];
+  return ct->Jt != NULL ? ct->Jt[c] : (double)(c == ct->dof);
+}
+
+/* Add a contact block's partials to A (n x dim) and the state rows of dfdy through the
+ * Jacobian rows: d(Jt^T F)/dv = Jt^T dF Jt, d(Jt^T F)/dz, dz'/dv = dzv Jt. */
+static void block_assemble(const fb_system *s, size_t i, size_t d, const block_jac *J,
+                           double *A, double *dfdy)
+{
+  const fb_plant *pl = s->pl;
+  const size_t n = s->n, dim = s->dim, nzb = d * s->nz, zi = 2 * n + i * s->nz;
+  for (size_t r = 0; r < n; r++)
+    for (size_t a = 0; a < d; a++) {
+      const double ra = row_at(pl, i + a, r);
+      if (ra == 0.0)
+        continue;
+      for (size_t c = 0; c < n; c++)
+        for (size_t b = 0; b < d; b++)
+          A[r * dim + n + c] += ra * J->dF[a][b] * row_at(pl, i + b, c);
+      for (size_t l = 0; l < nzb; l++)
+        A[r * dim + zi + l] += ra * J->dFz[a][l];
+    }
+  for (size_t k = 0; k < nzb; k++) {
+    for (size_t c = 0; c < n; c++)
+      for (size_t b = 0; b < d; b++)
+        dfdy[(zi + k) * dim + n + c] += J->dzv[k][b] * row_at(pl, i + b, c);
+    for (size_t l = 0; l < nzb; l++)
+      dfdy[(zi + k) * dim + zi + l] = J->dzz[k][l];
+  }
+}
+
 int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
 {
   fb_system *s = params;
@@ -199,6 +300,26 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
     fb_contact_in_at(pl, i, t, &ci, &u);
     if (s->needs_fapp)
       ci.f_app = fb_contact_fapp(pl, i, fb_system_segment_time(s, t), s->fapp_a);
+    if (pl->contact[i].Jt != NULL || pl->contact[i].pair != FB_PAIR_NONE) {
+      const size_t d = pl->contact[i].pair == FB_PAIR_X ? 2 : 1;
+      double vr[2] = {fb_contact_vel(pl, i, v) - u, 0.0};
+      if (d == 2) {
+        fb_contact_in ciy;
+        double uy;
+        fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
+        vr[1] = fb_contact_vel(pl, i + 1, v) - uy;
+      }
+      block_jac JB;
+      int stb = block_partials(s, i, d, &ci, vr, z + i * nz, &JB);
+      if (stb != FB_OK) {
+        s->stop = stb;
+        s->stop_t = t;
+        return GSL_EBADFUNC;
+      }
+      block_assemble(s, i, d, &JB, A, dfdy);
+      i += d - 1;
+      continue;
+    }
     int st = contact_partials(s, i, &ci, v[j] - u, z + i * nz, &J);
     if (st != FB_OK) {
       s->stop = st;

@@ -158,6 +158,48 @@ static int dep_stick(const void *pv, const fb_contact_in *c, double vr, const do
   return dep_alpha(p->r_ba, z[0], vr, S / p->sigma0, &da, &dm) == 0.0;
 }
 
+/* The isotropic extension (docs/design.md §13): zdot = u - alpha sigma0 |u| z / S with
+ * alpha of the deflection's length |z| against z_max = S/sigma0, and the adhesion map's
+ * "same sign" test read as z . u > 0 (the bristle is being loaded). */
+static int dep_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                      const double *z, double *F, double *dz)
+{
+  const dep_params *p = pv;
+  const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
+  double alpha = 0.0;
+  if (S > 0.0 && w > 0.0) {
+    double da, dm;
+    const double zl = hypot(z[0], z[1]), load = z[0] * vr[0] + z[1] * vr[1];
+    alpha = dep_alpha(p->r_ba, zl, load, S / p->sigma0, &da, &dm);
+  }
+  for (int a = 0; a < 2; a++) {
+    dz[a] = S > 0.0 ? vr[a] - alpha * p->sigma0 * w * z[a] / S : 0.0;
+    F[a] = -(p->sigma0 * z[a] + p->sigma1 * dz[a] + p->sigma2 * vr[a]);
+  }
+  return FB_OK;
+}
+
+static void dep_init2(const void *pv, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  const dep_params *p = pv;
+  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
+  z0[0] = w > 0.0 ? S * vr0[0] / (w * p->sigma0) : 0.0;
+  z0[1] = w > 0.0 ? S * vr0[1] / (w * p->sigma0) : 0.0;
+}
+
+/* Stuck while the bristle is in its purely elastic region (alpha = 0). */
+static int dep_stick2(const void *pv, const fb_contact_in *c, const double *vr,
+                      const double *z)
+{
+  const dep_params *p = pv;
+  const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
+  if (!(S > 0.0))
+    return 0;
+  double da, dm;
+  return dep_alpha(p->r_ba, hypot(z[0], z[1]), z[0] * vr[0] + z[1] * vr[1], S / p->sigma0,
+                   &da, &dm) == 0.0;
+}
+
 FB_MODEL_KERNELS(dep, dep_force, 1);
 
 /* The elastic element's energy sigma0 z^2 / 2 (J). */
@@ -183,6 +225,9 @@ const fb_model_type fb_model_elastoplastic = {
     .resolve = dep_resolve,
     .init = dep_init,
     .force = dep_force,
+    .force2 = dep_force2,
+    .init2 = dep_init2,
+    .stick2 = dep_stick2,
     .kernels = &dep_kernels,
     .jac = dep_jac,
     .stick = dep_stick,

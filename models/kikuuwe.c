@@ -98,6 +98,46 @@ static int kikuuwe_stick(const void *pv, const fb_contact_in *c, double vr, cons
   return fabs(p->K * z[0] + p->B * vr) < Fbar;
 }
 
+/* The vector anchor (docs/design.md §13; [Xiong2013] defines sat for vectors):
+ * F = -Fbar sat((K e + B u)/Fbar), edot = -(K e + F)/B, e and u in the contact plane;
+ * states z = (e_x, e_y). */
+static int kikuuwe_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                          const double *z, double *F, double *dz)
+{
+  const kikuuwe_params *p = pv;
+  const double Fbar = fb_contact_S(c, hypot(vr[0], vr[1]), NULL);
+  double s[2] = {p->K * z[0] + p->B * vr[0], p->K * z[1] + p->B * vr[1]};
+  if (Fbar > 0.0) {
+    s[0] /= Fbar;
+    s[1] /= Fbar;
+    fb_sat2(s, FB_CONE_DISC);
+    F[0] = -Fbar * s[0];
+    F[1] = -Fbar * s[1];
+  } else {
+    F[0] = F[1] = 0.0;
+  }
+  dz[0] = -(p->K * z[0] + F[0]) / p->B;
+  dz[1] = -(p->K * z[1] + F[1]) / p->B;
+  return FB_OK;
+}
+
+/* Steady slip: e = Fbar u/(|u| K). */
+static void kikuuwe_init2(const void *pv, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  const kikuuwe_params *p = pv;
+  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
+  z0[0] = w > 0.0 ? S * vr0[0] / (w * p->K) : 0.0;
+  z0[1] = w > 0.0 ? S * vr0[1] / (w * p->K) : 0.0;
+}
+
+static int kikuuwe_stick2(const void *pv, const fb_contact_in *c, const double *vr,
+                          const double *z)
+{
+  const kikuuwe_params *p = pv;
+  const double Fbar = fb_contact_S(c, hypot(vr[0], vr[1]), NULL);
+  return hypot(p->K * z[0] + p->B * vr[0], p->K * z[1] + p->B * vr[1]) < Fbar;
+}
+
 FB_MODEL_KERNELS(kikuuwe, kikuuwe_force, 1);
 
 /* The anchor spring's energy K e^2 / 2 (J). */
@@ -107,6 +147,7 @@ static double kikuuwe_energy(const void *pv, const fb_contact_in *c, const doubl
   (void)c;
   return 0.5 * p->K * z[0] * z[0];
 }
+
 
 const fb_model_type fb_model_kikuuwe = {
     .stored_energy = kikuuwe_energy,
@@ -127,6 +168,9 @@ const fb_model_type fb_model_kikuuwe = {
     .jac = kikuuwe_jac,
     .output = NULL,
     .stick = kikuuwe_stick,
+    .force2 = kikuuwe_force2,
+    .init2 = kikuuwe_init2,
+    .stick2 = kikuuwe_stick2,
     .schemes = NULL,
     .suite = {.color = "#2ca02c",
               .stores_energy = 1,

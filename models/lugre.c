@@ -138,6 +138,32 @@ static int lugre_jac(const void *pv, const fb_contact_in *c, double vr, const do
   return FB_OK;
 }
 
+/* The isotropic extension (docs/design.md §13): zdot = u - sigma0 |u| z / S(|u|) with the
+ * bristle deflection z and the slip u vectors in the contact plane, F = -(sigma0 z +
+ * sigma1 zdot + sigma2 u); states z = (z_x, z_y). */
+static int lugre_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                        const double *z, double *F, double *dz)
+{
+  const lugre_params *p = pv;
+  double dS;
+  const double w = hypot(vr[0], vr[1]), S = lugre_level(p, c, w, &dS);
+  for (int a = 0; a < 2; a++) {
+    dz[a] = S > 0.0 ? vr[a] - p->sigma0 * w * z[a] / S : 0.0;
+    F[a] = -(p->sigma0 * z[a] + p->sigma1 * dz[a] + p->sigma2 * vr[a]);
+  }
+  return FB_OK;
+}
+
+/* Steady sliding: z = S u / (|u| sigma0). */
+static void lugre_init2(const void *pv, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  const lugre_params *p = pv;
+  double dS;
+  const double w = hypot(vr0[0], vr0[1]), S = lugre_level(p, c, w, &dS);
+  z0[0] = w > 0.0 ? S * vr0[0] / (w * p->sigma0) : 0.0;
+  z0[1] = w > 0.0 ? S * vr0[1] / (w * p->sigma0) : 0.0;
+}
+
 FB_MODEL_KERNELS(lugre, lugre_force, 1);
 
 /* The bristles' energy sigma0 z^2 / 2 (J). */
@@ -162,6 +188,8 @@ const fb_model_type fb_model_lugre = {
     .resolve = lugre_resolve,
     .init = lugre_init,
     .force = lugre_force,
+    .force2 = lugre_force2,
+    .init2 = lugre_init2,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#1f77b4",
@@ -195,6 +223,8 @@ const fb_model_type fb_model_dahl = {
     .resolve = dahl_resolve,
     .init = lugre_init,
     .force = lugre_force,
+    .force2 = lugre_force2,
+    .init2 = lugre_init2,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#9467bd",

@@ -16,10 +16,15 @@
 #include "fb_util.h"
 
 typedef struct naive_params {
-  double unused_; /* no parameters; keeps the struct non-empty (C11) */
+  double cone; /* 2-D contacts: choice disc (isotropic) or box (per axis) */
 } naive_params;
 
-static const fb_param_set naive_set = {sizeof(naive_params), 0, NULL};
+static const char *const naive_cone_names[] = FB_CONE_NAMES_INIT;
+static const fb_param_desc naive_desc[] = {
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb) or box (per axis)",
+     offsetof(naive_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, naive_cone_names},
+};
+static const fb_param_set naive_set = {sizeof(naive_params), 1, naive_desc};
 
 /* [ShourbagyMatuttis] eq. 1. */
 static int naive_sign_force(const void *p, const fb_contact_in *c, double vr, const double *z,
@@ -40,6 +45,24 @@ static int naive_sign_jac(const void *p, const fb_contact_in *c, double vr, cons
   return FB_OK;
 }
 
+/* The vector form (docs/design.md §13): F = -S(|u|) u/|u| on the disc, 0 at u = 0; the
+ * box cone takes the sign per axis, F_a = -S(|u|) sgn(u_a). */
+static int naive_sign_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                             const double *z, double *F, double *dz)
+{
+  const naive_params *p = pv;
+  (void)z, (void)dz;
+  const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
+  if (p->cone == FB_CONE_BOX) {
+    F[0] = -S * fb_sgn(vr[0]);
+    F[1] = -S * fb_sgn(vr[1]);
+  } else {
+    F[0] = w > 0.0 ? -S * vr[0] / w : 0.0;
+    F[1] = w > 0.0 ? -S * vr[1] / w : 0.0;
+  }
+  return FB_OK;
+}
+
 FB_MODEL_KERNELS(naive_sign, naive_sign_force, 0);
 
 const fb_model_type fb_model_naive_sign = {
@@ -53,6 +76,7 @@ const fb_model_type fb_model_naive_sign = {
     .nz = 0,
     .z_names = NULL,
     .force = naive_sign_force,
+    .force2 = naive_sign_force2,
     .kernels = &naive_sign_kernels,
     .jac = naive_sign_jac,
     .suite = {.color = "#d62728",

@@ -179,6 +179,44 @@ static int ep_jac(const void *pv, const fb_contact_in *c, double vr, const doubl
   return FB_OK;
 }
 
+/* The vector rate form (docs/design.md §13): radial return onto the disc.  The spring
+ * force H loads elastically (Hdot = -cT u) inside the disc or when unloading; on the
+ * rim and loading (H . u < 0) only its direction turns (the elastic rate less its radial
+ * part); F = the projection of H - dT u onto the disc of radius R0. */
+static int ep_force2(const void *pv, const fb_contact_in *c, const double *vr, const double *z,
+                     double *F, double *dz)
+{
+  const ep_params *p = pv;
+  const double R0 = fb_contact_S(c, hypot(vr[0], vr[1]), NULL), Hl = hypot(z[0], z[1]);
+  dz[0] = -p->cT * vr[0];
+  dz[1] = -p->cT * vr[1];
+  if (Hl >= R0 && Hl > 0.0 && z[0] * vr[0] + z[1] * vr[1] < 0.0) {
+    const double radial = (dz[0] * z[0] + dz[1] * z[1]) / Hl;
+    dz[0] -= radial * z[0] / Hl;
+    dz[1] -= radial * z[1] / Hl;
+  }
+  F[0] = z[0] - p->dT * vr[0];
+  F[1] = z[1] - p->dT * vr[1];
+  fb_clamp2(F, R0, FB_CONE_DISC);
+  return FB_OK;
+}
+
+/* A contact that starts sliding starts on the rim: H = -R0 u/|u|. */
+static void ep_init2(const void *pv, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  (void)pv;
+  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
+  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
+  z0[1] = w > 0.0 ? -S * vr0[1] / w : 0.0;
+}
+
+static int ep_stick2(const void *pv, const fb_contact_in *c, const double *vr, const double *z)
+{
+  const ep_params *p = pv;
+  return hypot(z[0] - p->dT * vr[0], z[1] - p->dT * vr[1]) <
+         fb_contact_S(c, hypot(vr[0], vr[1]), NULL);
+}
+
 static int ep_stick(const void *pv, const fb_contact_in *c, double vr, const double *z)
 {
   const ep_params *p = pv;
@@ -846,6 +884,9 @@ const fb_model_type fb_model_penalty = {
     .resolve = ep_resolve,
     .init = ep_init,
     .force = ep_force,
+    .force2 = ep_force2,
+    .init2 = ep_init2,
+    .stick2 = ep_stick2,
     .kernels = &ep_kernels,
     .jac = ep_jac,
     .stick = ep_stick,

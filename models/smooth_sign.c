@@ -19,9 +19,11 @@ typedef struct smooth_params {
   double eps_v;   /* regularization velocity (m/s) */
   double v_ratio; /* eps_v / v_scale for the auto eps_v */
   double phi;     /* choice: 0 tanh, 1 algebraic, 2 linear */
+  double cone;    /* 2-D contacts: choice disc or box */
 } smooth_params;
 
 static const char *const smooth_phi_names[] = {"tanh", "algebraic", "linear", NULL};
+static const char *const smooth_cone_names[] = FB_CONE_NAMES_INIT;
 
 static const fb_param_desc smooth_desc[] = {
     {"eps_v", "m/s", "regularization velocity", offsetof(smooth_params, eps_v), NAN, 0, INFINITY,
@@ -30,8 +32,10 @@ static const fb_param_desc smooth_desc[] = {
      offsetof(smooth_params, v_ratio), 1e-3, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
     {"phi", "-", "smoothing function", offsetof(smooth_params, phi), 0, 0, 2, FB_PARAM_CHOICE,
      NULL, smooth_phi_names},
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic) or box (per axis)",
+     offsetof(smooth_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, smooth_cone_names},
 };
-static const fb_param_set smooth_set = {sizeof(smooth_params), 3, smooth_desc};
+static const fb_param_set smooth_set = {sizeof(smooth_params), 4, smooth_desc};
 
 static int smooth_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
@@ -85,6 +89,26 @@ static int smooth_jac(const void *pv, const fb_contact_in *c, double vr, const d
   return FB_OK;
 }
 
+/* The vector form (docs/design.md §13): F = -S(|u|) phi(|u|/eps_v) u/|u| on the disc; the
+ * box cone smooths each axis, F_a = -S(|u|) phi(u_a/eps_v). */
+static int smooth_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                         const double *z, double *F, double *dz)
+{
+  const smooth_params *p = pv;
+  double dphi;
+  (void)z, (void)dz;
+  const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
+  if (p->cone == FB_CONE_BOX) {
+    F[0] = -S * smooth_phi((int)p->phi, vr[0] / p->eps_v, &dphi);
+    F[1] = -S * smooth_phi((int)p->phi, vr[1] / p->eps_v, &dphi);
+    return FB_OK;
+  }
+  const double m = w > 0.0 ? S * smooth_phi((int)p->phi, w / p->eps_v, &dphi) / w : 0.0;
+  F[0] = -m * vr[0];
+  F[1] = -m * vr[1];
+  return FB_OK;
+}
+
 FB_MODEL_KERNELS(smooth_sign, smooth_force, 0);
 
 const fb_model_type fb_model_smooth_sign = {
@@ -100,6 +124,7 @@ const fb_model_type fb_model_smooth_sign = {
     .z_names = NULL,
     .resolve = smooth_resolve,
     .force = smooth_force,
+    .force2 = smooth_force2,
     .kernels = &smooth_sign_kernels,
     .jac = smooth_jac,
     .suite = {.color = "#ff7f0e",

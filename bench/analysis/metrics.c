@@ -95,13 +95,29 @@ void fb_reference_free_spans(fb_reference *ref)
   ref->nc = 0;
 }
 
-/* Relative velocity of contact i at sample k. */
-static double vrel(const fb_problem *pb, const fb_trace *tr, size_t k, size_t i)
+/* The slip component of contact i at sample k (signed). */
+static double vcomp(const fb_problem *pb, const fb_trace *tr, size_t k, size_t i)
 {
   const fb_plant *pl = pb->plant;
   fb_contact_state cs;
   fb_plant_contact_at(pl, i, tr->t[k], &cs);
-  return tr->y[k * tr->dim + pl->n + pl->contact[i].dof] - cs.u;
+  return fb_contact_vel(pl, i, tr->y + k * tr->dim + pl->n) - cs.u;
+}
+
+/* Relative velocity of contact i at sample k; for a component of a 2-D contact the slip
+ * speed |u| (docs/design.md §13: it sticks when the whole slip vector is 0). */
+static double vrel(const fb_problem *pb, const fb_trace *tr, size_t k, size_t i)
+{
+  const fb_plant *pl = pb->plant;
+  fb_contact_state cs;
+  const double *v = tr->y + k * tr->dim + pl->n;
+  fb_plant_contact_at(pl, i, tr->t[k], &cs);
+  const double vr = fb_contact_vel(pl, i, v) - cs.u;
+  if (pl->contact[i].pair == FB_PAIR_NONE)
+    return vr;
+  const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+  fb_plant_contact_at(pl, o, tr->t[k], &cs);
+  return hypot(vr, fb_contact_vel(pl, o, v) - cs.u);
 }
 
 int fb_spans_from_trace(fb_spans *sp, const fb_problem *pb, const fb_trace *tr, size_t i,
@@ -164,6 +180,47 @@ void fb_stream_free(fb_stream *s)
  * over the step (the work as an implicit scheme applies it); W sums that over the run, and its
  * largest rise over any interval, W(t2) - W(t1) with t1 < t2, is the energy created:
  * dissipation earlier in the run must not hide creation later. */
+/* The pointwise dissipation test of a 2-D contact (x entry i): (F . u + dE/dt) over
+ * Fs v_scale, dE/dt along the vector law's rates by a central difference (exact for the
+ * quadratic energies); -inf when the law fails. */
+static double power2_excess(const fb_stream *s, size_t i, double t, const double *y)
+{
+  const fb_plant *pl = s->pb->plant;
+  const fb_model *md = s->pb->model;
+  const size_t nz = md->type->nz, nzb = 2 * nz;
+  fb_contact_in ci, ciy;
+  double u, uy, F[2], dz[2 * FB_MAX_Z], zp[2 * FB_MAX_Z], zm[2 * FB_MAX_Z], dEdt = 0.0;
+  fb_contact_in_at(pl, i, t, &ci, &u);
+  fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
+  const double vr[2] = {fb_contact_vel(pl, i, y + pl->n) - u,
+                        fb_contact_vel(pl, i + 1, y + pl->n) - uy};
+  const double *z = y + 2 * pl->n + i * nz;
+  const void *cp = fb_model_cparams(md, i);
+  if (md->type->force2 == NULL || md->type->force2(cp, &ci, vr, z, F, dz) != FB_OK)
+    return -(double)INFINITY;
+  double (*const energy)(const void *, const fb_contact_in *, const double *) =
+      md->type->stored_energy;
+  if (energy != NULL) {
+    double zn = 0.0, dn = 0.0;
+    for (size_t k = 0; k < nzb; k++) {
+      zn = fmax(zn, fabs(z[k]));
+      dn = fmax(dn, fabs(dz[k]));
+    }
+    if (dn > 0.0) {
+      const double d = fmax(zn, 1e-300) / dn;
+      for (size_t k = 0; k < nzb; k++) {
+        zp[k] = z[k] + d * dz[k];
+        zm[k] = z[k] - d * dz[k];
+      }
+      /* the components' energies add (quadratic in each state) */
+      dEdt = (energy(cp, &ci, zp) + energy(cp, &ci, zp + nz) - energy(cp, &ci, zm) -
+              energy(cp, &ci, zm + nz)) / (2.0 * d);
+    }
+  }
+  const double scale = fb_plant_contact_Fs(pl, i) * pl->v_scale;
+  return scale > 0.0 ? (F[0] * vr[0] + F[1] * vr[1] + dEdt) / scale : -(double)INFINITY;
+}
+
 static int energy_step(fb_stream *s, double t, const double *y)
 {
   const fb_plant *pl = s->pb->plant;
@@ -178,8 +235,8 @@ static int energy_step(fb_stream *s, double t, const double *y)
     fb_contact_in ci;
     double u;
     fb_contact_in_at(pl, i, t, &ci, &u);
-    const double vr = y[pl->n + pl->contact[i].dof] - u;
-    const double xj = y[pl->contact[i].dof];
+    const double vr = fb_contact_vel(pl, i, y + pl->n) - u;
+    const double xj = fb_contact_vel(pl, i, y); /* the slip coordinate Jt x */
     const double E = energy != NULL ? energy(fb_model_cparams(md, i), &ci, y + 2 * pl->n + i * nz)
                                     : 0.0;
     /* the work over the step as an implicit scheme applies it: the end-of-step force
@@ -187,7 +244,11 @@ static int energy_step(fb_stream *s, double t, const double *y)
      * O(dF v h) of spurious work) */
     if (s->have_prev)
       dW += E - s->Eprev[i] + s->F[i] * (xj - s->Pprev[i] - 0.5 * (u + s->uprev[i]) * (t - s->t_prev));
-    if (md->type->force != NULL && nz <= FB_MAX_Z) {
+    if (md->type->force != NULL && nz <= FB_MAX_Z && pl->contact[i].pair != FB_PAIR_NONE) {
+      /* a 2-D contact: F . u + dE/dt of the vector law, once for its x entry */
+      if (pl->contact[i].pair == FB_PAIR_X)
+        s->P_excess = fmax(s->P_excess, power2_excess(s, i, t, y));
+    } else if (md->type->force != NULL && nz <= FB_MAX_Z) {
       /* pointwise: dE/dt along the law's own rates, by a central difference whose
        * step is the size of z (exact for the quadratic energies, round-off aside) */
       const double *z = y + 2 * pl->n + i * nz;
@@ -255,7 +316,7 @@ int fb_stream_step(void *ctx, double t, const double *y)
     }
     fb_contact_state cs;
     fb_plant_contact_at(pl, i, t, &cs);
-    const double vr = y[pl->n + pl->contact[i].dof] - cs.u;
+    const double vr = fb_contact_vel(pl, i, y + pl->n) - cs.u;
     if (vr != 0.0) {
       if (s->vprev[i] != 0.0 && (vr > 0) != (s->vprev[i] > 0))
         s->sign_changes += 1;
@@ -308,9 +369,10 @@ static double drift_accumulation(const fb_problem *pb, const fb_trace *tr,
     sample_range(tr, best->t0 + 2 * N * P, best->t0 + 2 * N * P, &k2N, &dummy);
     if (k2N >= tr->filled || k2N >= rt->filled || kN >= k2N)
       continue;
-    const size_t j = pl->contact[i].dof;
-    const double dN = tr->y[kN * tr->dim + j] - rt->y[kN * rt->dim + j];
-    const double d2N = tr->y[k2N * tr->dim + j] - rt->y[k2N * rt->dim + j];
+    const double dN = fb_contact_vel(pl, i, tr->y + kN * tr->dim) -
+                      fb_contact_vel(pl, i, rt->y + kN * rt->dim);
+    const double d2N = fb_contact_vel(pl, i, tr->y + k2N * tr->dim) -
+                       fb_contact_vel(pl, i, rt->y + k2N * rt->dim);
     const double rate = fabs(d2N - dN) / N;
     const double g = fabs(d2N - dN) / fmax(fabs(dN), 1e-3 * pl->v_stick / pl->f_c);
     worst = isnan(worst) ? rate : fmax(worst, rate);
@@ -432,7 +494,6 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
       size_t ka, kb;
       sample_range(tr, r->t0, r->t1, &ka, &kb);
       if (kb > ka && kb < tr->filled) {
-        const size_t j = pl->contact[i].dof;
         double belt = 0;
         for (size_t k = ka; k < kb; k++) {
           fb_contact_state c0, c1;
@@ -440,7 +501,8 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
           fb_plant_contact_at(pl, i, tr->t[k + 1], &c1);
           belt += 0.5 * (c0.u + c1.u) * (tr->t[k + 1] - tr->t[k]);
         }
-        m->drift += fabs(tr->y[kb * dim + j] - tr->y[ka * dim + j] - belt);
+        m->drift += fabs(fb_contact_vel(pl, i, tr->y + kb * dim) -
+                         fb_contact_vel(pl, i, tr->y + ka * dim) - belt);
         /* held: sample intervals of the span whose both ends pass the test */
         for (size_t k = ka; k < kb; k++) {
           const double dt = tr->t[k + 1] - tr->t[k];
@@ -466,7 +528,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     }
     fb_spans_free(&run);
     for (size_t k = 0; k < tr->filled; k++) {
-      const double P = tr->F[k * nc + i] * vrel(pb, tr, k, i);
+      const double P = tr->F[k * nc + i] * vcomp(pb, tr, k, i);
       if (P > tol_P) {
         m->power_pos_count += 1;
         m->power_pos_max = fmax(m->power_pos_max, P);
