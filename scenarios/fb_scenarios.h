@@ -15,6 +15,9 @@ extern const fb_scenario_type fb_scenario_glowinski_tp1;
 extern const fb_scenario_type fb_scenario_glowinski_tp2;
 extern const fb_scenario_type fb_scenario_glowinski_2dof;
 extern const fb_scenario_type fb_scenario_glowinski_3dof;
+/* 2-D contacts (docs/design.md §13) */
+extern const fb_scenario_type fb_scenario_puck;
+extern const fb_scenario_type fb_scenario_billiard;
 
 /* Scenarios with normal contacts (docs/design.md §12): found by name (fb_scenario_find)
  * and run by the contact scheme, but kept out of fb_scenario_at and so out of the default

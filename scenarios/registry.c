@@ -15,6 +15,8 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_glowinski_tp2,
     &fb_scenario_glowinski_2dof,
     &fb_scenario_glowinski_3dof,
+    &fb_scenario_puck,
+    &fb_scenario_billiard,
     NULL,
 };
 

@@ -225,11 +225,11 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
    * their model says so; the contact scheme of normals does not yet. */
-  if (pl->has_jt && (pl->nn > 0 || (c->integ->needs != FB_MODEL_ODE &&
-                                    !(mt->caps & FB_MODEL_VEC2))))
+  if ((pl->has_jt || pl->npairs > 0) &&
+      (pl->nn > 0 || (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
-                      "integrator %s of model %s does not take contacts with a tangential "
-                      "Jacobian (scenario %s; docs/design.md §13)",
+                      "integrator %s of model %s does not take 2-D contacts or contacts with a "
+                      "tangential Jacobian (scenario %s; docs/design.md §13)",
                       c->integ->name, mt->name, c->sc.type->name);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
