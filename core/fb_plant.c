@@ -38,6 +38,7 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
   pl->f_c = NAN;
   pl->v_scale = 1.0;
   pl->v_stick = NAN;
+  pl->path_dof[0] = pl->path_dof[1] = -1;
   return FB_OK;
 }
 
@@ -205,6 +206,9 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
       return fb_err_set(err, FB_EINVAL, "%s: normal force %g must be finite and >= 0", owner,
                         c->c0.N);
   }
+  for (size_t a = 0; a < 2; a++)
+    if (pl->path_dof[a] >= (long)n)
+      return fb_err_set(err, FB_EINVAL, "%s: path DOF %ld, have %zu", owner, pl->path_dof[a], n);
   if (!(isfinite(pl->f_c) && pl->f_c > 0))
     pl->f_c = 1.0 / (pl->T - pl->t0);
   if (!(isfinite(pl->v_scale) && pl->v_scale > 0))

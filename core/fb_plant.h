@@ -97,6 +97,8 @@ typedef struct fb_plant {
   size_t npairs;              /* 2-D contacts (pairs of entries), set by fb_plant_finish */
   int has_jt;                 /* 1 when some contact has a Jacobian row (Jt != NULL) */
   double *jt_block_;          /* private: the rows of fb_plant_alloc_jacobians */
+  long path_dof[2];           /* DOFs of the body's path in the plane (x-y plots and the path
+                                 error of 2-D scenarios, docs/design.md §13); -1: none */
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,

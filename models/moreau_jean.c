@@ -82,9 +82,11 @@ typedef struct mj_params {
   double pgs_tol;   /* PGS stop: relative change of the impulses */
   double pgs_floor; /* factor of the PGS stop's round-off floor */
   double pgs_max;   /* PGS sweeps allowed per step */
+  double cone;      /* 2-D contacts: choice disc (isotropic) or box (per axis) */
 } mj_params;
 
 static const char *const mj_solver_names[] = {"auto", "closed", "pgs", NULL};
+static const char *const mj_cone_names[] = FB_CONE_NAMES_INIT;
 
 static const fb_param_desc mj_desc[] = {
     {"theta", "1", "theta-method weight: 1/2 trapezoidal (default), 1 implicit Euler",
@@ -97,8 +99,10 @@ static const fb_param_desc mj_desc[] = {
      offsetof(mj_params, pgs_floor), 16, 0, 1e6, 0, NULL, NULL},
     {"pgs_max", "1", "PGS sweeps allowed per step", offsetof(mj_params, pgs_max), 10000, 1, 1e9,
      FB_PARAM_INT, NULL, NULL},
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb) or box (per axis)",
+     offsetof(mj_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, mj_cone_names},
 };
-static const fb_param_set mj_set = {sizeof(mj_params), 5, mj_desc};
+static const fb_param_set mj_set = {sizeof(mj_params), 6, mj_desc};
 static const char *const mj_z[] = {"F", "stick"};
 
 /* In slip from the start: F = -S sgn(v_r); at rest the first step decides. */
@@ -107,6 +111,16 @@ static void mj_init(const void *p, const fb_contact_in *c, double vr0, double *z
   (void)p;
   z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
   z0[1] = vr0 == 0.0;
+}
+
+/* A 2-D contact: F = -S u/|u| in slip, at rest the first step decides. */
+static void mj_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  (void)p;
+  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
+  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
+  z0[2] = w > 0.0 ? -S * vr0[1] / w : 0.0;
+  z0[1] = z0[3] = w == 0.0;
 }
 
 static int mj_output(const void *p, const fb_contact_in *c, double vr, const double *z,
@@ -136,6 +150,9 @@ typedef struct mj_ws {
   double *block;
   double *ysave, *Mhinv, *W, *f0, *f1, *q, *vfree, *vnew; /* dim, n n, nc nc, n x5 */
   double *r, *vrf, *beta, *cg, *u1, *stick;               /* nc */
+  double *MJ;   /* nc x n: row i = Mhat^-1 Jt_i^T (plants with Jacobian rows) */
+  int disc;     /* 2-D contacts take the disc (else the box: entries independent) */
+  int rows;     /* some contact has a Jacobian row */
 } mj_ws;
 
 static void mj_free(void *wsv)
@@ -172,12 +189,28 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
     for (size_t j = 0; j < n; j++)
       ws->Mhinv[j * n + k] = gsl_vector_get(ws->col, j);
   }
+  if (ws->rows) /* Mhat^-1 Jt^T by columns, then W = Jt Mhat^-1 Jt^T */
+    for (size_t i = 0; i < nc; i++)
+      for (size_t j = 0; j < n; j++) {
+        double sum = 0.0;
+        for (size_t k = 0; k < n; k++)
+          sum += ws->Mhinv[j * n + k] * (pl->contact[i].Jt != NULL
+                                             ? pl->contact[i].Jt[k]
+                                             : (double)(k == pl->contact[i].dof));
+        ws->MJ[i * n + j] = sum;
+      }
   int diag = 1;
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++) {
-      const double w = ws->Mhinv[pl->contact[i].dof * n + pl->contact[k].dof];
+      const double w = ws->rows ? fb_contact_vel(pl, i, &ws->MJ[k * n])
+                                : ws->Mhinv[pl->contact[i].dof * n + pl->contact[k].dof];
       ws->W[i * nc + k] = w;
-      if (i != k && w != 0.0)
+      /* the two entries of a disc contact are one block: coupling between them is the
+       * block's own (mj_block) */
+      const int same_block = ws->disc && pl->contact[i].pair != FB_PAIR_NONE &&
+                             (k == i + 1 || i == k + 1) &&
+                             pl->contact[i < k ? i : k].pair == FB_PAIR_X;
+      if (i != k && w != 0.0 && !same_block)
         diag = 0;
     }
   for (size_t i = 0; i < nc; i++)
@@ -195,23 +228,126 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
   return FB_OK;
 }
 
-/* The relay problem v_r = vrf + W r, r_i in -beta_i Sgn(v_r,i), for every contact. */
-static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
+/* The local problem of a 2-D contact on the disc (docs/design.md §13): v = a + Wb r,
+ * r in -beta Sgn(v) with Sgn the unit disc at 0, Wb the contact's 2x2 Delassus block
+ * (row-major).  An isotropic block (Wb = w I: puck, billiard, any contact whose rows are
+ * orthogonal under Mhat^-1 with equal weights) has Kikuuwe's Theorem 1 in vector form
+ * ([Xiong2013] §5.1): r = -a/w when |a| <= w beta (stick, v = 0), else -beta a/|a|.
+ * Otherwise the projected fixed point r = P_disc(r - rho (a + Wb r)), rho = 1/lambda_max,
+ * which holds exactly at the law's solution for any rho > 0 and converges for an SPD
+ * block; iterations are counted in *it.  Returns 1 for stick. */
+static int mj_disc_local(const double *Wb, const double *a, double beta, double *r,
+                         unsigned long max_it, unsigned long *it)
+{
+  if (Wb[1] == 0.0 && Wb[2] == 0.0 && Wb[0] == Wb[3]) {
+    const double w = Wb[0], al = hypot(a[0], a[1]);
+    if (al <= w * beta) {
+      r[0] = -a[0] / w;
+      r[1] = -a[1] / w;
+      return 1;
+    }
+    r[0] = -beta * a[0] / al;
+    r[1] = -beta * a[1] / al;
+    return 0;
+  }
+  const double tr = Wb[0] + Wb[3], det = Wb[0] * Wb[3] - Wb[1] * Wb[2];
+  const double lmax = 0.5 * tr + sqrt(fmax(0.25 * tr * tr - det, 0.0)), rho = 1.0 / lmax;
+  fb_clamp2(r, beta, FB_CONE_DISC);
+  for (unsigned long k = 0; k < max_it; k++) {
+    double q[2] = {r[0] - rho * (a[0] + Wb[0] * r[0] + Wb[1] * r[1]),
+                   r[1] - rho * (a[1] + Wb[2] * r[0] + Wb[3] * r[1])};
+    fb_clamp2(q, beta, FB_CONE_DISC);
+    const double d = hypot(q[0] - r[0], q[1] - r[1]);
+    r[0] = q[0];
+    r[1] = q[1];
+    ++*it;
+    if (d <= 8.0 * DBL_EPSILON * fmax(beta, hypot(a[0], a[1]) * rho))
+      break;
+  }
+  return hypot(r[0], r[1]) < beta * (1.0 - 8.0 * DBL_EPSILON);
+}
+
+/* a_i = vrf_i + sum over l outside contact i's block of W_il r_l, with the absolute sum of
+ * its terms (the round-off scale) into *sc. */
+static double mj_local_a(const mj_ws *ws, size_t i, size_t b0, size_t b1, double *sc)
+{
+  const size_t nc = ws->nc;
+  double a = ws->vrf[i];
+  *sc = fabs(a);
+  for (size_t l = 0; l < nc; l++)
+    if (l < b0 || l > b1) {
+      a += ws->W[i * nc + l] * ws->r[l];
+      *sc += fabs(ws->W[i * nc + l] * ws->r[l]);
+    }
+  return a;
+}
+
+/* Contact block of entry i: [i, i+1] for the x entry of a disc contact, else [i, i]. */
+static size_t mj_block_end(const mj_ws *ws, size_t i)
+{
+  return ws->disc && ws->pl->contact[i].pair == FB_PAIR_X ? i + 1 : i;
+}
+
+/* One block's local solve given the others' impulses: the new impulses in r, the change
+ * into *d, the round-off scale into *sc; returns the stick flag. */
+static int mj_block_solve(mj_ws *ws, size_t i, size_t e, double *d, double *sc,
+                          fb_counters *cnt)
 {
   const size_t nc = ws->nc;
   const double *W = ws->W;
-  if (ws->closed) { /* Theorem 1 per contact */
+  if (e == i) { /* a 1-D contact (or a box component): Theorem 1, a clamp in a sweep */
+    const double a = mj_local_a(ws, i, i, i, sc), w = W[i * nc + i];
+    if (ws->closed) {
+      const int stick = fabs(a) <= w * ws->beta[i];
+      ws->r[i] = stick ? -a / w : -ws->beta[i] * fb_sgn(a);
+      return stick;
+    }
+    const double rn = fb_clamp(-a / w, ws->beta[i]);
+    *d = fabs(rn - ws->r[i]);
+    *sc /= w;
+    ws->r[i] = rn;
+    return fabs(a) <= w * ws->beta[i];
+  }
+  double s0, s1;
+  const double a[2] = {mj_local_a(ws, i, i, e, &s0), mj_local_a(ws, e, i, e, &s1)};
+  const double Wb[4] = {W[i * nc + i], W[i * nc + e], W[e * nc + i], W[e * nc + e]};
+  const double r0[2] = {ws->r[i], ws->r[e]};
+  double rn[2] = {r0[0], r0[1]};
+  const int stick = mj_disc_local(Wb, a, ws->beta[i], rn, ws->pgs_max, &cnt->ninner);
+  *d = fmax(fabs(rn[0] - r0[0]), fabs(rn[1] - r0[1]));
+  *sc = fmax(s0 / Wb[0], s1 / Wb[3]);
+  ws->r[i] = rn[0];
+  ws->r[e] = rn[1];
+  return stick;
+}
+
+/* The relay problem v_r = vrf + W r, r_i in -beta_i Sgn(v_r,i), for every contact (a 2-D
+ * contact on the disc: one block of two entries). */
+static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
+{
+  const size_t nc = ws->nc;
+  double d, sc;
+  if (ws->closed) { /* Theorem 1 per contact (block) */
     for (size_t i = 0; i < nc; i++) {
-      const double w = W[i * nc + i], a = ws->vrf[i];
-      ws->stick[i] = fabs(a) <= w * ws->beta[i];
-      ws->r[i] = ws->stick[i] != 0.0 ? -a / w : -ws->beta[i] * fb_sgn(a);
+      const size_t e = mj_block_end(ws, i);
+      ws->stick[i] = ws->stick[e] = mj_block_solve(ws, i, e, &d, &sc, cnt);
+      i = e;
     }
     return FB_OK;
   }
   double bmax = 0.0;
   for (size_t i = 0; i < nc; i++) {
     bmax = fmax(bmax, ws->beta[i]);
-    ws->r[i] = fb_clamp(ws->r[i], ws->beta[i]); /* warm start inside the bounds */
+    const size_t e = mj_block_end(ws, i);
+    if (e == i) {
+      ws->r[i] = fb_clamp(ws->r[i], ws->beta[i]); /* warm start inside the bounds */
+    } else {
+      double rr[2] = {ws->r[i], ws->r[e]};
+      fb_clamp2(rr, ws->beta[i], FB_CONE_DISC);
+      ws->r[i] = rr[0];
+      ws->r[e] = rr[1];
+      i = e;
+    }
   }
   double dmax = INFINITY, thr = 0.0;
   unsigned long k;
@@ -219,17 +355,11 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
     double floor_ = 0.0;
     dmax = 0.0;
     for (size_t i = 0; i < nc; i++) {
-      double a = ws->vrf[i], sc = fabs(a);
-      for (size_t l = 0; l < nc; l++)
-        if (l != i) {
-          a += W[i * nc + l] * ws->r[l];
-          sc += fabs(W[i * nc + l] * ws->r[l]);
-        }
-      const double w = W[i * nc + i];
-      const double rn = fb_clamp(-a / w, ws->beta[i]);
-      dmax = fmax(dmax, fabs(rn - ws->r[i]));
-      floor_ = fmax(floor_, sc / w);
-      ws->r[i] = rn;
+      const size_t e = mj_block_end(ws, i);
+      ws->stick[i] = ws->stick[e] = mj_block_solve(ws, i, e, &d, &sc, cnt);
+      dmax = fmax(dmax, d);
+      floor_ = fmax(floor_, sc);
+      i = e;
     }
     thr = fmax(ws->p.pgs_tol * bmax, ws->p.pgs_floor * DBL_EPSILON * floor_);
     cnt->ninner++;
@@ -240,11 +370,21 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
                       "t=%.17g (max |dr| = %.3g > %.3g)",
                       ws->pgs_max, t, dmax, thr);
   for (size_t i = 0; i < nc; i++) { /* which local problems sit on the linear branch */
-    double a = ws->vrf[i];
-    for (size_t l = 0; l < nc; l++)
-      if (l != i)
-        a += W[i * nc + l] * ws->r[l];
-    ws->stick[i] = fabs(a) <= W[i * nc + i] * ws->beta[i];
+    const size_t e = mj_block_end(ws, i);
+    if (e == i) {
+      const double a = mj_local_a(ws, i, i, i, &sc);
+      ws->stick[i] = fabs(a) <= ws->W[i * nc + i] * ws->beta[i];
+    } else {
+      const double *W = ws->W;
+      double s0;
+      const double a[2] = {mj_local_a(ws, i, i, e, &s0), mj_local_a(ws, e, i, e, &s0)};
+      const int iso = W[i * nc + e] == 0.0 && W[e * nc + i] == 0.0 &&
+                      W[i * nc + i] == W[e * nc + e];
+      ws->stick[i] = ws->stick[e] =
+          iso ? hypot(a[0], a[1]) <= W[i * nc + i] * ws->beta[i]
+              : hypot(ws->r[i], ws->r[e]) < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+      i = e;
+    }
   }
   return FB_OK;
 }
@@ -297,12 +437,20 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
     fb_contact_state cs0;
-    const size_t j = pl->contact[i].dof;
     fb_plant_contact_at(pl, i, t0, &cs0);
     fb_contact_in_at(pl, i, t1, &ci, &ws->u1[i]);
-    const double vr0 = v[j] - cs0.u;
-    ws->cg[i] = vr0 == 0.0 ? 0.0 : fb_sgn(vr0) * (ci.Fs - fb_contact_S(&ci, fabs(vr0), NULL));
-    ws->q[j] += dt * ws->cg[i];
+    const double vr0 = fb_contact_vel(pl, i, v) - cs0.u;
+    if (pl->contact[i].pair != FB_PAIR_NONE) {
+      /* the velocity-weakening part along the slip direction u/|u| of the 2-D contact */
+      const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+      fb_contact_state cso;
+      fb_plant_contact_at(pl, o, t0, &cso);
+      const double w = hypot(vr0, fb_contact_vel(pl, o, v) - cso.u);
+      ws->cg[i] = w == 0.0 ? 0.0 : vr0 / w * (ci.Fs - fb_contact_S(&ci, w, NULL));
+    } else {
+      ws->cg[i] = vr0 == 0.0 ? 0.0 : fb_sgn(vr0) * (ci.Fs - fb_contact_S(&ci, fabs(vr0), NULL));
+    }
+    fb_contact_add_force(pl, i, dt * ws->cg[i], ws->q);
     ws->beta[i] = dt * ci.Fs;
   }
   for (size_t j = 0; j < n; j++) {
@@ -312,7 +460,7 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
     ws->vfree[j] = s;
   }
   for (size_t i = 0; i < nc; i++) {
-    ws->vrf[i] = ws->vfree[pl->contact[i].dof] - ws->u1[i];
+    ws->vrf[i] = fb_contact_vel(pl, i, ws->vfree) - ws->u1[i];
     ws->r[i] = dt * (z[2 * i] - ws->cg[i]); /* warm start: last step's force */
   }
   if ((st = mj_relay(ws, t, cnt, err)) != FB_OK)
@@ -320,12 +468,13 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
   for (size_t j = 0; j < n; j++) {
     double s = ws->vfree[j];
     for (size_t i = 0; i < nc; i++)
-      s += ws->Mhinv[j * n + pl->contact[i].dof] * ws->r[i];
+      s += (ws->rows ? ws->MJ[i * n + j] : ws->Mhinv[j * n + pl->contact[i].dof]) * ws->r[i];
     ws->vnew[j] = s;
   }
   for (size_t i = 0; i < nc; i++) {
-    if (ws->stick[i] != 0.0)
-      ws->vnew[pl->contact[i].dof] = ws->u1[i]; /* v_r = 0 exactly */
+    /* v_r = 0 exactly on a one-DOF contact; through a row it is 0 to round-off */
+    if (ws->stick[i] != 0.0 && pl->contact[i].Jt == NULL)
+      ws->vnew[pl->contact[i].dof] = ws->u1[i];
     z[2 * i] = ws->r[i] / dt + ws->cg[i];
     z[2 * i + 1] = ws->stick[i];
   }
@@ -371,7 +520,9 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->perm = gsl_permutation_alloc(n);
   ws->ev = gsl_vector_alloc(n);
   ws->col = gsl_vector_alloc(n);
-  ws->block = calloc(pb->dim + n * n + nc * nc + 5 * n + 6 * nc + 1, sizeof(double));
+  ws->rows = pl->has_jt;
+  ws->disc = (int)ws->p.cone == FB_CONE_DISC;
+  ws->block = calloc(pb->dim + n * n + nc * nc + 5 * n + 6 * nc + nc * n + 1, sizeof(double));
   if (ws->Mh == NULL || ws->perm == NULL || ws->ev == NULL || ws->col == NULL ||
       ws->block == NULL) {
     st = fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -391,7 +542,8 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->beta = b, b += nc;
   ws->cg = b, b += nc;
   ws->u1 = b, b += nc;
-  ws->stick = b;
+  ws->stick = b, b += nc;
+  ws->MJ = b;
   if ((st = mj_factor(ws, ws->h, err)) != FB_OK)
     goto fail;
   *out = ws;
@@ -435,7 +587,7 @@ const fb_model_type fb_model_moreau_jean = {
     .name = "moreau-jean",
     .title = "Moreau-Jean time stepping: theta-method, relay impulses (closed form or PGS)",
     .reference = "Moreau 1988; Jean 1999; Acary & Brogliato 2008 §10.1 (Siconos MoreauJeanOSI)",
-    .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
+    .caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2,
     .default_integrator = "moreau-jean",
     .default_tol = 0,
     .params = &mj_set,
@@ -443,6 +595,7 @@ const fb_model_type fb_model_moreau_jean = {
     .z_names = mj_z,
     .resolve = NULL,
     .init = mj_init,
+    .init2 = mj_init2,
     .force = NULL,
     .jac = NULL,
     .output = mj_output,

@@ -63,6 +63,8 @@ static int billiard_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->v0[3] = p->wy0;
   pl->T = p->T;
   pl->f_c = 1.0 / p->T;
+  pl->path_dof[0] = 0; /* the path in the plane: x, y */
+  pl->path_dof[1] = 1;
   const double u0 = hypot(p->vx0 - p->r * p->wy0, p->vy0 + p->r * p->wx0);
   pl->v_scale = fmax(fmax(u0, hypot(p->vx0, p->vy0)), p->mu * p->g * p->T);
   const fb_friction law = {FB_SHAPE_COULOMB, p->mu, p->mu, 1.0};

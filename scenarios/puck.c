@@ -57,6 +57,8 @@ static int puck_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->v0[1] = p->vy0;
   pl->T = p->T;
   pl->f_c = 1.0 / p->T;
+  pl->path_dof[0] = 0; /* the path in the plane: x, y */
+  pl->path_dof[1] = 1;
   pl->v_scale = fmax(hypot(p->vx0, p->vy0), fabs(p->push) * p->mu * p->g * p->T);
   if (!(pl->v_scale > 0))
     pl->v_scale = p->mu * p->g * p->T;

@@ -93,12 +93,20 @@ typedef struct fb_metrics {
    * steps, relative to Fs v_scale; <= 0 for a dissipative law; NaN for model-owned
    * schemes without a force law */
   double power_excess_rel;
+  /* spatial friction (docs/design.md §13), NaN for a plant without 2-D contacts:
+   * path_err_max the largest distance (m) between the run's and the reference's path in the
+   * plane (the plant's path DOFs); dir_err_max / dir_err_rms the angle (degrees) between the
+   * friction force of a 2-D contact and its slip reversed, -u/|u|, over the samples where
+   * the run and the reference both slip (|u| > 10 v_stick) and the run has a force; stop_time_err the run's first stick
+   * (stop, rolling onset) minus the reference's (s), over the 2-D contacts, the largest in
+   * magnitude; NaN when either never sticks */
+  double path_err_max, dir_err_max, dir_err_rms, stop_time_err;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 34
+#define FB_NMETRICS 38
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

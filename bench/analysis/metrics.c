@@ -14,12 +14,13 @@ const char *const fb_metric_names[] = {
     "chatter_rate", "chatter_v_rms", "chatter_F_tv", "power_pos_count", "power_pos_max",
     "stick_held", "stick_flag_time", "drift_rate", "disc_x_l2", "disc_v_l2", "disc_x_max",
     "mod_x_l2", "mod_v_l2", "own_ref_err", "drift_growth", "ref_x_l2", "energy_excess",
-    "energy_excess_rel", "power_excess_rel", NULL};
+    "energy_excess_rel", "power_excess_rel", "path_err_max", "dir_err_max", "dir_err_rms",
+    "stop_time_err", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
-    "m s^0.5", "1", "m s^0.5", "J", "1", "1", NULL};
+    "m s^0.5", "1", "m s^0.5", "J", "1", "1", "m", "deg", "deg", "s", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -30,7 +31,8 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->chatter_rate, m->chatter_v_rms, m->chatter_F_tv, m->power_pos_count, m->power_pos_max,
       m->stick_held, m->stick_flag_time, m->drift_rate, m->disc_x_l2, m->disc_v_l2,
       m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err, m->drift_growth, m->ref_x_l2,
-      m->energy_excess, m->energy_excess_rel, m->power_excess_rel};
+      m->energy_excess, m->energy_excess_rel, m->power_excess_rel, m->path_err_max,
+      m->dir_err_max, m->dir_err_rms, m->stop_time_err};
   memcpy(o, v, sizeof v);
 }
 
@@ -47,7 +49,9 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .disc_v_l2 = v[24],       .disc_x_max = v[25],   .mod_x_l2 = v[26],
                     .mod_v_l2 = v[27],        .own_ref_err = v[28],    .drift_growth = v[29],
                     .ref_x_l2 = v[30],        .energy_excess = v[31],
-                    .energy_excess_rel = v[32], .power_excess_rel = v[33]};
+                    .energy_excess_rel = v[32], .power_excess_rel = v[33],
+                    .path_err_max = v[34],    .dir_err_max = v[35],  .dir_err_rms = v[36],
+                    .stop_time_err = v[37]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -410,6 +414,60 @@ void fb_trace_errors(const fb_trace *a, const fb_trace *b, size_t n, double *x_l
     *x_max = ns ? xm : (double)NAN;
 }
 
+/* The spatial metrics of fb_metrics (docs/design.md §13) on the common grid. */
+static int spatial_metrics(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
+                           fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  const fb_trace *rt = &ref->tr;
+  const size_t nc = pl->nc, ns = tr->filled < rt->filled ? tr->filled : rt->filled;
+  m->path_err_max = m->dir_err_max = m->dir_err_rms = m->stop_time_err = NAN;
+  if (pl->npairs == 0)
+    return FB_OK;
+  if (pl->path_dof[0] >= 0 && pl->path_dof[1] >= 0) {
+    double worst = 0.0;
+    for (size_t k = 0; k < ns; k++) {
+      const double *a = tr->y + k * tr->dim, *b = rt->y + k * rt->dim;
+      const size_t jx = (size_t)pl->path_dof[0], jy = (size_t)pl->path_dof[1];
+      worst = fmax(worst, hypot(a[jx] - b[jx], a[jy] - b[jy]));
+    }
+    m->path_err_max = worst;
+  }
+  double amax = 0.0, a2 = 0.0, na = 0.0, tworst = NAN;
+  for (size_t i = 0; i + 1 < nc; i++) {
+    if (pl->contact[i].pair != FB_PAIR_X)
+      continue;
+    for (size_t k = 0; k < tr->filled; k++) {
+      const double ux = vcomp(pb, tr, k, i), uy = vcomp(pb, tr, k, i + 1);
+      const double Fx = tr->F[k * nc + i], Fy = tr->F[k * nc + i + 1];
+      if (!(hypot(ux, uy) > 10.0 * pl->v_stick) || !(hypot(Fx, Fy) > 0.0) || k >= ns ||
+          !(vrel(pb, rt, k, i) > 10.0 * pl->v_stick))
+        continue;
+      /* angle between F and -u: atan2(|F x -u|, F . -u) */
+      const double ang = atan2(fabs(Fx * uy - Fy * ux), -(Fx * ux + Fy * uy)) * 180.0 / M_PI;
+      amax = fmax(amax, ang);
+      a2 += ang * ang;
+      na += 1;
+    }
+    fb_spans run = {0};
+    if (fb_spans_from_trace(&run, pb, tr, i, pl->v_stick) != FB_OK)
+      return FB_ENOMEM;
+    const fb_spans *rs = &ref->stick[i];
+    if (run.n > 0 && rs->n > 0) {
+      const double d = run.s[0].t0 - rs->s[0].t0;
+      if (isnan(tworst) || fabs(d) > fabs(tworst))
+        tworst = d;
+    }
+    fb_spans_free(&run);
+  }
+  if (na > 0) {
+    m->dir_err_max = amax;
+    m->dir_err_rms = sqrt(a2 / na);
+  }
+  m->stop_time_err = tworst;
+  return FB_OK;
+}
+
 int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
                        const fb_stream *st, fb_metrics *m)
 {
@@ -555,7 +613,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
   }
   m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
-  return FB_OK;
+  return spatial_metrics(pb, tr, ref, m);
 }
 
 double fb_observed_order(const double *h, const double *err, size_t n)

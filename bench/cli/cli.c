@@ -110,6 +110,15 @@ static void list_models(FILE *fp)
     fprintf(fp, "  %-14s %s\n", m->name, m->title);
     fprintf(fp, "    source: %s\n    default integrator: %s\n    fixed-step integrator: %s\n",
             m->reference, m->default_integrator, fb_model_fixed_step_integrator(m));
+    /* docs/design.md §13: what a 2-D contact (two tangential directions) gets */
+    const char *d2 = "not defined (no vector form): refused with that reason";
+    if (m->force2 != NULL && (m->caps & FB_MODEL_OWNED) && !(m->caps & FB_MODEL_VEC2))
+      d2 = "vector form under the generic integrators; its own schemes take 1-D contacts only";
+    else if (m->force2 != NULL)
+      d2 = "vector form";
+    else if (m->caps & FB_MODEL_VEC2)
+      d2 = "its schemes take 2-D contacts";
+    fprintf(fp, "    2-D contacts: %s\n", d2);
     if (fb_model_init(&md, m) == FB_OK) {
       fb_params_print(m->params, md.params, "    ", fp);
       fb_model_free(&md);

@@ -214,7 +214,17 @@ static int exact_at(const exact_ctx *e, double t, int *mode, fb_err *err)
   for (size_t i = 0; i < pl->nc; i++) {
     fb_contact_state cs;
     fb_plant_contact_at(pl, i, t, &cs);
-    mode[i] = (int)fb_sgn(e->v[pl->contact[i].dof] - cs.u);
+    const double vr = fb_contact_vel(pl, i, e->v) - cs.u;
+    mode[i] = (int)fb_sgn(vr);
+    if (pl->contact[i].pair != FB_PAIR_NONE) {
+      /* a 2-D contact sticks when its whole slip vector is 0; a component at 0 in slip
+       * counts as slip+ (docs/design.md §13) */
+      const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+      fb_contact_state cso;
+      fb_plant_contact_at(pl, o, t, &cso);
+      if (mode[i] == 0 && fb_contact_vel(pl, o, e->v) - cso.u != 0.0)
+        mode[i] = FB_MODE_SLIP_POS;
+    }
   }
   return FB_OK;
 }

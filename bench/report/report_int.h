@@ -62,6 +62,7 @@ typedef struct run {
   double err_x_l2, disc_x_l2, mod_x_l2, stick_time, stick_time_ref, missed, spurious, drift,
       drift_per_cycle, drift_rate,
       chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
+  double path_err_max, dir_err_max, stop_time_err; /* 2-D contacts (docs/design.md §13) */
   int ok, budget;
 } run;
 
@@ -190,6 +191,8 @@ plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...) FB_PRI
 void plot_skip(report *rp, plot_entry *p, const char *why);
 void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
+/* The paths in the plane of a 2-D scenario (report_spatial.c). */
+int xy_draw(report *rp, plot_entry *p, const char *scenario, fb_err *err);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);

@@ -47,7 +47,7 @@ static const double fixed_view[] = FB_FIXED_VIEW_H;
 static const char *const fixed_view_scenarios[] = {
     "inclined-block", "stick-slip",     "drift",           "glowinski-tp1", "glowinski-tp2",
     "glowinski-2dof", "glowinski-3dof", "belt-oscillator", "coupled-sledges", "preload-hold",
-    NULL};
+    "puck",           "billiard",       NULL};
 
 /* Convergence scenarios and the first step of their ladders (about span / 540). */
 static const struct {
@@ -57,6 +57,7 @@ static const struct {
 } conv_scenarios[] = {
     {"inclined-block", 3.7e-3, Q}, {"stick-slip", 1.37e-2, Q}, {"glowinski-tp1", 3.7e-3, 0},
     {"glowinski-tp2", 9.1e-3, 0},  {"glowinski-2dof", 9.1e-3, 0}, {"glowinski-3dof", 9.1e-3, 0},
+    {"billiard", 1.85e-3, 0},
 };
 
 /* The drift variants (docs/design.md §5 `drift`): tag and settings. */
@@ -140,6 +141,34 @@ const char *fb_model_fixed_step_integrator(const fb_model_type *m)
   return m->suite.conv[0];
 }
 
+/* 1 when the scenario's default plant has 2-D contacts or contacts with a tangential
+ * Jacobian (docs/design.md §13): only models that take them run it. */
+static int scenario_spatial(const fb_scenario_type *t)
+{
+  fb_scenario s;
+  fb_err err;
+  if (fb_scenario_init(&s, t) != FB_OK)
+    return 0;
+  const int r = fb_scenario_build(&s, &err) == FB_OK && (s.plant.npairs > 0 || s.plant.has_jt);
+  fb_scenario_free(&s);
+  return r;
+}
+
+/* The integrator model m runs a 2-D scenario with, in place of `want` (NULL: its default):
+ * `want` itself when it takes 2-D contacts; when only the model's ODE law has the vector
+ * form (its own schemes take 1-D contacts), a generic one of the same kind (rkf45 adaptive,
+ * rk4 at a fixed step); "" when the model has no 2-D form: not run (`fricbench list` and
+ * the report say why). */
+static const char *spatial_integrator(const fb_model_type *m, const char *want, int fixed)
+{
+  if (!fb_model_type_has_2d(m))
+    return "";
+  const fb_integrator_type *it = fb_integrator_find(m, want != NULL ? want : m->default_integrator);
+  if (it == NULL || it->needs == FB_MODEL_ODE || (m->caps & FB_MODEL_VEC2))
+    return want;
+  return fixed ? "rk4" : "rkf45";
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -153,21 +182,52 @@ int fb_table_default(fb_table *t)
     ;
   const fb_scenario_type *const *sc;
   const fb_model_type *const *m;
-  for (sc = scenarios; *sc != NULL; sc++)
-    for (m = models; *m != NULL; m++)
-      add(&b, "baseline", "", (*sc)->name, *m, NULL, TR | Q);
-  for (const char *const *s = fixed_view_scenarios; *s != NULL; s++)
+  for (sc = scenarios; *sc != NULL; sc++) {
+    const int spatial = scenario_spatial(*sc);
+    for (m = models; *m != NULL; m++) {
+      const char *integ = spatial ? spatial_integrator(*m, NULL, 0) : NULL;
+      if (integ == NULL || *integ != '\0')
+        add(&b, "baseline", "", (*sc)->name, *m, integ, TR | Q);
+    }
+  }
+  /* spatial friction (docs/design.md §13): the box cone beside the disc of the baseline,
+   * for the models that have the choice */
+  static const char *const spatial_scenarios[] = {"puck", "billiard"};
+  for (size_t s = 0; s < 2; s++)
+    for (m = models; *m != NULL; m++) {
+      if (fb_params_find((*m)->params, "cone") == NULL)
+        continue;
+      const char *integ = spatial_integrator(*m, NULL, 0);
+      fb_experiment *x = add(&b, "spatial", "box", spatial_scenarios[s], *m, integ, TR | Q);
+      if (x != NULL)
+        x->sets[0] = "cone=box";
+    }
+  for (const char *const *s = fixed_view_scenarios; *s != NULL; s++) {
+    const fb_scenario_type *st = fb_scenario_find(*s);
+    const int spatial = st != NULL && scenario_spatial(st);
     for (m = models; *m != NULL; m++) {
       const unsigned quick = strcmp(*s, "stick-slip") == 0 ? Q : 0;
-      sweep(add(&b, "fixed-step", "", *s, *m, fb_model_fixed_step_integrator(*m), quick),
-            FB_SWEEP_H, NULL, fixed_view, sizeof fixed_view / sizeof fixed_view[0]);
+      const char *fi = fb_model_fixed_step_integrator(*m);
+      if (spatial && (fi = spatial_integrator(*m, fi, 1)) != NULL && *fi == '\0')
+        continue;
+      sweep(add(&b, "fixed-step", "", *s, *m, fi, quick), FB_SWEEP_H, NULL, fixed_view,
+            sizeof fixed_view / sizeof fixed_view[0]);
     }
-  for (size_t s = 0; s < sizeof conv_scenarios / sizeof conv_scenarios[0]; s++)
+  }
+  for (size_t s = 0; s < sizeof conv_scenarios / sizeof conv_scenarios[0]; s++) {
+    const fb_scenario_type *st = fb_scenario_find(conv_scenarios[s].scenario);
+    const int spatial = st != NULL && scenario_spatial(st);
     for (m = models; *m != NULL; m++)
-      for (size_t i = 0; i < 4 && (*m)->suite.conv[i] != NULL; i++)
-        ladder(add(&b, "convergence", "", conv_scenarios[s].scenario, *m, (*m)->suite.conv[i],
+      for (size_t i = 0; i < 4 && (*m)->suite.conv[i] != NULL; i++) {
+        const char *ci = (*m)->suite.conv[i];
+        if (spatial && (ci = spatial_integrator(*m, ci, 1)) != NULL &&
+            (*ci == '\0' || (ci != (*m)->suite.conv[i] && i > 0)))
+          continue; /* no 2-D form, or the one substitute ladder already added */
+        ladder(add(&b, "convergence", "", conv_scenarios[s].scenario, *m, ci,
                    i == 0 ? conv_scenarios[s].quick : 0),
                conv_scenarios[s].h0);
+      }
+  }
   static const char *const wp_scenarios[] = {"stick-slip", "inclined-block"};
   for (size_t s = 0; s < 2; s++)
     for (m = models; *m != NULL; m++)
