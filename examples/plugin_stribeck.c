@@ -73,6 +73,18 @@ static int stribeck_force(const void *pv, const fb_contact_in *c, double vr, con
   return FB_OK;
 }
 
+/* Drake applies the law to the slip velocity vector: F = -N mu(|u|) u/|u| (2-D contacts,
+ * docs/design.md §13). */
+static int stribeck_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                           const double *z, double *F, double *dz)
+{
+  (void)z, (void)dz;
+  const double w = hypot(vr[0], vr[1]), lvl = w > 0.0 ? stribeck_level(pv, c, w) / w : 0.0;
+  F[0] = -lvl * vr[0];
+  F[1] = -lvl * vr[1];
+  return FB_OK;
+}
+
 /* Inside the stiction tolerance the law holds the body (up to its creep). */
 static int stribeck_stick(const void *pv, const fb_contact_in *c, double vr, const double *z)
 {
@@ -93,6 +105,7 @@ static const fb_model_type stribeck_model = {
     .z_names = NULL,
     .resolve = stribeck_resolve,
     .force = stribeck_force,
+    .force2 = stribeck_force2,
     .stick = stribeck_stick,
     /* What the suite and the report need to know (fb_model_suite); the stiction slope
      * 2 Fs / v_s makes explicit fixed steps unstable, so fixed steps use rk4imp. */

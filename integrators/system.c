@@ -303,14 +303,25 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
     if (pl->contact[i].Jt != NULL || pl->contact[i].pair != FB_PAIR_NONE) {
       const size_t d = pl->contact[i].pair == FB_PAIR_X ? 2 : 1;
       double vr[2] = {fb_contact_vel(pl, i, v) - u, 0.0};
+      block_jac JB;
+      int stb;
       if (d == 2) {
         fb_contact_in ciy;
         double uy;
         fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
         vr[1] = fb_contact_vel(pl, i + 1, v) - uy;
+        stb = block_partials(s, i, d, &ci, vr, z + i * nz, &JB);
+      } else { /* one component: the law's own partials (analytic when it has them) */
+        stb = contact_partials(s, i, &ci, vr[0], z + i * nz, &J);
+        memset(&JB, 0, sizeof JB);
+        JB.dF[0][0] = J.dF_dvr;
+        for (size_t k = 0; k < nz; k++) {
+          JB.dFz[0][k] = J.dF_dz[k];
+          JB.dzv[k][0] = J.ddz_dvr[k];
+          for (size_t l = 0; l < nz; l++)
+            JB.dzz[k][l] = J.ddz_dz[k * nz + l];
+        }
       }
-      block_jac JB;
-      int stb = block_partials(s, i, d, &ci, vr, z + i * nz, &JB);
       if (stb != FB_OK) {
         s->stop = stb;
         s->stop_t = t;

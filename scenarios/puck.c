@@ -4,7 +4,7 @@
  * DOFs x, y (m), mass m each way; one 2-D contact whose slip is the velocity (x and y
  * entries on DOFs 0 and 1), normal force m g, coefficient mu.  Defaults m = 1, g = 9.81,
  * mu = 0.3, v0 = (1, 0.5), T = 1.  The `push` variant adds a constant force
- * (0, push mu m g) with push = 0.6: the path bends toward the push and the puck stops
+ * push mu m g along push_dir (default 90 degrees: +y) with push = 0.6: the path bends toward the push and the puck stops
  * where the push is inside the friction disc.
  * Closed form without push (the disc's friction opposes a velocity that keeps its
  * direction, so the motion is straight): u(t) = v0 - mu g t v0/|v0| until the stop at
@@ -17,9 +17,10 @@
 
 #include "fb_scenario.h"
 #include "fb_scenarios.h"
+#include "fb_util.h"
 
 typedef struct puck_params {
-  double m, g, mu, vx0, vy0, push, T;
+  double m, g, mu, vx0, vy0, push, push_dir, T;
 } puck_params;
 
 static const fb_param_desc puck_desc[] = {
@@ -34,17 +35,21 @@ static const fb_param_desc puck_desc[] = {
      0, NULL, NULL},
     {"push", "1", "constant force along y over mu m g (push variant: 0.6)",
      offsetof(puck_params, push), 0, -INFINITY, INFINITY, 0, NULL, NULL},
+    {"push_dir", "deg", "direction of the push from the x axis", offsetof(puck_params, push_dir),
+     90, -360, 360, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(puck_params, T), 1, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL,
      NULL},
 };
-static const fb_param_set puck_set = {sizeof(puck_params), 7, puck_desc};
+static const fb_param_set puck_set = {sizeof(puck_params), 8, puck_desc};
 
 static void puck_force(const void *sp, double t, const double *x, const double *v, double *f)
 {
   const puck_params *p = sp;
   (void)t, (void)x, (void)v;
-  f[0] = 0.0;
-  f[1] = p->push * p->mu * p->m * p->g;
+  const double a = p->push_dir * M_PI / 180.0, P = p->push * p->mu * p->m * p->g;
+  /* exact axes for the default 90 degrees: cos(pi/2) is 6e-17, not 0 */
+  f[0] = p->push_dir == 90.0 ? 0.0 : P * cos(a);
+  f[1] = p->push_dir == 90.0 ? P : P * sin(a);
 }
 
 static int puck_build(const void *sp, fb_plant *pl, fb_err *err)

@@ -30,7 +30,8 @@ prefix=$(opt prefix)
 root=$tmp/dest$prefix
 libdir=$root/$(opt libdir)
 datadir=$root/$(opt datadir)
-for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libfricbench.so.2" \
+sov=$(sed -n "s/^fb_soversion = '\([0-9]*\)'.*/\1/p" "$src/meson.build") # = FB_ABI_VERSION
+for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libfricbench.so.$sov" \
          "$libdir/libfricbench.a" "$root/$(opt includedir)/fricbench/fricbench.h" \
          "$libdir/pkgconfig/fricbench.pc" "$root/$(opt mandir)/man1/fricbench.1" \
          "$datadir/bash-completion/completions/fricbench"; do

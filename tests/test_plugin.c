@@ -141,6 +141,8 @@ Test(plugin, suite_includes_the_model)
   fbt_rmdir(dir);
 }
 
+/* (the plugin's law has a vector form, so it joins the 2-D scenarios too) */
+
 /* A plugin scenario (built on the exported fb_plant_alloc) joins list, run and reference;
  * switching holds its block exactly at rest, as the closed form says. */
 Test(plugin, scenario_from_a_plugin)

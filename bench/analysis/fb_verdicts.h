@@ -43,6 +43,13 @@
  *            are tuned together), and the ratio to the cheapest model; "not reachable"
  *            with the best error reached.
  */
+/* The spatial view (2-D contacts, docs/design.md §13): the baseline (disc) and spatial
+ * (box) runs of the 2-D scenarios by (model, integrator, cone):
+ *   direction  largest dir_err_max: "right" within FB_V_DIR_DEG degrees, else "off";
+ *   stop time  largest |stop_time_err|: "on time" within FB_V_STOP_TIME, "late" beyond,
+ *              "never" when the reference sticks and the run does not;
+ *   path       largest path_err_max: "follows" within FB_V_PATH_M, else "departs".
+ */
 #ifndef FB_VERDICTS_H
 #define FB_VERDICTS_H
 
@@ -58,6 +65,10 @@
  * (moreau-jean, switching) or shrinks O(h) (glowinski-lie 5e-6 at 1 ms on glowinski-2dof) */
 #define FB_V_POWER_REL 1e-6
 #define FB_V_ENERGY_REL 1e-5
+/* spatial friction (docs/design.md §13) */
+#define FB_V_DIR_DEG 1.0    /* friction direction within 1 degree of -u/|u| */
+#define FB_V_STOP_TIME 5e-3 /* stop / rolling onset within 5 ms (5 samples of the default grid) */
+#define FB_V_PATH_M 1e-3    /* path within 1 mm of the reference's */
 #define FB_V_COST_SCENARIO "stick-slip"
 #define FB_V_COST_TARGETS {1e-2, 1e-3}
 

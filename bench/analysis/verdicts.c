@@ -18,6 +18,7 @@ typedef struct vrun {
   const char *group, *tag, *scenario, *model, *integrator, *status;
   double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
+  double path_err_max, dir_err_max, stop_time_err, stick_time_ref_;
   int ok;
 } vrun;
 
@@ -432,6 +433,84 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
   return FB_OK;
 }
 
+/* The spatial view (docs/design.md §13): the runs of the 2-D scenarios (rows with a path or
+ * direction error: baseline, disc; spatial group, tag box), by (model, integrator, cone). */
+static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
+{
+  unsigned char *used = calloc(n ? n : 1, 1);
+  if (used == NULL)
+    return FB_ENOMEM;
+  int st = FB_OK;
+  for (size_t k = 0; k < n && st == FB_OK; k++) {
+    const vrun *a = &R[k];
+    const int spatial = !isnan(a->path_err_max) || !isnan(a->dir_err_max);
+    if (used[k] || !spatial || !(streq(a->group, "baseline") || streq(a->group, "spatial")))
+      continue;
+    const char *cone = streq(a->group, "spatial") ? a->tag : "disc";
+    vkey key = {a->model, a->integrator, "spatial", ""};
+    snprintf(key.step, sizeof key.step, "cone=%s", cone);
+    double dmax = -1, tmax = -1, pmax = -1;
+    char dworst[64] = "", tworst[64] = "", pworst[64] = "", never[200] = "", scen[200] = "";
+    for (size_t j = k; j < n; j++) {
+      const vrun *r = &R[j];
+      const char *rc = streq(r->group, "spatial") ? r->tag : "disc";
+      if (!streq(r->group, a->group) || !streq(r->model, a->model) ||
+          !streq(r->integrator, a->integrator) || !streq(rc, cone) ||
+          (isnan(r->path_err_max) && isnan(r->dir_err_max)))
+        continue;
+      used[j] = 1;
+      if (!r->ok)
+        continue;
+      list_add(scen, sizeof scen, r->scenario);
+      if (r->dir_err_max > dmax) {
+        dmax = r->dir_err_max;
+        snprintf(dworst, sizeof dworst, "%s", r->scenario);
+      }
+      if (r->path_err_max > pmax) {
+        pmax = r->path_err_max;
+        snprintf(pworst, sizeof pworst, "%s", r->scenario);
+      }
+      if (r->stick_time_ref_ > 0 && isnan(r->stop_time_err))
+        list_add(never, sizeof never, r->scenario);
+      else if (fabs(r->stop_time_err) > tmax) {
+        tmax = fabs(r->stop_time_err);
+        snprintf(tworst, sizeof tworst, "%s", r->scenario);
+      }
+    }
+    char where[320];
+    if (dmax >= 0) {
+      snprintf(where, sizeof where, "worst %s; judged on %s", dworst, scen);
+      if (add(v, &key, "direction", dmax, "deg", NAN,
+              "largest angle between a 2-D contact's friction force and its slip reversed "
+              "(-u/|u|) where the run and the reference both slip; right at most 1 degree",
+              where, "%s", dmax <= FB_V_DIR_DEG ? "right" : "off") != FB_OK)
+        st = FB_ENOMEM;
+    }
+    if (st == FB_OK && (tmax >= 0 || never[0])) {
+      if (never[0])
+        snprintf(where, sizeof where, "never stops on %s; judged on %s", never, scen);
+      else
+        snprintf(where, sizeof where, "worst %s; judged on %s", tworst, scen);
+      if (add(v, &key, "stop time", never[0] ? (double)NAN : tmax, "s", NAN,
+              "largest |first stick (stop, rolling onset) of the run - the reference's| over "
+              "the 2-D scenarios; on time within 5e-3 s, never when the run does not stick",
+              where, "%s", never[0] ? "never" : tmax <= FB_V_STOP_TIME ? "on time" : "late")
+          != FB_OK)
+        st = FB_ENOMEM;
+    }
+    if (st == FB_OK && pmax >= 0) {
+      snprintf(where, sizeof where, "worst %s; judged on %s", pworst, scen);
+      if (add(v, &key, "path", pmax, "m", NAN,
+              "largest distance between the run's path in the plane and the reference's, "
+              "over the 2-D scenarios; follows within 1e-3 m",
+              where, "%s", pmax <= FB_V_PATH_M ? "follows" : "departs") != FB_OK)
+        st = FB_ENOMEM;
+    }
+  }
+  free(used);
+  return st;
+}
+
 int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
                         size_t orders_len, fb_vtable *v, fb_err *err)
 {
@@ -460,7 +539,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(atol); COL(stick_held); COL(stick_time_ref); COL(stick_flag_time); COL(drift_growth);
   COL(drift_rate); COL(chatter_rate); COL(power_pos_count); COL(energy_excess_rel);
   COL(power_excess_rel);
-  COL(err_x_l2); COL(nfe);
+  COL(err_x_l2); COL(nfe); COL(path_err_max); COL(dir_err_max); COL(stop_time_err);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -484,6 +563,10 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->power_excess_rel = fb_csv_d(&T, k, c_power_excess_rel);
     r->err_x_l2 = fb_csv_d(&T, k, c_err_x_l2);
     r->nfe = fb_csv_d(&T, k, c_nfe);
+    r->path_err_max = fb_csv_d(&T, k, c_path_err_max);
+    r->dir_err_max = fb_csv_d(&T, k, c_dir_err_max);
+    r->stop_time_err = fb_csv_d(&T, k, c_stop_time_err);
+    r->stick_time_ref_ = r->stick_time_ref;
     r->ok = streq(r->status, "ok");
     if (r->scenario[0] != '\0' && r->model[0] != '\0')
       n++;
@@ -497,6 +580,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   }
   if (st == FB_OK)
     st = judge_cost(v, R, n);
+  if (st == FB_OK)
+    st = judge_spatial(v, R, n);
   free(R);
   fb_csv_free(&T);
   if (st != FB_OK) {
