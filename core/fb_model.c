@@ -84,7 +84,7 @@ int fb_model_output2(const fb_model *m, size_t i, const fb_contact_in *c, const 
     int sy = t->output(fb_model_cparams(m, i + 1), c, vr[1], z + t->nz, &F[1]);
     if (sy < 0)
       return sy;
-    *stick = sx && sy;
+    *stick = t->stick2 != NULL ? t->stick2(cp, c, vr, z) : sx && sy;
     return FB_OK;
   }
   if (t->force2 == NULL)

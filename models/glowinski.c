@@ -154,6 +154,22 @@ static int glow_output(const void *p, const fb_contact_in *c, double vr, const d
   return vr == 0.0 || fabs(z[0]) < 1.0;
 }
 
+/* A 2-D contact starting in slip: lambda = u/|u| (the disc's boundary); at rest 0. */
+static void glow_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  (void)p, (void)c;
+  const double w = hypot(vr0[0], vr0[1]);
+  z0[0] = w > 0.0 ? vr0[0] / w : 0.0;
+  z0[1] = w > 0.0 ? vr0[1] / w : 0.0;
+}
+
+/* A 2-D contact sticks when its slip is 0 or its mean multiplier is inside the disc. */
+static int glow_stick2(const void *p, const fb_contact_in *c, const double *vr, const double *z)
+{
+  (void)p, (void)c;
+  return (vr[0] == 0.0 && vr[1] == 0.0) || hypot(z[0], z[1]) < 1.0 - 8.0 * DBL_EPSILON;
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* The schemes.                                                                         */
 
@@ -219,7 +235,7 @@ static void glow_free(void *wsv)
  * recomputed only when a normal force changes. */
 static void glow_beta_update(glow_ws *ws)
 {
-  const size_t n = ws->n, nc = ws->nc;
+  const size_t nc = ws->nc;
   int same = ws->beta_valid;
   for (size_t i = 0; i < nc && same; i++)
     same = ws->c[i] == ws->cbeta[i];
@@ -228,9 +244,7 @@ static void glow_beta_update(glow_ws *ws)
   const fb_plant *pl = ws->pl;
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++)
-      gsl_matrix_set(ws->G, i, k,
-                     ws->c[i] * ws->c[k] *
-                         pl->Minv[pl->contact[i].dof * n + pl->contact[k].dof]);
+      gsl_matrix_set(ws->G, i, k, ws->c[i] * ws->c[k] * fb_plant_contact_coupling(pl, i, k));
   double bmax = 0.0;
   if (gsl_eigen_symm(ws->G, ws->geval, ws->gws) == GSL_SUCCESS)
     for (size_t i = 0; i < nc; i++)
@@ -239,8 +253,7 @@ static void glow_beta_update(glow_ws *ws)
     for (size_t i = 0; i < nc; i++) {
       double s = 0.0;
       for (size_t k = 0; k < nc; k++)
-        s += fabs(ws->c[i] * ws->c[k] *
-                  pl->Minv[pl->contact[i].dof * n + pl->contact[k].dof]);
+        s += fabs(ws->c[i] * ws->c[k] * fb_plant_contact_coupling(pl, i, k));
       bmax = fmax(bmax, s);
     }
   ws->beta_d = bmax;
@@ -285,7 +298,7 @@ static int glow_uzawa_solve_W(glow_ws *ws, double tau1)
   const fb_plant *pl = ws->pl;
   memcpy(ws->r, ws->b, ws->n * sizeof(double));
   for (size_t i = 0; i < ws->nc; i++)
-    ws->r[pl->contact[i].dof] -= tau1 * ws->c[i] * ws->lam[i];
+    fb_contact_add_force(pl, i, -(tau1 * ws->c[i] * ws->lam[i]), ws->r);
   gsl_vector_const_view rv = gsl_vector_const_view_array(ws->r, ws->n);
   gsl_vector_view wv = gsl_vector_view_array(ws->W, ws->n);
   return gsl_linalg_cholesky_solve(ws->L, &rv.vector, &wv.vector);
@@ -315,7 +328,7 @@ static int glow_uzawa(glow_ws *ws, double tau1, double tp, double *v, fb_counter
     if (glow_uzawa_solve_W(ws, tau1) != GSL_SUCCESS)
       return fb_err_set(err, FB_ESOLVE, "mass solve failed at t=%.17g", tp);
     for (size_t i = 0; i < nc; i++)
-      ws->lam[i] = fb_sgn(ws->W[pl->contact[i].dof] - ws->u[i]);
+      ws->lam[i] = fb_sgn(fb_contact_vel(pl, i, ws->W) - ws->u[i]);
     memcpy(v, ws->W, n * sizeof(double));
     return FB_OK;
   }
@@ -338,7 +351,19 @@ static int glow_uzawa(glow_ws *ws, double tau1, double tp, double *v, fb_counter
       return fb_err_set(err, FB_ESOLVE, "Uzawa mass solve failed at t=%.17g", tp);
     dmax = 0.0;
     for (size_t i = 0; i < nc; i++) { /* eq. 4.21 with P_Lambda of eq. 4.22 */
-      const double wr = ws->W[pl->contact[i].dof] - ws->u[i];
+      const double wr = fb_contact_vel(pl, i, ws->W) - ws->u[i];
+      if (pl->contact[i].pair == FB_PAIR_X) {
+        /* a 2-D contact: Lambda is the unit disc, P_Lambda the vector saturation
+         * (docs/design.md §13) */
+        const double wry = fb_contact_vel(pl, i + 1, ws->W) - ws->u[i + 1];
+        double l2[2] = {ws->lam[i] + rho * ws->c[i] * wr, ws->lam[i + 1] + rho * ws->c[i] * wry};
+        fb_sat2(l2, FB_CONE_DISC);
+        dmax = fmax(dmax, fmax(fabs(l2[0] - ws->lam[i]), fabs(l2[1] - ws->lam[i + 1])));
+        ws->lam[i] = l2[0];
+        ws->lam[i + 1] = l2[1];
+        i++;
+        continue;
+      }
       const double ln = fb_sat(ws->lam[i] + rho * ws->c[i] * wr);
       dmax = fmax(dmax, fabs(ln - ws->lam[i]));
       ws->lam[i] = ln;
@@ -356,9 +381,18 @@ static int glow_uzawa(glow_ws *ws, double tau1, double tp, double *v, fb_counter
   /* Complementarity: |lambda_i| < 1 means W_r,i = 0; what is left of W_r,i is iteration
    * error below thr/(rho c_i), so stuck contacts are put exactly at rest, as the closed
    * form does. */
-  for (size_t i = 0; i < nc; i++)
-    if (ws->c[i] > 0.0 && fabs(ws->lam[i]) < 1.0)
-      ws->W[pl->contact[i].dof] = ws->u[i];
+  for (size_t i = 0; i < nc; i++) {
+    const fb_contact *ct = &pl->contact[i];
+    /* the length of a 2-D contact's multiplier; through a row the stuck slip is left at
+     * its iteration error (no DOF to set) */
+    const double lam = ct->pair == FB_PAIR_NONE ? fabs(ws->lam[i])
+                       : ct->pair == FB_PAIR_X  ? hypot(ws->lam[i], ws->lam[i + 1])
+                                                : hypot(ws->lam[i - 1], ws->lam[i]);
+    /* a disc multiplier on the rim is 1 to round-off only (u/|u| of a computed u) */
+    const double rim = ct->pair == FB_PAIR_NONE ? 1.0 : 1.0 - 8.0 * DBL_EPSILON;
+    if (ws->c[i] > 0.0 && lam < rim && ct->Jt == NULL)
+      ws->W[ct->dof] = ws->u[i];
+  }
   memcpy(v, ws->W, n * sizeof(double));
   return FB_OK;
 }
@@ -386,7 +420,17 @@ static int glow_friction(glow_ws *ws, double ta, double dt, const double *x, dou
       ws->c[i] = cs.N * law->mu_s;
       ws->u[i] = cs.u;
       /* gamma explicit, at the previous sub-step's relative velocity (eq. 20). */
-      ws->cg[i] = glow_cgamma(law, cs.N, v[pl->contact[i].dof] - ws->uprev[i]);
+      const double vr = fb_contact_vel(pl, i, v) - ws->uprev[i];
+      if (pl->contact[i].pair != FB_PAIR_NONE) {
+        /* c gamma(|u|) u/|u| for a 2-D contact: the velocity-weakening part along the slip */
+        const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+        fb_contact_state co;
+        fb_plant_contact_at(pl, o, ta, &co);
+        const double w = hypot(vr, fb_contact_vel(pl, o, v) - co.u);
+        ws->cg[i] = w > 0.0 ? glow_cgamma(law, cs.N, w) * vr / w : 0.0;
+      } else {
+        ws->cg[i] = glow_cgamma(law, cs.N, vr);
+      }
     }
     /* f^p = f(t_p) with x frozen and v = W^{p-1}; D W^{p-1} explicit with it. */
     if (pl->force != NULL)
@@ -409,7 +453,7 @@ static int glow_friction(glow_ws *ws, double ta, double dt, const double *x, dou
       ws->b[j] = s + tau1 * ws->f[j];
     }
     for (size_t i = 0; i < nc; i++)
-      ws->b[pl->contact[i].dof] += tau1 * ws->cg[i];
+      fb_contact_add_force(pl, i, tau1 * ws->cg[i], ws->b);
     if (ws->closed) {
       glow_closed_form(ws, tau1, v);
     } else {
@@ -721,7 +765,8 @@ static int glow_alloc(void **out, const fb_integrator_type *type, const fb_probl
     ws->cof[j] = (long)i;
   }
   const int solver = (int)ws->p.solver;
-  const int closed_ok = pl->M_diagonal && one_per_dof;
+  /* the closed form is per DOF: no 2-D contact (a disc couples two) and no rows */
+  const int closed_ok = pl->M_diagonal && one_per_dof && pl->npairs == 0 && !pl->has_jt;
   if (solver == GLOW_SOLVER_CLOSED && !closed_ok) {
     st = fb_err_set(err, FB_EINVAL,
                     "glowinski: solver=closed needs a diagonal mass matrix and at most one "
@@ -842,7 +887,7 @@ const fb_model_type fb_model_glowinski = {
     .name = "glowinski",
     .title = "multiplier operator splitting (Lie/Strang): implicit-explicit friction + elastic",
     .reference = "Glowinski et al. 2004 [Glowinski2004] eqs. 8-26 and [Shiau2005] eqs. 2.4-5.3, Theorem 1",
-    .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
+    .caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2,
     .default_integrator = "glowinski-lie",
     .default_tol = 0,
     .params = &glow_set,
@@ -853,6 +898,8 @@ const fb_model_type fb_model_glowinski = {
     .force = NULL,
     .jac = NULL,
     .output = glow_output,
+    .init2 = glow_init2,
+    .stick2 = glow_stick2,
     .stick = NULL,
     .schemes = glow_schemes,
     .suite = {.color = "#e377c2",
