@@ -150,6 +150,35 @@ static int kbe_output(const void *p, const fb_contact_in *c, double vr, const do
   return z[2] != 0.0;
 }
 
+/* The impedance step of a 2-D contact (docs/design.md §13): the same backward-Euler anchor
+ * with the vector saturation, z = K e + B u, F = -Fbar sat(z/Fbar) on the disc, the anchor
+ * moving by (z + F)/(K + B/h) (0 while it holds); returns the stick flag. */
+static int kbe_impedance_pair(const kbe_params *p, double h, double Fbar, const double *e,
+                              const double *vr, double *F, double *dp)
+{
+  const double z[2] = {p->K * e[0] + p->B * vr[0], p->K * e[1] + p->B * vr[1]};
+  const double zl = hypot(z[0], z[1]);
+  const int stick = Fbar > 0.0 ? zl <= Fbar : zl == 0.0;
+  for (int a = 0; a < 2; a++) {
+    F[a] = stick ? -z[a] : Fbar > 0.0 ? -Fbar * z[a] / zl : 0.0;
+    dp[a] = stick ? 0.0 : (z[a] + F[a]) / (p->K + p->B / h);
+  }
+  return stick;
+}
+
+/* A 2-D contact starting in steady slip: e = Fbar u/(|u| K) (as `kikuuwe`). */
+static void kbe_init2(const void *pv, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  const kbe_params *p = pv;
+  const double w = hypot(vr0[0], vr0[1]), Fbar = fb_contact_S(c, w, NULL);
+  const double e[2] = {w > 0.0 ? Fbar * vr0[0] / (w * p->K) : 0.0,
+                       w > 0.0 ? Fbar * vr0[1] / (w * p->K) : 0.0};
+  double F[2], dp[2];
+  const int stick = kbe_impedance_pair(p, 1.0, Fbar, e, vr0, F, dp);
+  z0[0] = e[0], z0[1] = F[0], z0[2] = stick;
+  z0[3] = e[1], z0[4] = F[1], z0[5] = stick;
+}
+
 /* ---- the schemes ---------------------------------------------------------------------- */
 
 enum { KBE_SYMPLECTIC = 0, KBE_EXACT = 1, KBE_RELAY = 2 };
@@ -248,6 +277,10 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
     return fb_err_set(err, FB_EINVAL, "%s is a fixed-step scheme: give a step h > 0",
                       type->name);
   const int kind = *(const int *)type->data;
+  if (kind == KBE_RELAY && (pl->has_jt || pl->npairs > 0))
+    return fb_err_set(err, FB_EUNSUP,
+                      "kbe-relay is a per-DOF relay: 2-D contacts and contacts with a "
+                      "tangential Jacobian need kbe-symplectic or kbe-exact (docs/design.md §13)");
   if (kind == KBE_RELAY) {
     if (!pl->M_diagonal)
       return fb_err_set(err, FB_EUNSUP,
@@ -338,10 +371,25 @@ static void kbe_step_impedance(kbe_ws *ws, double t, double dt, double tnew, dou
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
     double u;
-    const size_t j = pl->contact[i].dof;
     fb_contact_in_at(pl, i, t0, &ci, &u);
     const kbe_params *p = fb_model_cparams(ws->md, i);
-    const double vr = v[j] - u;
+    const double vr = fb_contact_vel(pl, i, v) - u;
+    if (pl->contact[i].pair == FB_PAIR_X) { /* a 2-D contact: entries i, i+1 */
+      double uy, F[2], dp[2];
+      fb_contact_state cy;
+      fb_plant_contact_at(pl, i + 1, t0, &cy);
+      uy = cy.u;
+      const double v2[2] = {vr, fb_contact_vel(pl, i + 1, v) - uy};
+      const double e2[2] = {z[3 * i], z[3 * i + 3]};
+      const int stick =
+          kbe_impedance_pair(p, dt, fb_contact_S(&ci, hypot(v2[0], v2[1]), NULL), e2, v2, F, dp);
+      z[3 * i + 1] = F[0], z[3 * i + 4] = F[1];
+      z[3 * i + 2] = z[3 * i + 5] = stick;
+      ws->dp[i] = dp[0], ws->dp[i + 1] = dp[1];
+      ws->uold[i] = u, ws->uold[i + 1] = uy;
+      i++;
+      continue;
+    }
     double anchor = 0.0;
     int stick;
     z[3 * i + 1] = fb_kbe_impedance_step(p->K, p->B, dt, fb_contact_S(&ci, fabs(vr), NULL),
@@ -359,7 +407,7 @@ static void kbe_step_impedance(kbe_ws *ws, double t, double dt, double tnew, dou
   if (ws->kind == KBE_SYMPLECTIC) {
     fb_plant_sub_linear(pl, x, v, ws->f);
     for (size_t i = 0; i < nc; i++)
-      ws->f[pl->contact[i].dof] += z[3 * i + 1];
+      fb_contact_add_force(pl, i, z[3 * i + 1], ws->f);
     fb_plant_solve_mass(pl, ws->f, ws->a);
     for (size_t j = 0; j < n; j++) {
       v[j] += dt * ws->a[j];
@@ -367,7 +415,7 @@ static void kbe_step_impedance(kbe_ws *ws, double t, double dt, double tnew, dou
     }
   } else {
     for (size_t i = 0; i < nc; i++)
-      ws->f[pl->contact[i].dof] += z[3 * i + 1];
+      fb_contact_add_force(pl, i, z[3 * i + 1], ws->f);
     const size_t blk = last ? seg + 1 : 0;
     const double *Phi = ws->Phi + blk * 4 * n * n, *Gam = ws->Gam + blk * 2 * n * n;
     memcpy(ws->w, y, 2 * n * sizeof(double));
@@ -384,11 +432,27 @@ static void kbe_step_impedance(kbe_ws *ws, double t, double dt, double tnew, dou
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
     double u1;
-    const size_t j = pl->contact[i].dof;
     fb_contact_in_at(pl, i, t1, &ci, &u1);
     const kbe_params *p = fb_model_cparams(ws->md, i);
-    const double ds = (x[j] - ws->xold[j]) - 0.5 * dt * (ws->uold[i] + u1);
-    const double e = z[3 * i] - ws->dp[i] + ds, vr = v[j] - u1;
+    const double ds = (fb_contact_vel(pl, i, x) - fb_contact_vel(pl, i, ws->xold)) -
+                      0.5 * dt * (ws->uold[i] + u1);
+    const double e = z[3 * i] - ws->dp[i] + ds, vr = fb_contact_vel(pl, i, v) - u1;
+    if (pl->contact[i].pair == FB_PAIR_X) { /* both components first, then the pair */
+      fb_contact_state cy;
+      fb_plant_contact_at(pl, i + 1, t1, &cy);
+      const double dsy = (fb_contact_vel(pl, i + 1, x) - fb_contact_vel(pl, i + 1, ws->xold)) -
+                         0.5 * dt * (ws->uold[i + 1] + cy.u);
+      const double e2[2] = {e, z[3 * i + 3] - ws->dp[i + 1] + dsy};
+      const double v2[2] = {vr, fb_contact_vel(pl, i + 1, v) - cy.u};
+      double F[2], dp[2];
+      const int stick =
+          kbe_impedance_pair(p, dt, fb_contact_S(&ci, hypot(v2[0], v2[1]), NULL), e2, v2, F, dp);
+      z[3 * i] = e2[0], z[3 * i + 3] = e2[1];
+      z[3 * i + 1] = F[0], z[3 * i + 4] = F[1];
+      z[3 * i + 2] = z[3 * i + 5] = stick;
+      i++;
+      continue;
+    }
     double anchor = 0.0;
     int stick;
     z[3 * i] = e;
@@ -519,7 +583,7 @@ const fb_model_type fb_model_kikuuwe_be = {
     .name = "kikuuwe-be",
     .title = "Kikuuwe's discrete-time friction: backward-Euler anchor / relay step, closed form",
     .reference = "Kikuuwe et al., IEEE T-RO 22(6) 2006; [Xiong2013] §3.1, Theorem 1",
-    .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
+    .caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2,
     .default_integrator = "kbe-symplectic",
     .default_tol = 0,
     .params = &kbe_set,
@@ -527,6 +591,7 @@ const fb_model_type fb_model_kikuuwe_be = {
     .z_names = kbe_z,
     .resolve = kbe_resolve,
     .init = kbe_init,
+    .init2 = kbe_init2,
     .force = NULL,
     .jac = NULL,
     .output = kbe_output,
