@@ -46,7 +46,7 @@
 /* The spatial view (2-D contacts, docs/design.md §13): the baseline (disc) and spatial
  * (box) runs of the 2-D scenarios by (model, integrator, cone):
  *   direction  largest dir_err_max: "right" within FB_V_DIR_DEG degrees, else "off";
- *   stop time  largest |stop_time_err|: "on time" within FB_V_STOP_TIME, "late" beyond,
+ *   stop time  largest |stop_time_err|: "on time" within FB_V_STOP_TIME, "late" or "early" beyond,
  *              "never" when the reference sticks and the run does not;
  *   path       largest path_err_max: "follows" within FB_V_PATH_M, else "departs".
  */

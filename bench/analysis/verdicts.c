@@ -449,7 +449,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     const char *cone = streq(a->group, "spatial") ? a->tag : "disc";
     vkey key = {a->model, a->integrator, "spatial", ""};
     snprintf(key.step, sizeof key.step, "cone=%s", cone);
-    double dmax = -1, tmax = -1, pmax = -1;
+    double dmax = -1, tmax = -1, pmax = -1, tsigned = 0;
     char dworst[64] = "", tworst[64] = "", pworst[64] = "", never[200] = "", scen[200] = "";
     for (size_t j = k; j < n; j++) {
       const vrun *r = &R[j];
@@ -474,6 +474,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
         list_add(never, sizeof never, r->scenario);
       else if (fabs(r->stop_time_err) > tmax) {
         tmax = fabs(r->stop_time_err);
+        tsigned = r->stop_time_err;
         snprintf(tworst, sizeof tworst, "%s", r->scenario);
       }
     }
@@ -493,8 +494,9 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
         snprintf(where, sizeof where, "worst %s; judged on %s", tworst, scen);
       if (add(v, &key, "stop time", never[0] ? (double)NAN : tmax, "s", NAN,
               "largest |first stick (stop, rolling onset) of the run - the reference's| over "
-              "the 2-D scenarios; on time within 5e-3 s, never when the run does not stick",
-              where, "%s", never[0] ? "never" : tmax <= FB_V_STOP_TIME ? "on time" : "late")
+              "the 2-D scenarios; on time within 5e-3 s (else late or early), never when the run does not stick",
+              where, "%s",
+              never[0] ? "never" : tmax <= FB_V_STOP_TIME ? "on time" : tsigned > 0 ? "late" : "early")
           != FB_OK)
         st = FB_ENOMEM;
     }

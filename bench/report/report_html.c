@@ -35,6 +35,8 @@ static const char *group_about(const char *g)
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
       {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
+      {"spatial", "2-D contacts: the box (pyramidal) cone on puck and billiard beside the "
+                  "baseline's disc, for the models that offer the choice"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))
@@ -148,6 +150,11 @@ static void vcell(sbuf *h, const fb_vrow *r)
                    : strncmp(v, "no", 2) == 0 && strncmp(v, "no asym", 7) != 0
                        ? (streq(r->property, "stick") ? 0 : 1)
                    : streq(v, "dissipative") ? 1
+                   /* spatial friction (view spatial) */
+                   : streq(v, "right") || streq(v, "on time") || streq(v, "follows") ? 1
+                   : streq(v, "off") || streq(v, "late") || streq(v, "early") || streq(v, "never") ||
+                           streq(v, "departs")
+                       ? 0
                    : streq(v, "creates energy") ? 0
                                                 : -1;
   sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
@@ -233,6 +240,11 @@ static void html_verdicts(sbuf *h, const fb_vtable *vt)
       names_add(&costs, vt->r[k].property);
   sb_puts(h, "<h3>Cost at matched accuracy</h3>\n");
   vtable_view(h, vt, "matched", (const char *const *)costs.s, costs.n);
+  static const char *const ps[] = {"direction", "stop time", "path"};
+  sb_puts(h, "<h3>2-D contacts: disc and box</h3>\n<p>The 2-D scenarios (puck, billiard); the "
+             "step column names the friction set (docs/design.md §13).  Models without a "
+             "vector form are not run there: <code>fricbench list models</code> says which.</p>\n");
+  vtable_view(h, vt, "spatial", ps, 3);
   sb_puts(h, "<h3>Rules</h3>\n<ul class=\"rules\">\n");
   names done = {{0}, 0};
   for (size_t k = 0; k < vt->n; k++) {
