@@ -62,6 +62,19 @@ extern const fb_normal_type *const fb_normal_registry[];
 extern const char *const fb_normal_names[];
 const fb_normal_type *fb_normal_find(const char *name);
 
+/* The treatments as the suite, `fricbench impacts` and the report compare them: one row per
+ * treatment and damping law, with the stiffness parameter the suite sweeps (cost against
+ * stiffness) and its ladder (NULL for the rigid ones). */
+#define FB_NORMAL_NSTIFF 6
+typedef struct fb_normal_variant {
+  const char *label;  /* short, file-name safe: tags, legends, table rows */
+  const char *normal; /* the treatment's name */
+  const char *set;    /* a normal.NAME=VALUE setting (NULL: none) */
+  const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
+  double stiff_values[FB_NORMAL_NSTIFF];
+} fb_normal_variant;
+extern const fb_normal_variant fb_normal_variants[]; /* terminated by label NULL */
+
 /* Give normal k of a plant treatment t with its defaults (autos NaN). */
 void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
 /* Set a parameter of normal nm's treatment by name (checked against its row). */
@@ -96,7 +109,21 @@ typedef struct fb_impact_stats {
                                     or, for newton, right after the first impact (NaN: none) */
   double t_stop;                 /* first time the friction DOF comes to rest after an
                                     impact (NaN: never) */
+  /* Energy the normal forces did on the body, int lambda_n gdot dt (force laws: trapezoid
+   * per step; newton: the kinetic-energy jumps of its impacts) (J, <= 0 when dissipative). */
+  double work_n;
+  double lam_T;                  /* lambda_n of normal 0 at the end (N; impulse / h for
+                                    moreau-jean) */
+  /* The rest window [t_watch, T] (t_watch is an input: set it before the run, NaN: no
+   * window): over the step ends in it, for normal 0, the deepest penetration -g, the
+   * highest gap g (leftover bouncing) and the largest |lambda_n - lambda_static| with
+   * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
+  double t_watch;
+  double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
 } fb_impact_stats;
+
+/* Start values of a stats record (t_watch kept from *st when keep_watch). */
+void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
 
 /* Run a case's problem with the contact scheme and return its statistics (for the
  * `impacts` table and tests).  o: options (stepper, tolerances). */
