@@ -212,6 +212,7 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
   COL(sweep_value); COL(t_reached); COL(nsteps); COL(nfe); COL(err_x_l2); COL(disc_x_l2); COL(mod_x_l2); COL(stick_time);
   COL(stick_time_ref); COL(missed); COL(spurious); COL(drift); COL(drift_per_cycle); COL(drift_rate);
   COL(chatter_rate); COL(chatter_v_rms); COL(chatter_F_tv); COL(wall_s); COL(cpu_s);
+  COL(e_nominal); COL(e_eff); COL(t_imp_err); COL(pen_max); COL(lambda_min);
 #undef COL
   for (size_t k = 0; k < t->nrows; k++) {
     run *r = &R->r[R->n];
@@ -248,6 +249,11 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
     r->chatter_F_tv = fb_csv_d(t, k, c_chatter_F_tv);
     r->wall_s = fb_csv_d(t, k, c_wall_s);
     r->cpu_s = fb_csv_d(t, k, c_cpu_s);
+    r->e_nominal = fb_csv_d(t, k, c_e_nominal);
+    r->e_eff = fb_csv_d(t, k, c_e_eff);
+    r->t_imp_err = fb_csv_d(t, k, c_t_imp_err);
+    r->pen_max = fb_csv_d(t, k, c_pen_max);
+    r->lambda_min = fb_csv_d(t, k, c_lambda_min);
     r->ok = streq(r->status, "ok");
     r->budget = streq(r->status, "budget");
     if (r->scenario[0] == '\0' || r->model[0] == '\0')

@@ -62,6 +62,8 @@ typedef struct run {
   double err_x_l2, disc_x_l2, mod_x_l2, stick_time, stick_time_ref, missed, spurious, drift,
       drift_per_cycle, drift_rate,
       chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
+  /* normal contact (NaN for friction-only runs) */
+  double e_nominal, e_eff, t_imp_err, pen_max, lambda_min;
   int ok, budget;
 } run;
 
@@ -190,6 +192,13 @@ plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...) FB_PRI
 void plot_skip(report *rp, plot_entry *p, const char *why);
 void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
+/* The normal-contact plots (report_contact.c): effective against nominal e, bounce
+ * trajectories against the reference, cost against stiffness. */
+int plot_contact_restitution(report *rp, fb_err *err);
+int plot_contact_traj(report *rp, fb_err *err);
+int plot_contact_cost(report *rp, fb_err *err);
+/* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
+const char *treatment_color(const char *tag);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);
