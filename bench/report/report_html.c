@@ -35,6 +35,12 @@ static const char *group_about(const char *g)
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
       {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
+      {"contact", "every normal treatment on bouncing-ball (e = 0.7, 0.3), block-drop and "
+                  "impact-oscillator; trajectories kept on the first two"},
+      {"restitution", "bouncing-ball with the nominal e swept over 0.1 ... 0.9, every treatment"},
+      {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
+                     "(step ladder for moreau-jean)"},
+      {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))
@@ -233,6 +239,10 @@ static void html_verdicts(sbuf *h, const fb_vtable *vt)
       names_add(&costs, vt->r[k].property);
   sb_puts(h, "<h3>Cost at matched accuracy</h3>\n");
   vtable_view(h, vt, "matched", (const char *const *)costs.s, costs.n);
+  static const char *const pc[] = {"restitution", "no-sucking", "rests"};
+  sb_puts(h, "<h3>Normal contact: each treatment</h3>\n<p>The model column holds the normal "
+             "treatment (docs/design.md §12).</p>\n");
+  vtable_view(h, vt, "contact", pc, 3);
   sb_puts(h, "<h3>Rules</h3>\n<ul class=\"rules\">\n");
   names done = {{0}, 0};
   for (size_t k = 0; k < vt->n; k++) {
