@@ -477,7 +477,9 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     for (size_t k = 0; k < c->nn; k++)
       if (pl->normal[k].fric == (long)i)
         c->fnorm[i] = (long)k;
-    c->fnewt[i] = c->fnorm[i] >= 0 && pl->normal[c->fnorm[i]].type->event;
+    /* newton handles its friction contact itself, and so does a time-stepping treatment */
+    c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
+                                       pl->normal[c->fnorm[i]].type->step_run != NULL);
     if (!c->fnewt[i] && mt->force == NULL) {
       cws_free(c);
       return fb_err_set(err, FB_EUNSUP,
@@ -686,7 +688,10 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
                       fb_err *err)
 {
   cws *c = ws;
-  const int st = evolve(c, t, y, obs, cnt, err);
+  const fb_normal_type *nt = c->pl->normal[0].type;
+  const int st = nt->step_run != NULL
+                     ? nt->step_run(c->pb, &c->o, t, y, obs, cnt, &c->st, err)
+                     : evolve(c, t, y, obs, cnt, err);
   if (c->o.stats != NULL)
     *(fb_impact_stats *)c->o.stats = c->st;
   return st;
@@ -697,7 +702,7 @@ const fb_integrator_type fb_integrator_contact = {
     .title = "normal contacts: any explicit GSL stepper, gap events by Brent, Newton's impact "
              "law with Zeno accumulation",
     .needs = 0,
-    .fixed_ok = 0,
+    .fixed_ok = 1, /* for time-stepping treatments (moreau-jean) only */
     .adaptive_ok = 1,
     .implicit = 0,
     .order = 0,

@@ -34,6 +34,8 @@ typedef struct fb_normal_scale {
   double e;    /* nominal restitution the scenario sets */
 } fb_normal_scale;
 
+struct fb_impact_stats;
+
 typedef struct fb_normal_type {
   const char *name;      /* CLI name */
   const char *title;     /* one line */
@@ -50,12 +52,20 @@ typedef struct fb_normal_type {
   void (*onset)(const void *p, double gd, double *s);
   /* lambda_n >= 0 at gap g, rate gd, states s; their rates into ds (ns entries). */
   double (*force)(const void *p, double g, double gd, const double *s, double *ds);
+  /* A time-stepping treatment (moreau-jean) runs the whole plant itself at the fixed step
+   * o->h, in place of the contact scheme's event-driven loop: from (*t, y) to the plant's
+   * T, observer after every step, statistics into *st (t_watch set by the caller).  NULL
+   * for the others. */
+  int (*step_run)(const fb_problem *pb, const fb_int_opts *o, double *t, double *y,
+                  const fb_observer *obs, fb_counters *cnt, struct fb_impact_stats *st,
+                  fb_err *err);
 } fb_normal_type;
 
 extern const fb_normal_type fb_normal_newton;
 extern const fb_normal_type fb_normal_penalty;
 extern const fb_normal_type fb_normal_hunt_crossley;
 extern const fb_normal_type fb_normal_kikuuwe;
+extern const fb_normal_type fb_normal_moreau_jean;
 
 /* The treatments, NULL-terminated, in listing order; the names as a choice list. */
 extern const fb_normal_type *const fb_normal_registry[];

@@ -7,11 +7,12 @@
 #include "fb_util.h"
 
 const fb_normal_type *const fb_normal_registry[] = {
-    &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe, NULL,
+    &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
+    &fb_normal_moreau_jean, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *const fb_normal_names[] = {"newton", "penalty-n", "hunt-crossley", "kikuuwe-n",
-                                       NULL};
+                                       "moreau-jean", NULL};
 
 /* Stiffness ladders around the auto values of a 1 m drop (penetration 1 % of it: c_N, K
  * ~ 2e5 N/m, Hertz k ~ 2.5e6 N/m^1.5), three decades below to two above. */
@@ -24,6 +25,7 @@ const fb_normal_variant fb_normal_variants[] = {
      {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
     {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
     {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
     {NULL, NULL, NULL, NULL, {0}},
 };
 

@@ -152,13 +152,18 @@ const char *fb_model_fixed_step_integrator(const fb_model_type *m)
  *    settings of [Engleder2002] (trajectories kept for the first three);
  *  - restitution: bouncing-ball with the nominal e swept over contact_e (effective
  *    against nominal e);
- *  - contact-wp: bouncing-ball (e = 0.7) with the contact scheme's tolerance swept;
+ *  - contact-wp: bouncing-ball (e = 0.7) with the contact scheme's tolerance swept (the
+ *    step for a fixed-step treatment, moreau-jean);
  *  - contact-stiffness: bouncing-ball (e = 0.7) with the treatment's stiffness swept
  *    (cost against stiffness; the damping and compliance follow their auto rules).
  * The contact scenarios stay out of the baseline (fb_scenario_at): every friction model on
  * them would measure the friction models, not the treatments. */
 static const double contact_e[] = {0.1, 0.3, 0.5, 0.7, 0.9};
 static const double contact_tols[] = {1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11};
+/* moreau-jean's steps on bouncing-ball (T = 4): ratio 1.7 from off a round number, as
+ * the convergence ladders */
+static const double contact_steps[] = {3.7e-3, 2.18e-3, 1.28e-3, 7.53e-4, 4.43e-4, 2.61e-4,
+                                       1.53e-4, 9.02e-5};
 #define CONTACT_MODEL "smooth-sign"
 /* trajectories kept every 0.5 ms on bouncing-ball (T = 4): a force law's contact lasts a
  * few ms, and the report zooms on the first one */
@@ -223,7 +228,11 @@ static void contact_groups(builder *b)
       x->sets[0] = sel;
       x->sets[1] = nv->set;
     }
-    sweep(x, FB_SWEEP_TOL, NULL, contact_tols, sizeof contact_tols / sizeof *contact_tols);
+    const fb_normal_type *nt = fb_normal_find(nv->normal);
+    if (nt != NULL && nt->step_run != NULL) /* a fixed-step treatment: its step ladder */
+      sweep(x, FB_SWEEP_H, NULL, contact_steps, sizeof contact_steps / sizeof *contact_steps);
+    else
+      sweep(x, FB_SWEEP_TOL, NULL, contact_tols, sizeof contact_tols / sizeof *contact_tols);
     if (nv->stiff == NULL)
       continue;
     x = add(b, "contact-stiffness", nv->label, "bouncing-ball", m, NULL,
