@@ -582,7 +582,8 @@ static int evolve(cws *c, double *t, double *y, const fb_observer *obs, fb_count
     if (cnt->nsteps + cnt->nrejected >= c->o.max_steps || c->nfe >= c->o.max_rhs) {
       memcpy(y, c->Y, c->dim * sizeof(double));
       cnt->nfe = c->nfe;
-      return fb_err_set(err, FB_BUDGET, "contact: step budget exhausted at t=%g", *t);
+      return fb_err_set(err, FB_BUDGET, "contact: step budget of %lu steps (or RHS budget of "
+                        "%lu evaluations) exhausted at t=%.17g", c->o.max_steps, c->o.max_rhs, *t);
     }
     memcpy(c->Y0, c->Y, c->dimY * sizeof(double));
     const double t0 = *t;
@@ -610,7 +611,8 @@ static int evolve(cws *c, double *t, double *y, const fb_observer *obs, fb_count
       *t = t0;
       cnt->nfe = c->nfe;
       if (c->fail == FB_BUDGET)
-        return fb_err_set(err, FB_BUDGET, "contact: RHS budget exhausted at t=%g", t0);
+        return fb_err_set(err, FB_BUDGET, "contact: RHS budget of %lu evaluations exhausted at "
+                          "t=%.17g", c->o.max_rhs, t0);
       return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s,
                         t0);
     }

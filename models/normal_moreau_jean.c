@@ -124,7 +124,9 @@ static int mj_n_run(const fb_problem *pb, const fb_int_opts *o, double *t, doubl
   }
   while (*t < pl->T) {
     if (cnt->nsteps >= o->max_steps || cnt->nfe >= o->max_rhs) {
-      status = fb_err_set(err, FB_BUDGET, "moreau-jean: step budget exhausted at t=%g", *t);
+      status = fb_err_set(err, FB_BUDGET, "moreau-jean: step budget of %lu steps (or RHS "
+                          "budget of %lu evaluations) exhausted at t=%.17g", o->max_steps,
+                          o->max_rhs, *t);
       break;
     }
     const double t0 = *t;
