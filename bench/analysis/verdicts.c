@@ -570,7 +570,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
         if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where, "rests") != FB_OK)
           return FB_ENOMEM;
       } else if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where,
-                     "no: pen %.2gh gap %.2gh F %.2g", rp, rg, rf) != FB_OK) {
+                     "does not rest: pen %.1gh gap %.1gh F %.1g", rp, rg, rf) != FB_OK) {
         return FB_ENOMEM;
       }
     }

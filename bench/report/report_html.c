@@ -154,6 +154,11 @@ static void vcell(sbuf *h, const fb_vrow *r)
                    : strncmp(v, "no", 2) == 0 && strncmp(v, "no asym", 7) != 0
                        ? (streq(r->property, "stick") ? 0 : 1)
                    : streq(v, "dissipative") ? 1
+                   /* normal contact (view contact) */
+                   : strncmp(v, "as set", 6) == 0 || streq(v, "rests") ? 1
+                   : strncmp(v, "off by", 6) == 0 || strncmp(v, "sucks", 5) == 0 ||
+                           strncmp(v, "does not rest", 13) == 0
+                       ? 0
                    : streq(v, "creates energy") ? 0
                                                 : -1;
   sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
