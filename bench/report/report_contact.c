@@ -81,7 +81,6 @@ int plot_contact_restitution(report *rp, fb_err *err)
       sb_printf(rd, "%s%s %.3f at e = %.1f", i ? "; " : "", tr.s[i], worst, at);
   }
   reading_lead(rd, "Largest |e_eff - e| over the sweep (mean of the first three bounces)");
-  sb_puts(rd, ".");
   sb_puts(pb_var(&b, "scen"),
           "bouncing-ball: effective restitution (mean of the first three bounces) against the "
           "nominal e");
@@ -234,7 +233,7 @@ int plot_contact_cost(report *rp, fb_err *err)
                 lo->value, hi->value);
   }
   reading_lead(rd, "Growth of the RHS evaluations over the stiffness ladder");
-  sb_puts(rd, ".  Cost at a matched impact-time error (cheapest run of contact-wp and "
+  sb_puts(rd, " Cost at a matched impact-time error (cheapest run of contact-wp and "
               "contact-stiffness with the largest onset-time error of the first five impacts "
               "at or below the target):");
   names all;
