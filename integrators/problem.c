@@ -14,6 +14,7 @@ void fb_int_opts_default(fb_int_opts *o)
   o->hmax = INFINITY;
   o->event_tol = 1e-12;
   o->stepper = NULL;
+  o->stats = NULL;
 }
 
 void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m)

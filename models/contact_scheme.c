@@ -50,6 +50,8 @@ typedef struct cws {
   long *fnorm; /* per friction contact: its normal, or -1 */
   unsigned long nfe;
   fb_impact_stats st;
+  double *wlam, *wgd; /* per normal: lambda_n and gap rate at the last step end (work_n) */
+  double wt;          /* that step end's time */
   int impacted;
   int fail;
 } cws;
@@ -336,6 +338,8 @@ static void handle(cws *c, double t, size_t q)
   const double P = (gp - gd) / c->w[q]; /* normal impulse >= 0 */
   for (size_t i = 0; i < n; i++)
     v[i] += MJ[i] * P;
+  /* kinetic energy along J_n changes by m_n (v+^2 - v-^2)/2, m_n = 1/w */
+  c->st.work_n += 0.5 * (gp * gp - gd * gd) / c->w[q];
   c->impacted = 1;
   if (nm->fric >= 0 && c->fnewt[nm->fric]) {
     const size_t i = (size_t)nm->fric, j = pl->contact[i].dof;
@@ -358,6 +362,7 @@ static void handle(cws *c, double t, size_t q)
   if (an < 0 && (gp <= 0 || 2 * gp / -an < zeno)) {
     for (size_t i = 0; i < n; i++)
       v[i] -= MJ[i] * gp / c->w[q];
+    c->st.work_n -= 0.5 * gp * gp / c->w[q];
     c->mode[q] = 1;
     if (isnan(c->st.t_rest))
       c->st.t_rest = t;
@@ -385,6 +390,7 @@ static void cws_free(void *p)
     gsl_odeiv2_step_free(c->step);
   if (c->root)
     gsl_root_fsolver_free(c->root);
+  free(c->wlam);
   free(c->Y);
   free(c);
 }
@@ -471,7 +477,9 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     for (size_t k = 0; k < c->nn; k++)
       if (pl->normal[k].fric == (long)i)
         c->fnorm[i] = (long)k;
-    c->fnewt[i] = c->fnorm[i] >= 0 && pl->normal[c->fnorm[i]].type->event;
+    /* newton handles its friction contact itself, and so does a time-stepping treatment */
+    c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
+                                       pl->normal[c->fnorm[i]].type->step_run != NULL);
     if (!c->fnewt[i] && mt->force == NULL) {
       cws_free(c);
       return fb_err_set(err, FB_EUNSUP,
@@ -480,9 +488,16 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
                         mt->name);
     }
   }
-  c->st.max_pen = 0;
-  c->st.min_lambda = INFINITY;
-  c->st.t_rest = c->st.vt_after_first = c->st.t_stop = NAN;
+  fb_impact_stats_init(&c->st, 0);
+  if (o->stats != NULL)
+    c->st.t_watch = ((const fb_impact_stats *)o->stats)->t_watch;
+  c->wlam = calloc(2 * c->nn, sizeof(double));
+  if (c->wlam == NULL) {
+    cws_free(c);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  c->wgd = c->wlam + c->nn;
+  c->wt = NAN;
   c->step = gsl_odeiv2_step_alloc(T, c->dimY);
   c->ctl = gsl_odeiv2_control_y_new(isnan(o->atol) ? 1e-9 : o->atol,
                                     isnan(o->rtol) ? 1e-9 : o->rtol);
@@ -497,13 +512,38 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   return FB_OK;
 }
 
+/* The load that holds the body at rest on normal k: lambda_static = -(J_n M^-1 f)/w with f
+ * the smooth forces (friction acts across J_n and does not enter).  Uses c->f, c->a. */
+static double static_load(cws *c, double t, size_t k)
+{
+  fb_plant_smooth_force(c->pl, t, c->Y, c->Y + c->n, c->f);
+  fb_plant_solve_mass(c->pl, c->f, c->a);
+  return -dotn(c->pl->normal[k].Jn, c->a, c->n) / c->w[k];
+}
+
 static void note_step(cws *c, double t)
 {
   const fb_plant *pl = c->pl;
   for (size_t k = 0; k < c->nn; k++) {
     const double g = dotn(pl->normal[k].Jn, c->Y, c->n) + pl->normal[k].g0;
+    const double gd = dotn(pl->normal[k].Jn, c->Y + c->n, c->n);
     c->st.max_pen = fmax(c->st.max_pen, -g);
     c->st.min_lambda = fmin(c->st.min_lambda, c->lam[k]);
+    /* work of a force law's lambda_n (newton's is exact at its impacts, 0 in between) */
+    if (!pl->normal[k].type->event && isfinite(c->wt) && t > c->wt)
+      c->st.work_n += 0.5 * (c->wlam[k] * c->wgd[k] + c->lam[k] * gd) * (t - c->wt);
+    c->wlam[k] = c->lam[k];
+    c->wgd[k] = gd;
+    if (k == 0) {
+      c->st.lam_T = c->lam[0];
+      if (t >= c->st.t_watch) {
+        const double ls = static_load(c, t, 0);
+        c->st.rest_pen = fmax(c->st.rest_pen, -g);
+        c->st.rest_gap = fmax(c->st.rest_gap, g);
+        c->st.rest_lam_err = fmax(c->st.rest_lam_err, fabs(c->lam[0] - ls));
+        c->st.rest_lam_static = ls;
+      }
+    }
     const long fi = pl->normal[k].fric;
     if (fi >= 0 && !c->fnewt[fi] && c->impacted && isnan(c->st.t_stop)) {
       fb_contact_in ci;
@@ -513,12 +553,12 @@ static void note_step(cws *c, double t)
         c->st.t_stop = t;
     }
   }
+  c->wt = t;
 }
 
-static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                      fb_err *err)
+static int evolve(cws *c, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
+                  fb_err *err)
 {
-  cws *c = ws;
   const fb_plant *pl = c->pl;
   memcpy(c->Y, y, c->dim * sizeof(double));
   for (size_t k = 0; k < c->nn; k++) {
@@ -537,11 +577,13 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
   int st = events(c, *t, c->Y, c->E0);
   if (st != FB_OK)
     return fb_err_set(err, st, "contact: force law failed at t=%g", *t);
+  note_step(c, *t);
   while (*t < pl->T) {
     if (cnt->nsteps + cnt->nrejected >= c->o.max_steps || c->nfe >= c->o.max_rhs) {
       memcpy(y, c->Y, c->dim * sizeof(double));
       cnt->nfe = c->nfe;
-      return fb_err_set(err, FB_BUDGET, "contact: step budget exhausted at t=%g", *t);
+      return fb_err_set(err, FB_BUDGET, "contact: step budget of %lu steps (or RHS budget of "
+                        "%lu evaluations) exhausted at t=%.17g", c->o.max_steps, c->o.max_rhs, *t);
     }
     memcpy(c->Y0, c->Y, c->dimY * sizeof(double));
     const double t0 = *t;
@@ -569,7 +611,8 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
       *t = t0;
       cnt->nfe = c->nfe;
       if (c->fail == FB_BUDGET)
-        return fb_err_set(err, FB_BUDGET, "contact: RHS budget exhausted at t=%g", t0);
+        return fb_err_set(err, FB_BUDGET, "contact: RHS budget of %lu evaluations exhausted at "
+                          "t=%.17g", c->o.max_rhs, t0);
       return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s,
                         t0);
     }
@@ -643,12 +686,25 @@ static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb
   return FB_OK;
 }
 
+static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
+                      fb_err *err)
+{
+  cws *c = ws;
+  const fb_normal_type *nt = c->pl->normal[0].type;
+  const int st = nt->step_run != NULL
+                     ? nt->step_run(c->pb, &c->o, t, y, obs, cnt, &c->st, err)
+                     : evolve(c, t, y, obs, cnt, err);
+  if (c->o.stats != NULL)
+    *(fb_impact_stats *)c->o.stats = c->st;
+  return st;
+}
+
 const fb_integrator_type fb_integrator_contact = {
     .name = "contact",
     .title = "normal contacts: any explicit GSL stepper, gap events by Brent, Newton's impact "
              "law with Zeno accumulation",
     .needs = 0,
-    .fixed_ok = 0,
+    .fixed_ok = 1, /* for time-stepping treatments (moreau-jean) only */
     .adaptive_ok = 1,
     .implicit = 0,
     .order = 0,
@@ -662,7 +718,9 @@ int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_s
                          fb_counters *cnt_out, fb_err *err)
 {
   void *ws;
-  int s = cws_alloc(&ws, &fb_integrator_contact, pb, o, err);
+  fb_int_opts oo = *o;
+  oo.stats = NULL; /* *st is filled below, without a rest window */
+  int s = cws_alloc(&ws, &fb_integrator_contact, pb, &oo, err);
   if (s != FB_OK)
     return s;
   double *y = calloc(pb->dim, sizeof *y);

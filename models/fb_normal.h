@@ -34,6 +34,8 @@ typedef struct fb_normal_scale {
   double e;    /* nominal restitution the scenario sets */
 } fb_normal_scale;
 
+struct fb_impact_stats;
+
 typedef struct fb_normal_type {
   const char *name;      /* CLI name */
   const char *title;     /* one line */
@@ -50,17 +52,38 @@ typedef struct fb_normal_type {
   void (*onset)(const void *p, double gd, double *s);
   /* lambda_n >= 0 at gap g, rate gd, states s; their rates into ds (ns entries). */
   double (*force)(const void *p, double g, double gd, const double *s, double *ds);
+  /* A time-stepping treatment (moreau-jean) runs the whole plant itself at the fixed step
+   * o->h, in place of the contact scheme's event-driven loop: from (*t, y) to the plant's
+   * T, observer after every step, statistics into *st (t_watch set by the caller).  NULL
+   * for the others. */
+  int (*step_run)(const fb_problem *pb, const fb_int_opts *o, double *t, double *y,
+                  const fb_observer *obs, fb_counters *cnt, struct fb_impact_stats *st,
+                  fb_err *err);
 } fb_normal_type;
 
 extern const fb_normal_type fb_normal_newton;
 extern const fb_normal_type fb_normal_penalty;
 extern const fb_normal_type fb_normal_hunt_crossley;
 extern const fb_normal_type fb_normal_kikuuwe;
+extern const fb_normal_type fb_normal_moreau_jean;
 
 /* The treatments, NULL-terminated, in listing order; the names as a choice list. */
 extern const fb_normal_type *const fb_normal_registry[];
 extern const char *const fb_normal_names[];
 const fb_normal_type *fb_normal_find(const char *name);
+
+/* The treatments as the suite, `fricbench impacts` and the report compare them: one row per
+ * treatment and damping law, with the stiffness parameter the suite sweeps (cost against
+ * stiffness) and its ladder (NULL for the rigid ones). */
+#define FB_NORMAL_NSTIFF 6
+typedef struct fb_normal_variant {
+  const char *label;  /* short, file-name safe: tags, legends, table rows */
+  const char *normal; /* the treatment's name */
+  const char *set;    /* a normal.NAME=VALUE setting (NULL: none) */
+  const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
+  double stiff_values[FB_NORMAL_NSTIFF];
+} fb_normal_variant;
+extern const fb_normal_variant fb_normal_variants[]; /* terminated by label NULL */
 
 /* Give normal k of a plant treatment t with its defaults (autos NaN). */
 void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
@@ -96,7 +119,21 @@ typedef struct fb_impact_stats {
                                     or, for newton, right after the first impact (NaN: none) */
   double t_stop;                 /* first time the friction DOF comes to rest after an
                                     impact (NaN: never) */
+  /* Energy the normal forces did on the body, int lambda_n gdot dt (force laws: trapezoid
+   * per step; newton: the kinetic-energy jumps of its impacts) (J, <= 0 when dissipative). */
+  double work_n;
+  double lam_T;                  /* lambda_n of normal 0 at the end (N; impulse / h for
+                                    moreau-jean) */
+  /* The rest window [t_watch, T] (t_watch is an input: set it before the run, NaN: no
+   * window): over the step ends in it, for normal 0, the deepest penetration -g, the
+   * highest gap g (leftover bouncing) and the largest |lambda_n - lambda_static| with
+   * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
+  double t_watch;
+  double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
 } fb_impact_stats;
+
+/* Start values of a stats record (t_watch kept from *st when keep_watch). */
+void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
 
 /* Run a case's problem with the contact scheme and return its statistics (for the
  * `impacts` table and tests).  o: options (stepper, tolerances). */

@@ -7,11 +7,27 @@
 #include "fb_util.h"
 
 const fb_normal_type *const fb_normal_registry[] = {
-    &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe, NULL,
+    &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
+    &fb_normal_moreau_jean, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *const fb_normal_names[] = {"newton", "penalty-n", "hunt-crossley", "kikuuwe-n",
-                                       NULL};
+                                       "moreau-jean", NULL};
+
+/* Stiffness ladders around the auto values of a 1 m drop (penetration 1 % of it: c_N, K
+ * ~ 2e5 N/m, Hertz k ~ 2.5e6 N/m^1.5), three decades below to two above. */
+const fb_normal_variant fb_normal_variants[] = {
+    {"newton", "newton", NULL, NULL, {0}},
+    {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"hunt-crossley", "hunt-crossley", "normal.law=hunt-crossley", "normal.k",
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
+    {"hc-lankarani", "hunt-crossley", "normal.law=lankarani-nikravesh", "normal.k",
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
+    {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
+    {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
+    {NULL, NULL, NULL, NULL, {0}},
+};
 
 const fb_normal_type *fb_normal_find(const char *name)
 {
@@ -84,4 +100,17 @@ double fb_normal_zeta_of_e(double e)
     return 1.0;
   const double l = log(e);
   return -l / sqrt(M_PI * M_PI + l * l);
+}
+
+void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
+{
+  const double tw = keep_watch ? st->t_watch : (double)NAN;
+  memset(st, 0, sizeof *st);
+  st->max_pen = 0;
+  st->min_lambda = INFINITY;
+  st->t_rest = st->vt_after_first = st->t_stop = NAN;
+  st->lam_T = NAN;
+  st->t_watch = tw;
+  /* NaN until a step end falls in the window (fmax ignores the NaN start) */
+  st->rest_pen = st->rest_gap = st->rest_lam_err = st->rest_lam_static = NAN;
 }

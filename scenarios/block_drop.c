@@ -35,7 +35,7 @@ static const fb_param_desc block_drop_desc[] = {
      0, NULL, NULL},
     {"T", "s", "end time", offsetof(block_drop_params, T), 1.5, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(block_drop_params, normal), 0, 0, 3,
+    {"normal", "", "normal-contact treatment", offsetof(block_drop_params, normal), 0, 0, 4,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set block_drop_set = {sizeof(block_drop_params), 8, block_drop_desc};

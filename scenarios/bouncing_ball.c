@@ -31,7 +31,7 @@ static const fb_param_desc bouncing_ball_desc[] = {
      0, 1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(bouncing_ball_params, T), 4, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(bouncing_ball_params, normal), 0, 0, 3,
+    {"normal", "", "normal-contact treatment", offsetof(bouncing_ball_params, normal), 0, 0, 4,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set bouncing_ball_set = {sizeof(bouncing_ball_params), 6,

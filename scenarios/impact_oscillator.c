@@ -35,7 +35,7 @@ static const fb_param_desc impact_osc_desc[] = {
      1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(impact_osc_params, T), 300, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(impact_osc_params, normal), 0, 0, 3,
+    {"normal", "", "normal-contact treatment", offsetof(impact_osc_params, normal), 0, 0, 4,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set impact_osc_set = {sizeof(impact_osc_params), 6, impact_osc_desc};

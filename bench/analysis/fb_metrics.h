@@ -93,6 +93,26 @@ typedef struct fb_metrics {
    * steps, relative to Fs v_scale; <= 0 for a dissipative law; NaN for model-owned
    * schemes without a force law */
   double power_excess_rel;
+  /* normal contact (docs/design.md §12; bench/analysis/fb_contact_metrics.h): NaN for
+   * plants without a normal.  Against the contact reference: the same scenario variant
+   * under `newton` at atol = rtol = 1e-12 (which reproduces the closed forms to 1e-13). */
+  double e_nominal;      /* the scenario's e */
+  double e_eff;          /* mean -v_out/v_in over the first (up to 3) complete contact phases */
+  double e_first;        /* the first phase's */
+  double t1_err;         /* first impact (onset) time minus the reference's (s) */
+  double t_imp_err;      /* largest |onset time error| over the first (up to 5) impacts (s) */
+  double pen_max;        /* deepest penetration -g_n (m) */
+  double contact_dur;    /* length of the first contact phase (s; 0 for an impulsive one) */
+  double lambda_min;     /* smallest lambda_n over the step ends (N; < 0: sucking) */
+  double t_inf_ref;      /* the reference's rest time t_inf (s; NaN: it does not rest) */
+  double rest_pen;       /* in the rest window [t_inf + (T - t_inf)/2, T]: deepest -g_n (m) */
+  double rest_gap;       /*   highest g_n: leftover bouncing (m) */
+  double rest_force_err; /*   largest |lambda_n - static load| / static load (1) */
+  double work_n_err;     /* (W_n - W_n,ref) / (m_n a h): error of the energy the normal
+                            force took out, relative to the drop energy (1) */
+  double ut_err;         /* block-drop: tangential velocity after the first impact minus
+                            the reference's u+ (m/s) */
+  double stop_err;       /* block-drop: stop time minus the reference's (s) */
   /* spatial friction (docs/design.md §13), NaN for a plant without 2-D contacts:
    * path_err_max the largest distance (m) between the run's and the reference's path in the
    * plane (the plant's path DOFs); dir_err_max / dir_err_rms the angle (degrees) between the
@@ -106,7 +126,7 @@ typedef struct fb_metrics {
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 38
+#define FB_NMETRICS 53
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

@@ -42,6 +42,19 @@
  *            model's ok runs of any group reaching it (so regularization parameter and step
  *            are tuned together), and the ratio to the cheapest model; "not reachable"
  *            with the best error reached.
+ * Normal contact (docs/design.md §12), view "contact", one row per treatment (the model
+ * column holds the treatment: the contact groups' tag up to "_"):
+ *   restitution  on the restitution group (bouncing-ball, nominal e in {0.1 ... 0.9}): the
+ *            largest |e_eff - e|, e_eff the mean -v_out/v_in of the first three bounces;
+ *            "as set" when at most FB_V_RESTITUTION_TOL; value2: e_eff where it is worst.
+ *   no-sucking   the smallest lambda_n over the accepted steps of every ok contact and
+ *            restitution run; "no sucking" when >= -FB_V_SUCK_TOL (newton's release is
+ *            located a round-off past lambda_n = 0); value2: how many runs pull.
+ *   rests    on the contact group's runs whose newton reference comes to rest (bouncing-
+ *            ball at e = 0.7 and 0.3, block-drop): in [t_inf + (T - t_inf)/2, T], the
+ *            deepest penetration <= FB_V_REST_PEN h, the highest gap (leftover bouncing)
+ *            <= FB_V_REST_GAP h and |lambda_n - static load| <= FB_V_REST_FORCE of it, h
+ *            the drop height; the value is the worst ratio to its bound (<= 1: "rests").
  */
 /* The spatial view (2-D contacts, docs/design.md §13): the baseline (disc) and spatial
  * (box) runs of the 2-D scenarios by (model, integrator, cone):
@@ -70,6 +83,14 @@
 #define FB_V_STOP_TIME 5e-3 /* stop / rolling onset within 5 ms (5 samples of the default grid) */
 #define FB_V_PATH_M 1e-3    /* path within 1 mm of the reference's */
 #define FB_V_COST_SCENARIO "stick-slip"
+/* normal contact: a force law's static penetration m g / c_N is 5e-5 h at its auto
+ * stiffness; the restitution tolerance is what a reader of the classic e_eff(e) plot
+ * would call "on the identity line" */
+#define FB_V_RESTITUTION_TOL 0.02
+#define FB_V_SUCK_TOL 1e-12 /* N: newton's located release sits a round-off below 0 */
+#define FB_V_REST_PEN 1e-3
+#define FB_V_REST_GAP 1e-4
+#define FB_V_REST_FORCE 1e-2
 #define FB_V_COST_TARGETS {1e-2, 1e-3}
 
 typedef struct fb_vrow {

@@ -1,4 +1,5 @@
 /* metrics.c — docs/design.md §6 metrics from a trajectory and its reference (fb_metrics.h). */
+#include "fb_contact_metrics.h"
 #include "fb_metrics.h"
 
 #include <gsl/gsl_fit.h>
@@ -14,13 +15,17 @@ const char *const fb_metric_names[] = {
     "chatter_rate", "chatter_v_rms", "chatter_F_tv", "power_pos_count", "power_pos_max",
     "stick_held", "stick_flag_time", "drift_rate", "disc_x_l2", "disc_v_l2", "disc_x_max",
     "mod_x_l2", "mod_v_l2", "own_ref_err", "drift_growth", "ref_x_l2", "energy_excess",
-    "energy_excess_rel", "power_excess_rel", "path_err_max", "dir_err_max", "dir_err_rms",
-    "stop_time_err", NULL};
+    "energy_excess_rel", "power_excess_rel", "e_nominal", "e_eff", "e_first", "t1_err",
+    "t_imp_err", "pen_max", "contact_dur", "lambda_min", "t_inf_ref", "rest_pen", "rest_gap",
+    "rest_force_err", "work_n_err", "ut_err", "stop_err",
+    "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
-    "m s^0.5", "1", "m s^0.5", "J", "1", "1", "m", "deg", "deg", "s", NULL};
+    "m s^0.5", "1", "m s^0.5", "J", "1", "1", "1", "1", "1", "s", "s", "m", "s", "N", "s", "m",
+    "m", "1", "1", "m/s", "s",
+    "m", "deg", "deg", "s", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -31,8 +36,11 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->chatter_rate, m->chatter_v_rms, m->chatter_F_tv, m->power_pos_count, m->power_pos_max,
       m->stick_held, m->stick_flag_time, m->drift_rate, m->disc_x_l2, m->disc_v_l2,
       m->disc_x_max, m->mod_x_l2, m->mod_v_l2, m->own_ref_err, m->drift_growth, m->ref_x_l2,
-      m->energy_excess, m->energy_excess_rel, m->power_excess_rel, m->path_err_max,
-      m->dir_err_max, m->dir_err_rms, m->stop_time_err};
+      m->energy_excess, m->energy_excess_rel, m->power_excess_rel, m->e_nominal, m->e_eff,
+      m->e_first, m->t1_err, m->t_imp_err, m->pen_max, m->contact_dur, m->lambda_min,
+      m->t_inf_ref, m->rest_pen, m->rest_gap, m->rest_force_err, m->work_n_err, m->ut_err,
+      m->stop_err, m->path_err_max, m->dir_err_max, m->dir_err_rms,
+      m->stop_time_err};
   memcpy(o, v, sizeof v);
 }
 
@@ -50,8 +58,13 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .mod_v_l2 = v[27],        .own_ref_err = v[28],    .drift_growth = v[29],
                     .ref_x_l2 = v[30],        .energy_excess = v[31],
                     .energy_excess_rel = v[32], .power_excess_rel = v[33],
-                    .path_err_max = v[34],    .dir_err_max = v[35],  .dir_err_rms = v[36],
-                    .stop_time_err = v[37]};
+                    .e_nominal = v[34],       .e_eff = v[35],          .e_first = v[36],
+                    .t1_err = v[37],          .t_imp_err = v[38],      .pen_max = v[39],
+                    .contact_dur = v[40],     .lambda_min = v[41],     .t_inf_ref = v[42],
+                    .rest_pen = v[43],        .rest_gap = v[44],       .rest_force_err = v[45],
+                    .work_n_err = v[46],      .ut_err = v[47],         .stop_err = v[48],
+                    .path_err_max = v[49],    .dir_err_max = v[50],  .dir_err_rms = v[51],
+                    .stop_time_err = v[52]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -479,6 +492,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = m->mod_x_l2 = m->mod_v_l2 = NAN;
   m->own_ref_err = NAN;
   m->drift_rate = m->drift_growth = NAN;
+  fb_contact_metrics_nan(m);
   int have_flag = 0;
   /* accuracy */
   double ex2 = 0, ev2 = 0, eF2 = 0, px = 0, pv = 0, pF = 0, rx2 = 0, prx = 0;

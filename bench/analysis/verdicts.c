@@ -19,6 +19,9 @@ typedef struct vrun {
   double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   double path_err_max, dir_err_max, stop_time_err, stick_time_ref_;
+  /* normal contact (docs/design.md §12) */
+  const char *sparams;
+  double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
   int ok;
 } vrun;
 
@@ -513,6 +516,149 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
   return st;
 }
 
+/* ==== normal contact (docs/design.md §12) =============================================== */
+
+/* The treatment a contact run judges: its tag up to a variant suffix ("penalty-n_e0.3"). */
+static void treatment_of(const vrun *r, char *buf, size_t len)
+{
+  snprintf(buf, len, "%.*s", (int)strcspn(r->tag, "_"), r->tag);
+}
+
+static int is_contact_group(const char *g)
+{
+  return streq(g, "contact") || streq(g, "restitution");
+}
+
+/* A scenario parameter from runs.csv's scenario_params ("m=1;g=9.81;h=1;..."), NaN if absent. */
+static double sparam(const char *list, const char *name)
+{
+  const size_t len = strlen(name);
+  for (const char *p = list; p != NULL && *p;) {
+    if (strncmp(p, name, len) == 0 && p[len] == '=')
+      return strtod(p + len + 1, NULL);
+    p = strchr(p, ';');
+    if (p != NULL)
+      p++;
+  }
+  return NAN;
+}
+
+/* Where a contact run was judged: "bouncing-ball e=0.3". */
+static void contact_where(const vrun *r, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s e=%g", r->scenario, r->e_nominal);
+}
+
+/* Restitution as set, no sucking, rests after t_inf: one row each per treatment. */
+static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
+{
+  char done[32][48];
+  size_t nd = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!is_contact_group(R[k].group))
+      continue;
+    char tr[48];
+    treatment_of(&R[k], tr, sizeof tr);
+    int seen = 0;
+    for (size_t j = 0; j < nd && !seen; j++)
+      seen = streq(done[j], tr);
+    if (seen || nd == 32)
+      continue;
+    snprintf(done[nd++], sizeof done[0], "%s", tr);
+    vkey key = {tr, "contact", "contact", "default"};
+    /* restitution on the restitution sweep */
+    double worst = -1, suck = INFINITY;
+    char wsc[80] = "", ssc[80] = "", scen[320] = "", rscen[320] = "";
+    const vrun *wr = NULL;
+    size_t nsuck = 0;
+    for (size_t j = 0; j < n; j++) {
+      const vrun *r = &R[j];
+      char t2[48], where[80];
+      if (!r->ok || !is_contact_group(r->group))
+        continue;
+      treatment_of(r, t2, sizeof t2);
+      if (!streq(t2, tr))
+        continue;
+      contact_where(r, where, sizeof where);
+      if (streq(r->group, "restitution") && isfinite(r->e_eff)) {
+        list_add(scen, sizeof scen, where);
+        const double d = fabs(r->e_eff - r->e_nominal);
+        if (d > worst) {
+          worst = d;
+          wr = r;
+          snprintf(wsc, sizeof wsc, "%s", where);
+        }
+      }
+      if (isfinite(r->lambda_min)) {
+        list_add(rscen, sizeof rscen, where);
+        nsuck += r->lambda_min < -FB_V_SUCK_TOL;
+        if (r->lambda_min < suck) {
+          suck = r->lambda_min;
+          snprintf(ssc, sizeof ssc, "%s", where);
+        }
+      }
+    }
+    char rule[320], where[400];
+    if (wr != NULL) {
+      snprintf(rule, sizeof rule, "largest |e_eff - e| over the restitution sweep (e_eff: "
+               "mean -v_out/v_in of the first three bounces of bouncing-ball); \"as set\" when "
+               "at most %g", FB_V_RESTITUTION_TOL);
+      snprintf(where, sizeof where, "worst %s; %s", wsc, scen);
+      if (add(v, &key, "restitution", worst, "1", wr->e_eff, rule, where,
+              worst <= FB_V_RESTITUTION_TOL ? "as set (%.3g)" : "off by %.3g", worst) != FB_OK)
+        return FB_ENOMEM;
+    }
+    if (isfinite(suck)) {
+      snprintf(rule, sizeof rule, "smallest normal force lambda_n over the accepted steps "
+               "of every ok contact and restitution run; \"no sucking\" when >= -%g N (the "
+               "round-off of a located release; moreau-jean: impulse / h)", FB_V_SUCK_TOL);
+      snprintf(where, sizeof where, "worst %s; %s", ssc, rscen);
+      if (add(v, &key, "no-sucking", suck, "N", (double)nsuck, rule, where,
+              suck >= -FB_V_SUCK_TOL ? "no sucking" : "sucks (%zu runs)", nsuck) != FB_OK)
+        return FB_ENOMEM;
+    }
+    /* rests after t_inf: the runs whose reference comes to rest (rest_pen finite) */
+    double rworst = -1, rp = NAN, rg = NAN, rf = NAN;
+    char rwsc[80] = "", rsc[320] = "";
+    for (size_t j = 0; j < n; j++) {
+      const vrun *r = &R[j];
+      char t2[48], w2[80];
+      if (!r->ok || !streq(r->group, "contact") || !isfinite(r->rest_pen))
+        continue;
+      treatment_of(r, t2, sizeof t2);
+      if (!streq(t2, tr))
+        continue;
+      const double h = sparam(r->sparams, "h");
+      const double q = fmax(fmax(r->rest_pen / (FB_V_REST_PEN * h), r->rest_gap / (FB_V_REST_GAP * h)),
+                            r->rest_force_err / FB_V_REST_FORCE);
+      contact_where(r, w2, sizeof w2);
+      list_add(rsc, sizeof rsc, w2);
+      if (q > rworst || isnan(q)) {
+        rworst = isnan(q) ? (double)INFINITY : q;
+        rp = r->rest_pen / h;
+        rg = r->rest_gap / h;
+        rf = r->rest_force_err;
+        snprintf(rwsc, sizeof rwsc, "%s", w2);
+      }
+    }
+    if (rworst >= 0) {
+      snprintf(rule, sizeof rule, "in [t_inf + (T - t_inf)/2, T], t_inf the newton reference's "
+               "rest time: penetration <= %g h, leftover bounce (largest gap) <= %g h, "
+               "|lambda_n - static load| <= %g of it; value: the worst ratio to its bound",
+               FB_V_REST_PEN, FB_V_REST_GAP, FB_V_REST_FORCE);
+      snprintf(where, sizeof where, "worst %s; %s", rwsc, rsc);
+      if (rworst <= 1) {
+        if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where, "rests") != FB_OK)
+          return FB_ENOMEM;
+      } else if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where,
+                     "does not rest: pen %.1gh gap %.1gh F %.1g", rp, rg, rf) != FB_OK) {
+        return FB_ENOMEM;
+      }
+    }
+  }
+  return FB_OK;
+}
+
 int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
                         size_t orders_len, fb_vtable *v, fb_err *err)
 {
@@ -542,6 +688,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(drift_rate); COL(chatter_rate); COL(power_pos_count); COL(energy_excess_rel);
   COL(power_excess_rel);
   COL(err_x_l2); COL(nfe); COL(path_err_max); COL(dir_err_max); COL(stop_time_err);
+  COL(scenario_params); COL(e_nominal); COL(e_eff); COL(lambda_min); COL(rest_pen);
+  COL(rest_gap); COL(rest_force_err);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -569,6 +717,13 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->dir_err_max = fb_csv_d(&T, k, c_dir_err_max);
     r->stop_time_err = fb_csv_d(&T, k, c_stop_time_err);
     r->stick_time_ref_ = r->stick_time_ref;
+    r->sparams = fb_csv_s(&T, k, c_scenario_params);
+    r->e_nominal = fb_csv_d(&T, k, c_e_nominal);
+    r->e_eff = fb_csv_d(&T, k, c_e_eff);
+    r->lambda_min = fb_csv_d(&T, k, c_lambda_min);
+    r->rest_pen = fb_csv_d(&T, k, c_rest_pen);
+    r->rest_gap = fb_csv_d(&T, k, c_rest_gap);
+    r->rest_force_err = fb_csv_d(&T, k, c_rest_force_err);
     r->ok = streq(r->status, "ok");
     if (r->scenario[0] != '\0' && r->model[0] != '\0')
       n++;
@@ -584,6 +739,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     st = judge_cost(v, R, n);
   if (st == FB_OK)
     st = judge_spatial(v, R, n);
+  if (st == FB_OK)
+    st = judge_contact(v, R, n);
   free(R);
   fb_csv_free(&T);
   if (st != FB_OK) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fb_cli.h"
+#include "fb_contact_metrics.h"
 #include "fb_io.h"
 #include "fb_normal.h"
 #include "fb_run.h"
@@ -25,16 +26,6 @@ static const char impacts_help[] =
     "  start of persistent contact; closed form t1 (1+e)/(1-e)), max_pen (m), min_lambda (N),\n"
     "  nfe (right-hand sides).\n";
 
-static const struct {
-  const char *label, *normal, *set;
-} rows[] = {
-    {"newton", "newton", NULL},
-    {"penalty-n", "penalty-n", NULL},
-    {"hunt-crossley", "hunt-crossley", "law=hunt-crossley"},
-    {"hunt-crossley/lankarani-nikravesh", "hunt-crossley", "law=lankarani-nikravesh"},
-    {"hunt-crossley/flores", "hunt-crossley", "law=flores"},
-    {"kikuuwe-n", "kikuuwe-n", NULL},
-};
 
 int fb_cmd_impacts(int argc, char **argv)
 {
@@ -71,26 +62,25 @@ int fb_cmd_impacts(int argc, char **argv)
     fprintf(stderr, "fricbench impacts: cannot write '%s'\n", path);
     return FB_EXIT_RUNTIME;
   }
-  static const double es[] = {0.3, 0.5, 0.7, 0.9};
+  static const double es[] = {0.1, 0.3, 0.5, 0.7, 0.9};
   fprintf(fp, "treatment,e_nominal,e_first,e_mean,t1_err,t_rest,max_pen,min_lambda,nfe\n");
   printf("%-34s %5s %8s %8s %10s %9s %10s %8s\n", "treatment", "e", "e_first", "e_mean",
          "t1_err", "t_rest", "max_pen", "nfe");
   int rc = FB_EXIT_OK;
-  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++)
     for (size_t k = 0; k < sizeof es / sizeof es[0]; k++) {
       fb_case c;
       fb_err err = {0};
-      char a1[64], a2[64], a3[96];
+      char a1[64], a2[64];
       snprintf(a1, sizeof a1, "e=%.17g", es[k]);
-      snprintf(a2, sizeof a2, "normal=%s", rows[r].normal);
-      snprintf(a3, sizeof a3, "normal.%s", rows[r].set ? rows[r].set : "");
+      snprintf(a2, sizeof a2, "normal=%s", nv->normal);
       int st = fb_case_init(&c, "bouncing-ball", "naive-sign", NULL, &err);
       if (st == FB_OK)
         st = fb_case_set(&c, a1, &err);
       if (st == FB_OK)
         st = fb_case_set(&c, a2, &err);
-      if (st == FB_OK && rows[r].set != NULL)
-        st = fb_case_set(&c, a3, &err);
+      if (st == FB_OK && nv->set != NULL)
+        st = fb_case_set(&c, nv->set, &err);
       if (st == FB_OK)
         st = fb_case_prepare(&c, &err);
       fb_impact_stats s;
@@ -98,26 +88,18 @@ int fb_cmd_impacts(int argc, char **argv)
       if (st == FB_OK)
         st = fb_contact_run_stats(&c.pb, &c.opts, &s, &cnt, &err);
       if (st != FB_OK) {
-        fprintf(stderr, "fricbench impacts: %s e=%g: %s\n", rows[r].label, es[k], err.msg);
+        fprintf(stderr, "fricbench impacts: %s e=%g: %s\n", nv->label, es[k], err.msg);
         fb_case_free(&c);
         rc = FB_EXIT_RUNTIME;
         continue;
       }
       const double t1 = sqrt(2.0 / 9.81);
-      double sum = 0;
-      int m = 0;
-      for (size_t i = 0; i < s.n && i < 3 && i < FB_IMPACT_MAX; i++)
-        if (isfinite(s.v_out[i]) && s.v_in[i] < 0) {
-          sum += -s.v_out[i] / s.v_in[i];
-          m++;
-        }
-      const double e1 =
-          s.n > 0 && isfinite(s.v_out[0]) ? -s.v_out[0] / s.v_in[0] : (double)NAN;
-      const double em = m > 0 ? sum / m : (double)NAN;
+      double e1;
+      const double em = fb_impact_e_eff(&s, 3, &e1);
       const double t1e = s.n > 0 ? s.t_in[0] - t1 : (double)NAN;
-      fprintf(fp, "%s,%g,%.6g,%.6g,%.3e,%.12g,%.4e,%.4e,%lu\n", rows[r].label, es[k], e1, em,
+      fprintf(fp, "%s,%g,%.6g,%.6g,%.3e,%.12g,%.4e,%.4e,%lu\n", nv->label, es[k], e1, em,
               t1e, s.t_rest, s.max_pen, s.min_lambda, cnt.nfe);
-      printf("%-34s %5.2f %8.4f %8.4f %10.2e %9.6f %10.3e %8lu\n", rows[r].label, es[k], e1, em,
+      printf("%-34s %5.2f %8.4f %8.4f %10.2e %9.6f %10.3e %8lu\n", nv->label, es[k], e1, em,
              t1e, s.t_rest, s.max_pen, cnt.nfe);
       fb_case_free(&c);
     }

@@ -205,6 +205,18 @@ static int case_normals(fb_case *c, fb_err *err)
       c->opts.stepper = c->integ->name;
     c->integ = &fb_integrator_contact;
   }
+  /* a time-stepping treatment (moreau-jean) runs at a fixed step, default (T - t0)/1e4;
+   * the others are event-driven with an adaptive stepper */
+  const int stepping = pl->normal[0].type->step_run != NULL;
+  if (stepping && !isnan(c->opts.atol) && isnan(c->opts.h))
+    return fb_err_set(err, FB_EINVAL, "normal %s is a fixed-step scheme: give --h, not --tol",
+                      pl->normal[0].type->name);
+  if (!stepping && !isnan(c->opts.h))
+    return fb_err_set(err, FB_EINVAL, "normal %s steps adaptively with located events: give "
+                      "--tol, not --h (a fixed step is for normal=moreau-jean)",
+                      pl->normal[0].type->name);
+  if (stepping && isnan(c->opts.h))
+    c->opts.h = (pl->T - pl->t0) / 1e4;
   if (isnan(c->opts.h) && isnan(c->opts.atol))
     c->opts.atol = c->opts.rtol = 1e-9;
   return FB_OK;

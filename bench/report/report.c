@@ -213,6 +213,7 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
   COL(stick_time_ref); COL(missed); COL(spurious); COL(drift); COL(drift_per_cycle); COL(drift_rate);
   COL(chatter_rate); COL(chatter_v_rms); COL(chatter_F_tv); COL(wall_s); COL(cpu_s);
   COL(path_err_max); COL(dir_err_max); COL(stop_time_err);
+  COL(e_nominal); COL(e_eff); COL(t_imp_err); COL(pen_max); COL(lambda_min);
 #undef COL
   for (size_t k = 0; k < t->nrows; k++) {
     run *r = &R->r[R->n];
@@ -252,6 +253,11 @@ static int runs_fill(runs *R, const char *path, fb_err *err)
     r->path_err_max = fb_csv_d(t, k, c_path_err_max);
     r->dir_err_max = fb_csv_d(t, k, c_dir_err_max);
     r->stop_time_err = fb_csv_d(t, k, c_stop_time_err);
+    r->e_nominal = fb_csv_d(t, k, c_e_nominal);
+    r->e_eff = fb_csv_d(t, k, c_e_eff);
+    r->t_imp_err = fb_csv_d(t, k, c_t_imp_err);
+    r->pen_max = fb_csv_d(t, k, c_pen_max);
+    r->lambda_min = fb_csv_d(t, k, c_lambda_min);
     r->ok = streq(r->status, "ok");
     r->budget = streq(r->status, "budget");
     if (r->scenario[0] == '\0' || r->model[0] == '\0')

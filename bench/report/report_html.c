@@ -37,6 +37,12 @@ static const char *group_about(const char *g)
       {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
       {"spatial", "2-D contacts: the box (pyramidal) cone on puck and billiard beside the "
                   "baseline's disc, for the models that offer the choice"},
+      {"contact", "every normal treatment on bouncing-ball (e = 0.7, 0.3), block-drop and "
+                  "impact-oscillator; trajectories kept on the first two"},
+      {"restitution", "bouncing-ball with the nominal e swept over 0.1 ... 0.9, every treatment"},
+      {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
+                     "(step ladder for moreau-jean)"},
+      {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))
@@ -155,6 +161,11 @@ static void vcell(sbuf *h, const fb_vrow *r)
                    : streq(v, "off") || streq(v, "late") || streq(v, "early") || streq(v, "never") ||
                            streq(v, "departs")
                        ? 0
+                   /* normal contact (view contact) */
+                   : strncmp(v, "as set", 6) == 0 || streq(v, "rests") ? 1
+                   : strncmp(v, "off by", 6) == 0 || strncmp(v, "sucks", 5) == 0 ||
+                           strncmp(v, "does not rest", 13) == 0
+                       ? 0
                    : streq(v, "creates energy") ? 0
                                                 : -1;
   sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
@@ -240,6 +251,10 @@ static void html_verdicts(sbuf *h, const fb_vtable *vt)
       names_add(&costs, vt->r[k].property);
   sb_puts(h, "<h3>Cost at matched accuracy</h3>\n");
   vtable_view(h, vt, "matched", (const char *const *)costs.s, costs.n);
+  static const char *const pc[] = {"restitution", "no-sucking", "rests"};
+  sb_puts(h, "<h3>Normal contact: each treatment</h3>\n<p>The model column holds the normal "
+             "treatment (docs/design.md §12).</p>\n");
+  vtable_view(h, vt, "contact", pc, 3);
   static const char *const ps[] = {"direction", "stop time", "path"};
   sb_puts(h, "<h3>2-D contacts: disc and box</h3>\n<p>The 2-D scenarios (puck, billiard); the "
              "step column names the friction set (docs/design.md §13).  Models without a "

@@ -63,6 +63,8 @@ typedef struct run {
       drift_per_cycle, drift_rate,
       chatter_rate, chatter_v_rms, chatter_F_tv, wall_s, cpu_s;
   double path_err_max, dir_err_max, stop_time_err; /* 2-D contacts (docs/design.md §13) */
+  /* normal contact (NaN for friction-only runs) */
+  double e_nominal, e_eff, t_imp_err, pen_max, lambda_min;
   int ok, budget;
 } run;
 
@@ -193,6 +195,13 @@ void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
 /* The paths in the plane of a 2-D scenario (report_spatial.c). */
 int xy_draw(report *rp, plot_entry *p, const char *scenario, fb_err *err);
+/* The normal-contact plots (report_contact.c): effective against nominal e, bounce
+ * trajectories against the reference, cost against stiffness. */
+int plot_contact_restitution(report *rp, fb_err *err);
+int plot_contact_traj(report *rp, fb_err *err);
+int plot_contact_cost(report *rp, fb_err *err);
+/* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
+const char *treatment_color(const char *tag);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);

@@ -893,6 +893,9 @@ static const plot_kind plot_kinds[] = {
     {"regularization", "regularization", "sensitivity to the regularization parameter",
      regularization_draw, NULL},
     {.single = plots_grid},
+    {.single = plot_contact_restitution},
+    {.single = plot_contact_traj},
+    {.single = plot_contact_cost},
 };
 
 /* Every plot of plot_kinds, in order; stops at the first failure that is not a plot's own. */

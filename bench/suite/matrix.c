@@ -8,7 +8,9 @@
  * verdicts), convergence (fixed-step ladders on the closed-form scenarios and stick-slip),
  * work-precision (tolerance ladders), cost-mu (friction-coefficient ladders: cost against
  * mu), regularization (each regularized model's parameter), drift (the drift variants and
- * preload-hold's neighbours), grid ([Engleder2002]'s eps x h grid on two-mass-drive).  --quick
+ * preload-hold's neighbours), grid ([Engleder2002]'s eps x h grid on two-mass-drive), and the
+ * normal-contact groups (contact_groups below: contact, restitution, contact-wp,
+ * contact-stiffness).  --quick
  * keeps the experiments flagged QUICK with at most the first FB_QUICK_LADDER values of
  * their ladders (ladders run coarse to fine, so the quick ones are the cheap ones).
  *
@@ -20,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_normal.h"
+#include "fb_plan.h"
 #include "fb_suite.h"
 
 #define Q FB_EXP_QUICK
@@ -169,6 +173,108 @@ static const char *spatial_integrator(const fb_model_type *m, const char *want, 
   return fixed ? "rk4" : "rkf45";
 }
 
+/* The normal-contact groups (docs/design.md §12): every treatment of fb_normal_variants
+ * (the friction model smooth-sign, which block-drop's force-law runs need: a bounded
+ * friction contact under a force law takes an ODE model, and the sign's chatter would
+ * exhaust any budget), on
+ *  - contact: bouncing-ball at e = 0.7 and 0.3, block-drop and both impact-oscillator
+ *    settings of [Engleder2002] (trajectories kept for the first three);
+ *  - restitution: bouncing-ball with the nominal e swept over contact_e (effective
+ *    against nominal e);
+ *  - contact-wp: bouncing-ball (e = 0.7) with the contact scheme's tolerance swept (the
+ *    step for a fixed-step treatment, moreau-jean);
+ *  - contact-stiffness: bouncing-ball (e = 0.7) with the treatment's stiffness swept
+ *    (cost against stiffness; the damping and compliance follow their auto rules).
+ * The contact scenarios stay out of the baseline (fb_scenario_at): every friction model on
+ * them would measure the friction models, not the treatments. */
+static const double contact_e[] = {0.1, 0.3, 0.5, 0.7, 0.9};
+static const double contact_tols[] = {1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11};
+/* moreau-jean's steps on bouncing-ball (T = 4): ratio 1.7 from off a round number, as
+ * the convergence ladders */
+static const double contact_steps[] = {3.7e-3, 2.18e-3, 1.28e-3, 7.53e-4, 4.43e-4, 2.61e-4,
+                                       1.53e-4, 9.02e-5};
+#define CONTACT_MODEL "smooth-sign"
+/* trajectories kept every 0.5 ms on bouncing-ball (T = 4): a force law's contact lasts a
+ * few ms, and the report zooms on the first one */
+#define CONTACT_SAMPLES 8001
+
+static void contact_groups(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  static const struct {
+    const char *scenario, *suffix, *set1, *set2;
+    unsigned flags;
+  } variants[] = {
+      {"bouncing-ball", "", NULL, NULL, TR | Q},
+      {"bouncing-ball", "_e0.3", "e=0.3", NULL, TR},
+      {"block-drop", "", NULL, NULL, TR},
+      {"impact-oscillator", "", NULL, NULL, 0},
+      {"impact-oscillator", "_e0.7", "e=0.7", "Omega=1.569", 0},
+  };
+  char buf[160];
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
+    const char *sel = fb_table_strdup(b->t, buf);
+    const unsigned q = nv == fb_normal_variants || strcmp(nv->normal, "penalty-n") == 0 ? Q : 0;
+    if (sel == NULL) {
+      b->failed = 1;
+      return;
+    }
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      /* Flores et al.'s chi = 8 (1 - e)/(5 e v_in) has no value at block-drop's e = 0 */
+      if (nv->set != NULL && strstr(nv->set, "flores") != NULL &&
+          strcmp(variants[v].scenario, "block-drop") == 0)
+        continue;
+      snprintf(buf, sizeof buf, "%s%s", nv->label, variants[v].suffix);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = add(b, "contact", tag, variants[v].scenario, m, NULL, variants[v].flags);
+      if (x == NULL || tag == NULL) {
+        b->failed = 1;
+        return;
+      }
+      if (variants[v].flags & TR)
+        x->samples = CONTACT_SAMPLES;
+      size_t k = 0;
+      x->sets[k++] = sel;
+      if (nv->set != NULL)
+        x->sets[k++] = nv->set;
+      if (variants[v].set1 != NULL)
+        x->sets[k++] = variants[v].set1;
+      if (variants[v].set2 != NULL)
+        x->sets[k++] = variants[v].set2;
+    }
+    fb_experiment *x = add(b, "restitution", nv->label, "bouncing-ball", m, NULL,
+                           q || strcmp(nv->label, "hunt-crossley") == 0 ? Q : 0);
+    if (x != NULL) {
+      x->sets[0] = sel;
+      x->sets[1] = nv->set;
+    }
+    sweep(x, FB_SWEEP_PARAM, "scenario.e", contact_e, sizeof contact_e / sizeof *contact_e);
+    x = add(b, "contact-wp", nv->label, "bouncing-ball", m, NULL, q);
+    if (x != NULL) {
+      x->sets[0] = sel;
+      x->sets[1] = nv->set;
+    }
+    const fb_normal_type *nt = fb_normal_find(nv->normal);
+    if (nt != NULL && nt->step_run != NULL) /* a fixed-step treatment: its step ladder */
+      sweep(x, FB_SWEEP_H, NULL, contact_steps, sizeof contact_steps / sizeof *contact_steps);
+    else
+      sweep(x, FB_SWEEP_TOL, NULL, contact_tols, sizeof contact_tols / sizeof *contact_tols);
+    if (nv->stiff == NULL)
+      continue;
+    x = add(b, "contact-stiffness", nv->label, "bouncing-ball", m, NULL,
+            strcmp(nv->normal, "penalty-n") == 0 ? Q : 0);
+    if (x != NULL) {
+      x->sets[0] = sel;
+      x->sets[1] = nv->set;
+      x->tol = 1e-8;
+    }
+    sweep(x, FB_SWEEP_PARAM, nv->stiff, nv->stiff_values, FB_NORMAL_NSTIFF);
+  }
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -307,6 +413,7 @@ int fb_table_default(fb_table *t)
       sweep(x, FB_SWEEP_H, NULL, grid_h, 2);
     }
   }
+  contact_groups(&b);
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

@@ -104,6 +104,10 @@ int fb_set_fits(const char *set, const fb_scenario_type *s, const fb_model_type 
     return fb_params_find(s->params, name + 9) != NULL;
   if (strncmp(name, "model.", 6) == 0)
     return fb_params_find(m->params, name + 6) != NULL;
+  /* a normal-contact treatment's parameter (docs/design.md §12): fits a scenario with a
+   * `normal` choice; the treatment's own check comes when the case is prepared */
+  if (strncmp(name, "normal.", 7) == 0)
+    return fb_params_find(s->params, "normal") != NULL;
   const int in_s = fb_params_find(s->params, name) != NULL;
   const int in_m = fb_params_find(m->params, name) != NULL;
   return in_s && in_m ? -1 : in_s || in_m;

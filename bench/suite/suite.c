@@ -98,6 +98,12 @@ static void ref_compute(suite *S, ref_entry *re)
                err.msg);
     return;
   }
+  if (pl->nn > 0) { /* the contact reference, whatever the scenario's own reference is */
+    re->cst = malloc(sizeof *re->cst);
+    re->cst_ok = re->cst != NULL &&
+                 fb_contact_reference(&jb->cs, S->o->max_steps, S->o->max_rhs, re->cst, &err) ==
+                     FB_OK;
+  }
   /* the Coulomb reference, as `run --metrics` computes it (bench/analysis/run_metrics.c) */
   free(re->ref.stick);
   re->ref.stick = NULL;
@@ -186,10 +192,20 @@ static void job_run(suite *S, job *jb)
   const int have_ref = re->kind != FB_REF_NONE;
   int st_ok = have_ref ? fb_stream_init(&stream, pb, &re->ref) == FB_OK : 0;
   fb_observer obs = {fb_stream_step, &stream};
+  fb_impact_stats cst; /* normal contacts: the contact scheme's statistics */
+  if (pl->nn > 0) {
+    fb_impact_stats_init(&cst, 0);
+    if (re->cst_ok)
+      cst.t_watch = fb_contact_rest_window(pl, re->cst);
+    jb->cs.opts.stats = &cst;
+  }
   jb->status = fb_case_run(&jb->cs, &tr, st_ok ? &obs : NULL, &jb->res);
+  jb->cs.opts.stats = NULL;
   snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
   if (jb->status == FB_OK && have_ref)
     fb_metrics_compute(pb, &tr, &re->ref, st_ok ? &stream : NULL, &jb->m);
+  if (jb->status == FB_OK && pl->nn > 0 && re->cst_ok)
+    fb_contact_metrics(pl, &cst, re->cst, &jb->m);
   if (jb->status == FB_OK && jb->own != SIZE_MAX && S->refs[jb->own].kind != FB_REF_NONE) {
     const ref_entry *oe = &S->refs[jb->own];
     if (oe->own) {
@@ -628,6 +644,7 @@ static void suite_free(suite *S)
     fb_trace_free(&S->refs[r].ref.tr);
     fb_reference_free_spans(&S->refs[r].ref);
     free(S->refs[r].key);
+    free(S->refs[r].cst);
   }
   free(S->jobs);
   free(S->refs);
@@ -708,8 +725,9 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
         S.refs[r].want_traj = 1;
       jb->ref = r;
       jb->own = SIZE_MAX;
-      if (strcmp(x->group, "grid") == 0)
-        continue; /* [Engleder2002]'s picture: no discretization study there */
+      if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
+        continue; /* [Engleder2002]'s picture, and the contact runs (measured against the
+                     contact reference): no discretization study there */
       if (jb->cs.md.type->suite.exact_limit) {
         jb->own = r; /* no regularization: the Coulomb reference is its own */
         continue;

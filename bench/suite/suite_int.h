@@ -20,6 +20,7 @@
 #include "fb_gzcsv.h"
 #include "fb_suite.h"
 #include "fb_io.h"
+#include "fb_contact_metrics.h"
 #include "fb_own_ref.h"
 #include "fb_run_metrics.h"
 #include "fb_manifest.h"
@@ -53,6 +54,10 @@ typedef struct ref_entry {
   fb_own_method om;
   double acc;          /* its accuracy estimate (L2 of x) */
   double mod_x, mod_v; /* modelling error: it against the Coulomb reference */
+  /* plants with normal contacts: the contact reference (newton's statistics, fb_contact_
+   * metrics.h), cst_ok when it was computed */
+  fb_impact_stats *cst;
+  int cst_ok;
 } ref_entry;
 
 typedef struct job {

@@ -1,0 +1,97 @@
+/* contact_metrics.c — a run's normal-contact metrics against the contact reference
+ * (fb_contact_metrics.h; docs/design.md §12 "Metrics and plots"). */
+#include <math.h>
+#include <string.h>
+
+#include "fb_contact_metrics.h"
+
+void fb_contact_metrics_nan(fb_metrics *m)
+{
+  m->e_nominal = m->e_eff = m->e_first = m->t1_err = m->t_imp_err = m->pen_max = NAN;
+  m->contact_dur = m->lambda_min = m->t_inf_ref = m->rest_pen = m->rest_gap = NAN;
+  m->rest_force_err = m->work_n_err = m->ut_err = m->stop_err = NAN;
+}
+
+double fb_impact_e_eff(const fb_impact_stats *s, size_t kmax, double *first)
+{
+  double sum = 0;
+  size_t m = 0;
+  if (first != NULL)
+    *first = NAN;
+  for (size_t i = 0; i < s->n && i < FB_IMPACT_MAX && m < kmax; i++) {
+    if (!isfinite(s->v_out[i]) || !(s->v_in[i] < 0))
+      continue;
+    const double e = -s->v_out[i] / s->v_in[i];
+    if (m == 0 && first != NULL)
+      *first = e;
+    sum += e;
+    m++;
+  }
+  return m > 0 ? sum / (double)m : (double)NAN;
+}
+
+int fb_contact_reference(const fb_case *cs, unsigned long max_steps, unsigned long max_rhs,
+                         fb_impact_stats *ref, fb_err *err)
+{
+  fb_case rc;
+  int st = fb_case_init(&rc, cs->sc.type->name, cs->md.type->name, NULL, err);
+  if (st != FB_OK)
+    return st;
+  memcpy(rc.sc.params, cs->sc.params, cs->sc.type->params->size);
+  memcpy(rc.md.params, cs->md.params, cs->md.type->params->size);
+  st = fb_case_set(&rc, "scenario.normal=newton", err);
+  if (st == FB_OK) {
+    rc.opts.atol = rc.opts.rtol = FB_CONTACT_REF_TOL;
+    rc.opts.max_steps = 50 * max_steps;
+    rc.opts.max_rhs = 50 * max_rhs;
+    st = fb_case_prepare(&rc, err);
+  }
+  if (st == FB_OK)
+    st = fb_contact_run_stats(&rc.pb, &rc.opts, ref, NULL, err);
+  fb_case_free(&rc);
+  return st;
+}
+
+double fb_contact_rest_window(const fb_plant *pl, const fb_impact_stats *ref)
+{
+  const double ti = ref->t_rest;
+  if (!(ti < pl->T) || ref->n > FB_IMPACT_MAX)
+    return NAN;
+  for (size_t i = 0; i < ref->n; i++)
+    if (ref->t_in[i] > ti)
+      return NAN; /* released and hit again: not at rest for good */
+  return ti + 0.5 * (pl->T - ti);
+}
+
+void fb_contact_metrics(const fb_plant *pl, const fb_impact_stats *run,
+                        const fb_impact_stats *ref, fb_metrics *m)
+{
+  fb_contact_metrics_nan(m);
+  if (pl->nn == 0)
+    return;
+  fb_normal_scale sc;
+  fb_normal_scales(pl, 0, &sc);
+  m->e_nominal = sc.e;
+  m->e_eff = fb_impact_e_eff(run, FB_CONTACT_NE, &m->e_first);
+  if (run->n > 0 && ref->n > 0) {
+    m->t1_err = run->t_in[0] - ref->t_in[0];
+    double w = 0;
+    for (size_t i = 0; i < run->n && i < ref->n && i < FB_CONTACT_NIMP && i < FB_IMPACT_MAX; i++)
+      w = fmax(w, fabs(run->t_in[i] - ref->t_in[i]));
+    m->t_imp_err = w;
+    m->contact_dur = run->t_out[0] - run->t_in[0];
+  }
+  m->pen_max = run->max_pen;
+  m->lambda_min = run->min_lambda;
+  m->t_inf_ref = ref->t_rest;
+  if (isfinite(run->t_watch) && isfinite(run->rest_lam_static)) {
+    m->rest_pen = fmax(run->rest_pen, 0.0);
+    m->rest_gap = fmax(run->rest_gap, 0.0);
+    m->rest_force_err = run->rest_lam_err / fabs(run->rest_lam_static);
+  }
+  m->work_n_err = (run->work_n - ref->work_n) / (sc.m * sc.a * sc.h);
+  if (pl->normal[0].fric >= 0) {
+    m->ut_err = run->vt_after_first - ref->vt_after_first;
+    m->stop_err = run->t_stop - ref->t_stop;
+  }
+}
