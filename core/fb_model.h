@@ -55,6 +55,7 @@ typedef struct fb_contact_in {
    * the non-friction forces on the contact in its relative frame, as a force at the
    * contact's effective mass (fb_contact_fapp) (N). */
   double f_app;
+  double f_app2; /* the same for the y entry of a 2-D contact (NaN otherwise) (N) */
 } fb_contact_in;
 
 /* S(w) = N mu(w) (N), w = |v_r|; derivative into *dS_dw when not NULL. */
@@ -81,6 +82,7 @@ static inline void fb_contact_in_at(const fb_plant *pl, size_t i, double t, fb_c
   ci->N = cs.N;
   ci->Fs = cs.N * pl->contact[i].law.mu_s;
   ci->f_app = NAN;
+  ci->f_app2 = NAN;
   *u = cs.u;
 }
 

@@ -80,8 +80,11 @@ int fb_problem_output(const fb_problem *pb, double t, const double *y, double *F
     fb_contact_in ci;
     double u;
     fb_contact_in_at(pl, i, t, &ci, &u);
-    if (needs_fapp)
+    if (needs_fapp) {
       ci.f_app = fb_contact_fapp(pl, i, t, a);
+      if (pl->contact[i].pair == FB_PAIR_X)
+        ci.f_app2 = fb_contact_fapp(pl, i + 1, t, a);
+    }
     if (pl->contact[i].pair == FB_PAIR_X) {
       fb_contact_in ciy;
       double uy, vr[2];
@@ -120,8 +123,11 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
       fb_contact_in ci;
       double u, Fi;
       fb_contact_in_at(pl, i, t, &ci, &u);
-      if (needs_fapp)
+      if (needs_fapp) {
         ci.f_app = fb_contact_fapp(pl, i, t, dydt + n);
+        if (pl->contact[i].pair == FB_PAIR_X)
+          ci.f_app2 = fb_contact_fapp(pl, i + 1, t, dydt + n);
+      }
       if (pl->contact[i].pair == FB_PAIR_X) {
         fb_contact_in ciy;
         double uy, vr[2], F2[2];

@@ -75,8 +75,11 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
     fb_contact_in ci;
     double u, F;
     fb_contact_in_at(pl, i, t, &ci, &u);
-    if (s->needs_fapp)
+    if (s->needs_fapp) {
       ci.f_app = fb_contact_fapp(pl, i, t, s->fapp_a);
+      if (pl->contact[i].pair == FB_PAIR_X)
+        ci.f_app2 = fb_contact_fapp(pl, i + 1, t, s->fapp_a);
+    }
     if (pl->contact[i].pair == FB_PAIR_X) { /* a 2-D contact: entries i, i+1 */
       fb_contact_in ciy;
       double uy, vr[2], F2[2];
@@ -298,8 +301,11 @@ int fb_system_jac(double t, const double y[], double *dfdy, double dfdt[], void 
     double u;
     const size_t j = pl->contact[i].dof, zi = 2 * n + i * nz;
     fb_contact_in_at(pl, i, t, &ci, &u);
-    if (s->needs_fapp)
+    if (s->needs_fapp) {
       ci.f_app = fb_contact_fapp(pl, i, fb_system_segment_time(s, t), s->fapp_a);
+      if (pl->contact[i].pair == FB_PAIR_X)
+        ci.f_app2 = fb_contact_fapp(pl, i + 1, fb_system_segment_time(s, t), s->fapp_a);
+    }
     if (pl->contact[i].Jt != NULL || pl->contact[i].pair != FB_PAIR_NONE) {
       const size_t d = pl->contact[i].pair == FB_PAIR_X ? 2 : 1;
       double vr[2] = {fb_contact_vel(pl, i, v) - u, 0.0};

@@ -79,6 +79,35 @@ static int karnopp_force(const void *pv, const fb_contact_in *c, double vr, cons
   return FB_OK;
 }
 
+/* The window in the plane (docs/design.md §13): inside |u| < dv the stick force cancels the
+ * other forces up to the disc, F = -P_disc(f_app, Fs); outside the isotropic characteristic
+ * F = -S(|u|) u/|u|.  f_app of both components comes from the integrator layer. */
+static int karnopp_force2(const void *pv, const fb_contact_in *c, const double *vr,
+                          const double *z, double *F, double *dz)
+{
+  const karnopp_params *p = pv;
+  (void)z, (void)dz;
+  const double w = hypot(vr[0], vr[1]);
+  if (w < p->dv) {
+    F[0] = -c->f_app;
+    F[1] = -c->f_app2;
+    fb_clamp2(F, c->Fs, FB_CONE_DISC);
+    return FB_OK;
+  }
+  const double S = fb_contact_S(c, w, NULL);
+  F[0] = -S * vr[0] / w;
+  F[1] = -S * vr[1] / w;
+  return FB_OK;
+}
+
+static int karnopp_stick2(const void *pv, const fb_contact_in *c, const double *vr,
+                          const double *z)
+{
+  const karnopp_params *p = pv;
+  (void)z;
+  return hypot(vr[0], vr[1]) < p->dv && hypot(c->f_app, c->f_app2) <= c->Fs;
+}
+
 static int karnopp_jac(const void *pv, const fb_contact_in *c, double vr, const double *z,
                        fb_contact_jac *J)
 {
@@ -113,6 +142,8 @@ const fb_model_type fb_model_karnopp = {
     .z_names = NULL,
     .resolve = karnopp_resolve,
     .force = karnopp_force,
+    .force2 = karnopp_force2,
+    .stick2 = karnopp_stick2,
     .jac = karnopp_jac,
     .stick = karnopp_stick,
     .suite = {.color = "#bcbd22",

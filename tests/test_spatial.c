@@ -5,8 +5,9 @@
  * (stop, rolling onset t* = 2|u0|/(7 mu g), final velocity v0 - (2/7) u0); Kikuuwe's vector
  * anchor holds a diagonal preload inside the disc (its deflection Fs'/K, not growing) while
  * the smooth sign creeps; two 2-D contacts sharing a body are held exactly by Moreau–Jean's
- * block PGS under a sub-threshold force and released above it; models without a vector
- * form are refused with one line and exit 2.
+ * block PGS under a sub-threshold force and released above it; Karnopp's window in the plane
+ * holds a diagonal preload exactly; schemes that are one-dimensional (penalty's Newmark,
+ * kbe-relay) refuse 2-D contacts with one line and exit 2.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -319,6 +320,12 @@ Test(spatial, vector_anchor_holds_a_diagonal_preload)
   for (size_t k = tr.filled / 2; k < tr.filled; k++)
     cr_assert_eq(tr.stick[k * tr.nc], 1, "stuck by the model's flag at sample %zu", k);
   fb_trace_free(&tr);
+  /* Karnopp's window in the plane cancels the push exactly */
+  fbt_run("puck", "karnopp", NULL, 0, 1e-8, sets, 201, &tr, NULL, &res);
+  cr_assert_eq(res.status, FB_OK, "%s", res.message);
+  end = tr.y + (tr.filled - 1) * tr.dim;
+  cr_assert(end[0] == 0.0 && end[1] == 0.0, "karnopp holds: (%g, %g)", end[0], end[1]);
+  fb_trace_free(&tr);
   /* the smooth sign creeps under the same push */
   fbt_run("puck", "smooth-sign", "rk4", 1e-3, 0, sets, 201, &tr, NULL, &res);
   end = tr.y + (tr.filled - 1) * tr.dim;
@@ -382,12 +389,14 @@ Test(spatial, models_without_a_vector_form_are_refused)
   char dir[64], path[128], out[512], errb[512];
   fbt_tmpdir(dir, sizeof dir);
   snprintf(path, sizeof path, "%s/x.csv", dir);
-  static const char *const models[] = {"karnopp", "penalty"};
+  /* penalty's default, its Newmark scheme, is one-dimensional; kbe-relay is per DOF */
+  static const char *const models[][2] = {{"penalty", "newmark"}, {"kikuuwe-be", "kbe-relay"}};
   for (size_t m = 0; m < 2; m++) {
-    const char *const argv[] = {"run", "-s", "billiard", "-m", models[m], "-o", path, NULL};
-    cr_assert_eq(fbt_cli(argv, out, sizeof out, errb, sizeof errb), 2, "%s", models[m]);
+    const char *const argv[] = {"run", "-s", "billiard", "-m", models[m][0], "-i", models[m][1],
+                                "-o", path, NULL};
+    cr_assert_eq(fbt_cli(argv, out, sizeof out, errb, sizeof errb), 2, "%s", models[m][0]);
     cr_assert_eq(fbt_lines(errb), 1, "one line: %s", errb);
-    cr_assert(strstr(errb, "2-D contacts") != NULL, "%s: says why: %s", models[m], errb);
+    cr_assert(strstr(errb, "2-D contacts") != NULL, "%s: says why: %s", models[m][0], errb);
     cr_assert_eq(fbt_dir_entries(dir), 0, "no output file");
   }
   const char *const argv[] = {"run", "-s", "puck", "-m", "naive-sign", "--set", "cone=pyramid",
@@ -398,6 +407,8 @@ Test(spatial, models_without_a_vector_form_are_refused)
   const char *const lst[] = {"list", "models", NULL};
   char big[1 << 15];
   cr_assert_eq(fbt_cli(lst, big, sizeof big, errb, sizeof errb), 0);
-  cr_assert(strstr(big, "2-D contacts: not defined") != NULL && strstr(big, "2-D contacts: vector form"));
+  cr_assert(strstr(big, "2-D contacts: vector form under the generic integrators") != NULL &&
+            strstr(big, "2-D contacts: vector form") && strstr(big, "2-D contacts: its schemes"),
+            "list says what each model gives a 2-D contact");
   fbt_rmdir(dir);
 }
