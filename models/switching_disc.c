@@ -54,7 +54,9 @@
  * the sign of that component's slip (the sign of d's component when it is 0, +1 when
  * both are), so a 2-D slip is never reported as stick; F that component of the friction
  * force (N).  A component's sign may change inside a slip without an event (u turning);
- * the reference then sees slip+ / slip- change at a step end, not at a located time.
+ * the reference then sees slip+ / slip- change at a step end, not at a located time, and
+ * only once the component exceeds SWD_SIGN_HYST |u| (a component at round-off level, the
+ * y slip of belt-2d once its offset has decayed, would flip at every step).
  * Counters as switching.c: nfe every RHS-equivalent evaluation, ninner root iterations,
  * nevents applied mode changes, nswitch units whose mode changed.  No allocation after
  * alloc.
@@ -82,6 +84,12 @@
  * the located state is then within that of 0 (velocity error of the projection). */
 #define SWD_ARRIVE_REL 1e-3
 #define SWD_REFRESH_MAX 16
+/* A 2-D slip below SWD_UTINY_REL v_scale keeps the friction direction d of the step start
+ * (or of the release) instead of u/|u| (header). */
+#define SWD_UTINY_REL 1e-9
+/* A 2-D slip's component reports a new sign only when it is more than this fraction of
+ * |u| (hysteresis of the mode states, for the reference's intervals). */
+#define SWD_SIGN_HYST 1e-3
 /* Cholesky pivot^2 below this fraction of its diagonal entry: dependent rows. */
 #define SWD_PIVOT_MIN 1e-10
 
@@ -121,6 +129,7 @@ typedef struct swd_ws {
   double *f, *acc;       /* n */
   double *yc, *ys, *yt, *yerr, *yev, *ycand, *jf0, *jf1, *jy; /* m */
   int zeno, refresh;
+  double u_tiny;         /* SWD_UTINY_REL v_scale (m/s) */
   double t_last_event;
 } swd_ws;
 
@@ -159,17 +168,16 @@ static void swd_slip_force(swd_ws *w, size_t k)
     return;
   }
   const double ux = w->vr[i], uy = w->vr[i + 1], r = hypot(ux, uy);
-  if (r == 0.0) { /* released at rest: the friction opposes the reference direction */
-    const double S = w->N[i] * fb_friction_mu(&ct->law, 0.0, NULL);
-    w->F[i] = -S * w->dir[i];
-    w->F[i + 1] = -S * w->dir[i + 1];
-    return;
-  }
   const double sg = ux * w->dir[i] + uy * w->dir[i + 1] >= 0.0 ? 1.0 : -1.0;
   double ws = sg * r;
   if (ws < 0.0 && ct->law.shape == FB_SHAPE_LEINE)
     ws = fmax(ws, -0.5 * ct->law.vs);
   const double S = w->N[i] * fb_friction_mu(&ct->law, ws, NULL);
+  if (r < w->u_tiny) { /* the direction of a slip this small is round-off: use d (header) */
+    w->F[i] = -S * w->dir[i];
+    w->F[i + 1] = -S * w->dir[i + 1];
+    return;
+  }
   w->F[i] = -S * sg * ux / r;
   w->F[i + 1] = -S * sg * uy / r;
 }
@@ -391,7 +399,7 @@ static void swd_refresh_dirs(swd_ws *w)
       continue;
     const size_t i = w->ufirst[k];
     const double r = swd_unit_norm(w, w->vr, k);
-    if (r > 0.0) {
+    if (w->udim[k] == 1 ? r > 0.0 : r >= w->u_tiny) {
       w->dir[i] = w->udim[k] == 1 ? fb_sgn(w->vr[i]) : w->vr[i] / r;
       if (w->udim[k] == 2)
         w->dir[i + 1] = w->vr[i + 1] / r;
@@ -409,7 +417,13 @@ static void swd_write_z(const swd_ws *w, double *y)
     for (size_t c = 0, i = w->ufirst[k]; c < w->udim[k]; c++) {
       double s = 0.0;
       if (w->mode[k] != SWD_STICK) {
+        /* A component that is a small part of the slip keeps its reported sign: its
+         * round-off flips are not slip reversals (header). */
+        const double prev = z[2 * (i + c)];
         s = fb_sgn(w->vr[i + c]);
+        if (w->udim[k] == 2 && (prev == 1.0 || prev == -1.0) &&
+            fabs(w->vr[i + c]) <= SWD_SIGN_HYST * swd_unit_norm(w, w->vr, k))
+          s = prev;
         if (s == 0.0)
           s = w->dir[i + c] < 0.0 ? -1.0 : 1.0;
       }
@@ -618,6 +632,7 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
   if (!(w->o.hmax > 0))
     w->o.hmax = INFINITY;
   w->fixed = isfinite(o->h);
+  w->u_tiny = SWD_UTINY_REL * pl->v_scale;
   w->t_lo = -INFINITY;
   w->t_hi = INFINITY;
   const size_t nc1 = nc ? nc : 1, m = w->m;
@@ -756,7 +771,7 @@ static int swd_stops(swd_ws *w, const double *g)
       const double a = swd_along(w, k);
       across = hypot(w->vr[i] - a * w->dir[i], w->vr[i + 1] - a * w->dir[i + 1]);
     }
-    const double thr = SWD_ARRIVE_REL * w->ustart[k] + 64.0 * DBL_EPSILON * w->pl->v_scale;
+    const double thr = fmax(SWD_ARRIVE_REL * w->ustart[k], w->u_tiny);
     if (!w->locate || across <= thr || w->refresh >= SWD_REFRESH_MAX) {
       w->mode[k] = SWD_STICK;
       stops = 1;
