@@ -235,6 +235,65 @@ Test(spatial_event, puck_with_a_push_outside_the_disc_never_sticks)
 }
 
 /* ---------------------------------------------------------------------------------- */
+/* belt-2d: the reference alternates stick and slip, holds inside the disc, damps y.    */
+
+Test(spatial_event, belt_2d_sticks_and_slips_and_its_offset_decays)
+{
+  const fb_scenario_type *st = fb_scenario_find("belt-2d");
+  cr_assert_not_null(st);
+  void *sp = calloc(1, st->params->size);
+  fb_params_default(st->params, sp);
+  fb_err err = {{0}};
+  fb_interval_list iv;
+  fb_trace tr;
+  gsl_set_error_handler_off();
+  cr_assert_eq(fb_reference_run_opts(st, sp, 401, NULL, &tr, &iv, NULL, &err), FB_OK, "%s",
+               err.msg);
+  size_t nstick = 0;
+  for (size_t k = 0; k < iv.n; k++)
+    if (iv.iv[k].contact == 0 && iv.iv[k].mode == FB_MODE_STICK) {
+      nstick++;
+      cr_expect_gt(iv.iv[k].end - iv.iv[k].start, 0.5, "stick phase [%g, %g]",
+                   iv.iv[k].start, iv.iv[k].end);
+    }
+  cr_expect_geq(nstick, 6, "%zu stick phases", nstick);
+  /* both entries of the 2-D contact stick and slip together */
+  for (size_t k = 0; k < iv.n; k++)
+    if (iv.iv[k].mode == FB_MODE_STICK) {
+      int twin = 0;
+      for (size_t j = 0; j < iv.n; j++)
+        twin |= iv.iv[j].contact != iv.iv[k].contact && iv.iv[j].mode == FB_MODE_STICK &&
+                iv.iv[j].start == iv.iv[k].start && iv.iv[j].end == iv.iv[k].end;
+      cr_expect(twin, "stick [%g, %g] of entry %zu alone", iv.iv[k].start, iv.iv[k].end,
+                iv.iv[k].contact);
+    }
+  const double Fs = 0.4 * 9.81;
+  double ymax_late = 0.0;
+  for (size_t s = 0; s < tr.filled; s++) {
+    const double *y = tr.y + s * tr.dim;
+    if (tr.stick[s * 2] == 1) /* stuck: the force inside the disc, the slip 0 */
+      cr_expect(hypot(tr.F[2 * s], tr.F[2 * s + 1]) <= Fs * (1 + 1e-12) &&
+                    fabs(y[2] - 0.5) + fabs(y[3]) < 1e-12,
+                "t=%g", tr.t[s]);
+    if (tr.t[s] >= 15.0)
+      ymax_late = fmax(ymax_late, fabs(y[1]));
+  }
+  cr_expect_lt(ymax_late, 1e-5, "|y| after t = 15: %g (y0 = 0.5)", ymax_late);
+  /* fixed-step event converges to it (3e-7 measured at h = 1e-3) */
+  watch w = {0};
+  fb_run_result res;
+  cr_assert_eq(run_watch("belt-2d", "event", NULL, 0, 1e-3, &w, &res, &err), FB_OK, "%s",
+               err.msg);
+  const double *yr = tr.y + (tr.filled - 1) * tr.dim;
+  for (size_t q = 0; q < 4; q++)
+    cr_expect_lt(fabs(w.y_last[q] - yr[q]), 1e-5, "state %zu: %.17g, reference %.17g", q,
+                 w.y_last[q], yr[q]);
+  fb_trace_free(&tr);
+  fb_interval_list_free(&iv);
+  free(sp);
+}
+
+/* ---------------------------------------------------------------------------------- */
 /* Two 2-D contacts sharing a DOF: masses 1 and 2 (DOFs x1, y1, x2, y2) ride a frame that
  * translates along x (DOF s, mass ms); contact k slips at (s' + xk', yk').  Loads: fs on
  * the frame, fy on each mass's y.  Stuck, the multipliers are (by hand, m1 = m2 = m)
