@@ -71,6 +71,9 @@
  * breaks); nswitch contacts whose mode changed; the step to an event counts as accepted.
  * Steps and evaluations are bounded by max_steps / max_rhs (FB_BUDGET, last good state).
  * No allocation after alloc.
+ * Plants with 2-D contacts or tangential Jacobian rows (docs/design.md §13) are handed to
+ * the disc form of both schemes (models/switching_disc.c) at alloc; the workspace's first
+ * int tells evolve and free which one they hold.
  */
 #include <float.h>
 #include <gsl/gsl_errno.h>

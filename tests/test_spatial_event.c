@@ -424,6 +424,51 @@ Test(spatial_event, two_contacts_sharing_a_dof_hold_below_the_limit_and_slip_abo
 }
 
 /* ---------------------------------------------------------------------------------- */
+/* A one-DOF contact given as a Jacobian row runs the disc form; it must agree with the
+ * one-DOF code of switching.c (the same mass-spring on a belt, Stribeck stick-slip). */
+
+static void belt1d_plant(fb_plant *pl, int row)
+{
+  cr_assert_eq(fb_plant_alloc(pl, 1, 1, 0), FB_OK);
+  if (row) {
+    cr_assert_eq(fb_plant_alloc_jacobians(pl), FB_OK);
+    pl->contact[0].Jt[0] = 1.0;
+  }
+  pl->M[0] = 1.0;
+  pl->K[0] = 1.0;
+  pl->T = 10.0;
+  pl->f_c = 1.0 / (2.0 * 3.14159265358979323846);
+  pl->v_scale = 1.2;
+  pl->contact[0].law = (fb_friction){FB_SHAPE_STRIBECK, 1.0, 0.7, 0.1};
+  pl->contact[0].c0 = (fb_contact_state){1.0, 0.2, 0.0};
+  fb_err err = {{0}};
+  cr_assert_eq(fb_plant_finish(pl, "belt1d", &err), FB_OK, "%s", err.msg);
+}
+
+Test(spatial_event, a_one_dof_row_agrees_with_the_one_dof_code)
+{
+  double yend[2][4];
+  unsigned long ev[2];
+  for (int row = 0; row < 2; row++) {
+    fb_plant pl;
+    belt1d_plant(&pl, row);
+    cr_assert_eq(pl.has_jt, row);
+    watch w = {0};
+    fb_counters cnt;
+    fb_err err = {{0}};
+    cr_assert_eq(shared_run(&pl, &w, &cnt, &err), FB_OK, "%s", err.msg);
+    memcpy(yend[row], w.y_last, sizeof yend[row]);
+    ev[row] = cnt.nevents;
+    fb_plant_free(&pl);
+  }
+  cr_expect_eq(ev[0], ev[1]);
+  cr_expect_gt(ev[0], 2);
+  for (size_t q = 0; q < 4; q++) /* x, v, mode, F */
+    cr_expect_lt(fabs(yend[0][q] - yend[1][q]), 1e-9, "state %zu: %.17g vs %.17g", q,
+                 yend[0][q], yend[1][q]);
+}
+
+/* ---------------------------------------------------------------------------------- */
 /* Refused input.                                                                      */
 
 Test(spatial_event, a_singular_stuck_set_is_refused_with_a_message)
