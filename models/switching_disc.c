@@ -663,7 +663,8 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
   const size_t n = pl->n, nc = pl->nc;
   for (size_t i = 0; i < nc; i++) {
     const unsigned p = pl->contact[i].pair;
-    if (p == FB_PAIR_Y || (p == FB_PAIR_X && !(i + 1 < nc && pl->contact[i + 1].pair == FB_PAIR_Y)))
+    if (p == FB_PAIR_Y ||
+        (p == FB_PAIR_X && !(i + 1 < nc && pl->contact[i + 1].pair == FB_PAIR_Y)))
       return fb_err_set(err, FB_EINVAL,
                         "%s: contact %zu: pair %u out of place: allowed is FB_PAIR_X followed "
                         "by FB_PAIR_Y",
@@ -720,7 +721,8 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
   w->f = b;
   w->acc = b + n;
   b += 2 * n;
-  double **m_arrays[] = {&w->yc, &w->ys, &w->yt, &w->yerr, &w->yev, &w->ycand, &w->jf0, &w->jf1, &w->jy};
+  double **m_arrays[] = {&w->yc,    &w->ys,  &w->yt,  &w->yerr, &w->yev,
+                         &w->ycand, &w->jf0, &w->jf1, &w->jy};
   for (size_t k = 0; k < sizeof m_arrays / sizeof m_arrays[0]; k++, b += m)
     *m_arrays[k] = b;
 
