@@ -169,8 +169,10 @@ static inline double swd_time(const swd_ws *w, double t)
   return fmin(fmax(t, w->t_lo), w->t_hi);
 }
 
-/* Slip force of unit k from w->vr, w->N: F = -S(w) u / w, w = |u| sgn(u . d) (header).
- * Leine's 1/(1 + w/vs) has a pole at w = -vs: clamp as switching.c. */
+/* Slip force of unit k from w->vr, w->N (N, on the body): the isotropic Coulomb law
+ * F = -S(|u|) u/|u| of docs/design.md §13 ([ShourbagyMatuttis] §3's -s S(s v_r) in 1-D),
+ * evaluated as -S(w) u / w, w = |u| sgn(u . d) (header).  Leine's 1/(1 + w/vs) has a pole
+ * at w = -vs: clamp as switching.c. */
 static void swd_slip_force(swd_ws *w, size_t k)
 {
   const size_t i = w->ufirst[k];
@@ -497,7 +499,8 @@ static int swd_fail(swd_ws *w, double t)
 }
 
 /* Project v onto the stuck set's constraint J_S v = u_S by the impulse M^-1 J_S^T mu,
- * L_SS mu = u_S - J_S v (the velocity jump at a stop; round-off drift in stick). */
+ * L_SS mu = u_S - J_S v (docs/design.md §13: the velocity jump at a stop; round-off drift
+ * in stick).  v in m/s, mu in N s. */
 static int swd_project(swd_ws *w, double t, double *v)
 {
   const fb_plant *pl = w->pl;
