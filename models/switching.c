@@ -71,6 +71,9 @@
  * breaks); nswitch contacts whose mode changed; the step to an event counts as accepted.
  * Steps and evaluations are bounded by max_steps / max_rhs (FB_BUDGET, last good state).
  * No allocation after alloc.
+ * Plants with 2-D contacts or tangential Jacobian rows (docs/design.md §13) are handed to
+ * the disc form of both schemes (models/switching_disc.c) at alloc; the workspace's first
+ * int tells evolve and free which one they hold.
  */
 #include <float.h>
 #include <gsl/gsl_errno.h>
@@ -86,6 +89,7 @@
 #include "fb_integrator.h"
 #include "fb_model.h"
 #include "fb_models.h"
+#include "fb_switching_disc.h"
 #include "fb_util.h"
 
 /* |F| <= Fs (1 + SW_SLACK) counts as holding: round-off in F must not release a contact
@@ -137,6 +141,7 @@ typedef struct sw_cfg {
 } sw_cfg;
 
 typedef struct sw_ws {
+  int tag; /* FB_SW_TAG_LINE (0, calloc); switching_disc.c's workspace has FB_SW_TAG_DISC */
   const fb_problem *pb;
   const fb_plant *pl;
   const sw_cfg *cfg;
@@ -177,6 +182,10 @@ static void sw_free(void *wsv)
   sw_ws *w = wsv;
   if (w == NULL)
     return;
+  if (w->tag == FB_SW_TAG_DISC) {
+    fb_swd_free(wsv);
+    return;
+  }
   if (w->d != NULL)
     gsl_odeiv2_driver_free(w->d);
   if (w->rs != NULL)
@@ -583,6 +592,10 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
                       type->name, o->event_tol);
   if (pb->model->type->nz != 2 || pb->dim != 2 * pl->n + 2 * pl->nc)
     return fb_err_set(err, FB_EINVAL, "%s runs only the switching model", type->name);
+  /* 2-D contacts and Jacobian rows (docs/design.md §13): the disc version of the same
+   * scheme; one-DOF plants stay on the code below, unchanged. */
+  if (pl->npairs > 0 || pl->has_jt)
+    return fb_swd_alloc(out, type->name, cfg->locate, T, pb, o, err);
 
   sw_ws *w = calloc(1, sizeof *w);
   if (w == NULL)
@@ -703,6 +716,8 @@ static int sw_restart(sw_ws *w, double t, double *y, int initial, const fb_obser
 static int sw_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                      fb_err *err)
 {
+  if (*(const int *)wsv == FB_SW_TAG_DISC)
+    return fb_swd_evolve(wsv, t, y, obs, cnt, err);
   sw_ws *w = wsv;
   const fb_plant *pl = w->pl;
   const size_t m = w->m, nxv = w->nxv, nc = w->nc;
@@ -896,7 +911,7 @@ const fb_model_type fb_model_switching = {
     .name = "switching",
     .title = "hybrid slip+/slip-/stick modes, stick force as a Lagrange multiplier",
     .reference = "Shourbagy & Matuttis [ShourbagyMatuttis] §3, eqs. 4-7; docs/design.md §3 M6",
-    .caps = FB_MODEL_OWNED | FB_MODEL_STICK,
+    .caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2,
     .default_integrator = "event",
     .default_tol = 1e-10,
     .params = &switching_set,

@@ -17,6 +17,7 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_glowinski_3dof,
     &fb_scenario_puck,
     &fb_scenario_billiard,
+    &fb_scenario_belt_2d,
     NULL,
 };
 

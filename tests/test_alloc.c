@@ -107,4 +107,7 @@ Test(alloc, model_owned_schemes)
   same_allocations("stick-slip", "penalty", "newmark", 1e-3, 0);
   same_allocations("stick-slip", "switching", "paper", 1e-3, 0);
   same_allocations("stick-slip", "switching", "event", 0, 1e-8);
+  /* the disc form (models/switching_disc.c): 2-D contact, stick-slip cycles */
+  same_allocations("belt-2d", "switching", "paper", 1e-3, 0);
+  same_allocations("belt-2d", "switching", "event", 0, 1e-8);
 }

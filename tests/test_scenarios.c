@@ -255,7 +255,9 @@ Test(scenarios, registry_consistency)
 }
 
 /* Every model runs on every scenario (multi-DOF and moving belts included) with its
- * default integrator and step, to T, with status ok. */
+ * default integrator and step, to T, with status ok; on a plant with 2-D contacts or
+ * Jacobian rows (docs/design.md §13) a model or scheme without the vector form is refused
+ * at prepare (FB_EUNSUP, the suite's skip) instead. */
 Test(scenarios, every_model_on_every_scenario, .timeout = 300)
 {
   for (size_t s = 0; fb_scenario_registry[s] != NULL; s++)
