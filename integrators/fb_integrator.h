@@ -128,6 +128,9 @@ typedef struct fb_integrator_type {
   int (*evolve)(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                 fb_err *err);
   void (*free)(void *ws);
+  /* 1: takes one-DOF contacts only (no 2-D contact, no Jacobian row; docs/design.md §13),
+   * though its model may have other schemes that do: refused with the reason */
+  int one_dim;
 } fb_integrator_type;
 
 /* Fixed-step implicit Euler and BDF2 with a damped Newton solve (implicit_newton.c). */

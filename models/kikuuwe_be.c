@@ -565,6 +565,7 @@ static const fb_integrator_type kbe_relay = {
     .alloc = kbe_alloc,
     .evolve = kbe_evolve,
     .free = kbe_free,
+    .one_dim = 1,
 };
 
 static const fb_integrator_type *const kbe_schemes[] = {&kbe_symplectic, &kbe_exact, &kbe_relay,

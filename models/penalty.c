@@ -855,6 +855,7 @@ static const fb_integrator_type ep_newmark = {
     .alloc = nm_alloc,
     .evolve = nm_evolve,
     .free = nm_free,
+    .one_dim = 1,
 };
 
 static const fb_integrator_type *const ep_schemes[] = {&ep_newmark, NULL};

@@ -65,6 +65,8 @@ static int belt2d_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->x0[1] = p->y0;
   pl->T = p->T;
   pl->f_c = sqrt(p->k / p->m) / (2.0 * 3.14159265358979323846);
+  pl->path_dof[0] = 0; /* the path in the plane: x, y */
+  pl->path_dof[1] = 1;
   /* belt speed plus the speed a release from the static limit reaches */
   pl->v_scale = fabs(p->vb) + p->mus * p->m * p->g / sqrt(p->k * p->m);
   const fb_friction law = p->mus > p->mu

@@ -449,36 +449,41 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     const int spatial = !isnan(a->path_err_max) || !isnan(a->dir_err_max);
     if (used[k] || !spatial || !(streq(a->group, "baseline") || streq(a->group, "spatial")))
       continue;
-    const char *cone = streq(a->group, "spatial") ? a->tag : "disc";
+    const char *cone = strstr(a->tag, "box") != NULL ? "box" : "disc";
     vkey key = {a->model, a->integrator, "spatial", ""};
     snprintf(key.step, sizeof key.step, "cone=%s", cone);
     double dmax = -1, tmax = -1, pmax = -1, tsigned = 0;
     char dworst[64] = "", tworst[64] = "", pworst[64] = "", never[200] = "", scen[200] = "";
     for (size_t j = k; j < n; j++) {
       const vrun *r = &R[j];
-      const char *rc = streq(r->group, "spatial") ? r->tag : "disc";
-      if (!streq(r->group, a->group) || !streq(r->model, a->model) ||
+      const char *rc = strstr(r->tag, "box") != NULL ? "box" : "disc";
+      if (!(streq(r->group, "baseline") || streq(r->group, "spatial")) ||
+          !streq(r->model, a->model) ||
           !streq(r->integrator, a->integrator) || !streq(rc, cone) ||
           (isnan(r->path_err_max) && isnan(r->dir_err_max)))
         continue;
       used[j] = 1;
       if (!r->ok)
         continue;
-      list_add(scen, sizeof scen, r->scenario);
+      /* the scenario and its variant: "puck push" for the tags push, push-box */
+      char name[64];
+      snprintf(name, sizeof name, "%s%s", r->scenario,
+               strncmp(r->tag, "push", 4) == 0 ? " push" : "");
+      list_add(scen, sizeof scen, name);
       if (r->dir_err_max > dmax) {
         dmax = r->dir_err_max;
-        snprintf(dworst, sizeof dworst, "%s", r->scenario);
+        snprintf(dworst, sizeof dworst, "%s", name);
       }
       if (r->path_err_max > pmax) {
         pmax = r->path_err_max;
-        snprintf(pworst, sizeof pworst, "%s", r->scenario);
+        snprintf(pworst, sizeof pworst, "%s", name);
       }
       if (r->stick_time_ref_ > 0 && isnan(r->stop_time_err))
-        list_add(never, sizeof never, r->scenario);
+        list_add(never, sizeof never, name);
       else if (fabs(r->stop_time_err) > tmax) {
         tmax = fabs(r->stop_time_err);
         tsigned = r->stop_time_err;
-        snprintf(tworst, sizeof tworst, "%s", r->scenario);
+        snprintf(tworst, sizeof tworst, "%s", name);
       }
     }
     char where[320];

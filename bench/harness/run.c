@@ -238,7 +238,8 @@ int fb_case_prepare(fb_case *c, fb_err *err)
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
    * their model says so; the contact scheme of normals does not yet. */
   if ((pl->has_jt || pl->npairs > 0) &&
-      (pl->nn > 0 || (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
+      (pl->nn > 0 || c->integ->one_dim ||
+       (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not take 2-D contacts or contacts with a "
                       "tangential Jacobian (scenario %s; docs/design.md §13)",

@@ -195,6 +195,8 @@ void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
 /* The paths in the plane of a 2-D scenario (report_spatial.c). */
 int xy_draw(report *rp, plot_entry *p, const char *scenario, fb_err *err);
+/* One such plot per scenario with a path error (the 2-D scenarios' baseline and spatial runs). */
+int plot_xy_all(report *rp, fb_err *err);
 /* The normal-contact plots (report_contact.c): effective against nominal e, bounce
  * trajectories against the reference, cost against stiffness. */
 int plot_contact_restitution(report *rp, fb_err *err);

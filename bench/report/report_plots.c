@@ -884,7 +884,7 @@ static int plots_grid(report *rp, fb_err *err)
 
 static const plot_kind plot_kinds[] = {
     {"baseline", "traj", "trajectories of every model (baseline runs) and the reference", traj_draw, NULL},
-    {"spatial", "xy", "paths in the plane (disc and box cones) and the reference", xy_draw, NULL},
+    {.single = plot_xy_all},
     {"convergence", "conv", "convergence of x under step refinement", conv_draw, NULL},
     {"work-precision", "wp", "work-precision (error of x against CPU time)", wp_draw, NULL},
     {"cost-mu", "cost", "cost against the friction coefficient", cost_draw, NULL},

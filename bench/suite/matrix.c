@@ -51,7 +51,7 @@ static const double fixed_view[] = FB_FIXED_VIEW_H;
 static const char *const fixed_view_scenarios[] = {
     "inclined-block", "stick-slip",     "drift",           "glowinski-tp1", "glowinski-tp2",
     "glowinski-2dof", "glowinski-3dof", "belt-oscillator", "coupled-sledges", "preload-hold",
-    "puck",           "billiard",       NULL};
+    "puck",           "billiard",       "belt-2d",        NULL};
 
 /* Convergence scenarios and the first step of their ladders (about span / 540). */
 static const struct {
@@ -168,8 +168,10 @@ static const char *spatial_integrator(const fb_model_type *m, const char *want, 
   if (!fb_model_type_has_2d(m))
     return "";
   const fb_integrator_type *it = fb_integrator_find(m, want != NULL ? want : m->default_integrator);
-  if (it == NULL || it->needs == FB_MODEL_ODE || (m->caps & FB_MODEL_VEC2))
+  if (it == NULL || (!it->one_dim && (it->needs == FB_MODEL_ODE || (m->caps & FB_MODEL_VEC2))))
     return want;
+  if (m->force2 == NULL)
+    return ""; /* a one-dimensional scheme of a model whose other schemes take 2-D contacts */
   return fixed ? "rk4" : "rkf45";
 }
 
@@ -308,6 +310,23 @@ int fb_table_default(fb_table *t)
       if (x != NULL)
         x->sets[0] = "cone=box";
     }
+  /* the puck pushed sideways (push 0.6 mu m g along y): the path bends and the puck stops
+   * where the push is inside the disc; event-driven reference */
+  for (m = models; *m != NULL; m++) {
+    const char *integ = spatial_integrator(*m, NULL, 0);
+    if (integ != NULL && *integ == '\0')
+      continue;
+    fb_experiment *x = add(&b, "spatial", "push", "puck", *m, integ, TR);
+    if (x != NULL)
+      x->sets[0] = "push=0.6";
+    if (fb_params_find((*m)->params, "cone") == NULL)
+      continue;
+    x = add(&b, "spatial", "push-box", "puck", *m, integ, TR);
+    if (x != NULL) {
+      x->sets[0] = "push=0.6";
+      x->sets[1] = "cone=box";
+    }
+  }
   for (const char *const *s = fixed_view_scenarios; *s != NULL; s++) {
     const fb_scenario_type *st = fb_scenario_find(*s);
     const int spatial = st != NULL && scenario_spatial(st);
