@@ -283,5 +283,10 @@ FB_API void fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in
  * FB_EUNSUP for a model without force() (model-owned schemes only). */
 FB_API int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,
                           const double *z, double *F, double *dz);
+/* The vector law of a 2-D contact (docs/design.md §13): friction F[2] on the body from the
+ * slip vr[2] and the states z[2 nz] (x entry's, then y's), their rates into dz[2 nz], with
+ * contact i's resolved parameters.  FB_EUNSUP for a model without a vector ODE law. */
+FB_API int fb_model_force2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
+                           const double *z, double *F, double *dz);
 
 #endif

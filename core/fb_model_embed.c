@@ -93,3 +93,11 @@ int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double v
     return FB_EUNSUP;
   return m->type->force(fb_model_cparams(m, i), c, vr, z, F, dz);
 }
+
+int fb_model_force2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
+                    const double *z, double *F, double *dz)
+{
+  if (m->type->force2 == NULL)
+    return FB_EUNSUP;
+  return m->type->force2(fb_model_cparams(m, i), c, vr, z, F, dz);
+}

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_model_registry.h"
 #include "fb_scenario.h"
 #include "fb_test.h"
 #include "fb_util.h"
@@ -411,4 +412,30 @@ Test(spatial, models_without_a_vector_form_are_refused)
             strstr(big, "2-D contacts: vector form") && strstr(big, "2-D contacts: its schemes"),
             "list says what each model gives a 2-D contact");
   fbt_rmdir(dir);
+}
+
+/* ---- the embedding API: a host's own 2-D contact ------------------------------------------- */
+
+Test(spatial, embedding_api_gives_the_vector_law)
+{
+  fb_model md;
+  fb_err err;
+  cr_assert_eq(fb_model_init(&md, fb_model_find("kikuuwe")), FB_OK);
+  const fb_contact_scale sc = {1.0, 0.0, 2.943, 1.0, 1.0};
+  cr_assert_eq(fb_model_resolve_scales(&md, 1, &sc, &err), FB_OK, "%s", err.msg);
+  const fb_friction law = {FB_SHAPE_COULOMB, 0.3, 0.3, 1.0};
+  const fb_contact_in ci = {&law, 9.81, 2.943, NAN, NAN};
+  /* steady slip along (3, 4)/5: the force is -Fs (3, 4)/5, the anchor does not move */
+  const double u[2] = {0.3, 0.4};
+  double z[2], F[2], dz[2];
+  z[0] = 2.943 * 0.6 / fb_model_get(&md, 0, "K");
+  z[1] = 2.943 * 0.8 / fb_model_get(&md, 0, "K");
+  cr_assert_eq(fb_model_force2(&md, 0, &ci, u, z, F, dz), FB_OK);
+  cr_assert_float_eq(F[0], -2.943 * 0.6, 1e-12);
+  cr_assert_float_eq(F[1], -2.943 * 0.8, 1e-12);
+  cr_assert(fabs(dz[0]) < 1e-9 && fabs(dz[1]) < 1e-9, "steady: edot = 0");
+  fb_model_free(&md);
+  cr_assert_eq(fb_model_init(&md, fb_model_find("switching")), FB_OK);
+  cr_assert_eq(fb_model_force2(&md, 0, &ci, u, z, F, dz), FB_EUNSUP, "no vector ODE law");
+  fb_model_free(&md);
 }
