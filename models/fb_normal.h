@@ -67,10 +67,20 @@ extern const fb_normal_type fb_normal_hunt_crossley;
 extern const fb_normal_type fb_normal_kikuuwe;
 extern const fb_normal_type fb_normal_moreau_jean;
 
-/* The treatments, NULL-terminated, in listing order; the names as a choice list. */
-extern const fb_normal_type *const fb_normal_registry[];
-extern const char *const fb_normal_names[];
-const fb_normal_type *fb_normal_find(const char *name);
+/* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'); the
+ * names as a choice list (the scenarios' `normal` parameter). */
+#define FB_NORMAL_MAX 32
+extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
+extern const char *fb_normal_names[FB_NORMAL_MAX + 1];
+FB_API const fb_normal_type *fb_normal_find(const char *name);
+/* The treatment at a `normal` parameter's index, NULL past the end. */
+const fb_normal_type *fb_normal_at(double index);
+/* Append a plugin's treatment (a plugin's fb_plugin_normals): FB_EINVAL when it lacks a name,
+ * a parameter set that fits FB_NORMAL_NP doubles or a force law (or is not event-driven),
+ * or its name is taken; FB_ENOMEM when the table is full. */
+FB_API int fb_normal_register(const fb_normal_type *t, fb_err *err);
+/* The checks of fb_normal_register that do not depend on the registry. */
+int fb_normal_check(const fb_normal_type *t, fb_err *err);
 
 /* The treatments as the suite, `fricbench impacts` and the report compare them: one row per
  * treatment and damping law, with the stiffness parameter the suite sweeps (cost against
@@ -83,17 +93,19 @@ typedef struct fb_normal_variant {
   const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
   double stiff_values[FB_NORMAL_NSTIFF];
 } fb_normal_variant;
-extern const fb_normal_variant fb_normal_variants[]; /* terminated by label NULL */
+/* the built-ins' variants, then one per plugin treatment; terminated by label NULL */
+#define FB_NORMAL_VARIANTS_MAX (FB_NORMAL_MAX + 8)
+extern fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1];
 
 /* Give normal k of a plant treatment t with its defaults (autos NaN). */
-void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
+FB_API void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
 /* Set a parameter of normal nm's treatment by name (checked against its row). */
-int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err);
+FB_API int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err);
 /* Scales of normal k of a plant. */
 void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc);
 /* zeta of a linear spring-damper with restitution e: zeta = -ln e / sqrt(pi^2 + ln^2 e)
  * (1 for e = 0). */
-double fb_normal_zeta_of_e(double e);
+FB_API double fb_normal_zeta_of_e(double e);
 /* Resolve every normal's auto parameters and check them. */
 int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
 

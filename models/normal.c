@@ -6,17 +6,67 @@
 #include "fb_normal.h"
 #include "fb_util.h"
 
-const fb_normal_type *const fb_normal_registry[] = {
+/* The built-ins, then the treatments of loaded plugins (fb_normal_register), appended at
+ * start up and never removed. */
+const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1] = {
     &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
     &fb_normal_moreau_jean, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
-const char *const fb_normal_names[] = {"newton", "penalty-n", "hunt-crossley", "kikuuwe-n",
-                                       "moreau-jean", NULL};
+const char *fb_normal_names[FB_NORMAL_MAX + 1] = {"newton", "penalty-n", "hunt-crossley",
+                                                  "kikuuwe-n", "moreau-jean", NULL};
+
+const fb_normal_type *fb_normal_at(double index)
+{
+  size_t n = 0;
+  while (fb_normal_registry[n] != NULL)
+    n++;
+  return index >= 0 && index < (double)n ? fb_normal_registry[(size_t)index] : NULL;
+}
+
+int fb_normal_check(const fb_normal_type *t, fb_err *err)
+{
+  if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL ||
+      t->params->size > FB_NORMAL_NP * sizeof(double) || t->ns > FB_NORMAL_NS ||
+      (!t->event && t->force == NULL && t->step_run == NULL))
+    return fb_err_set(err, FB_EINVAL,
+                      "a normal treatment needs a name, a parameter set of at most %d "
+                      "doubles, at most %d states and a force law",
+                      FB_NORMAL_NP, FB_NORMAL_NS);
+  return FB_OK;
+}
+
+int fb_normal_register(const fb_normal_type *t, fb_err *err)
+{
+  int st = fb_normal_check(t, err);
+  if (st != FB_OK)
+    return st;
+  if (fb_normal_find(t->name) != NULL)
+    return fb_err_set(err, FB_EINVAL, "normal treatment '%s' is already defined", t->name);
+  size_t n = 0;
+  while (fb_normal_registry[n] != NULL)
+    n++;
+  if (n == FB_NORMAL_MAX)
+    return fb_err_set(err, FB_ENOMEM, "more than %d normal treatments", FB_NORMAL_MAX);
+  size_t nv = 0;
+  while (fb_normal_variants[nv].label != NULL)
+    nv++;
+  if (nv == FB_NORMAL_VARIANTS_MAX)
+    return fb_err_set(err, FB_ENOMEM, "more than %d normal treatment variants",
+                      FB_NORMAL_VARIANTS_MAX);
+  fb_normal_registry[n] = t;
+  fb_normal_names[n] = t->name;
+  fb_normal_registry[n + 1] = NULL;
+  fb_normal_names[n + 1] = NULL;
+  /* the suite's contact groups, `impacts` and the report compare it with its defaults */
+  fb_normal_variants[nv] = (fb_normal_variant){t->name, t->name, NULL, NULL, {0}};
+  fb_normal_variants[nv + 1] = (fb_normal_variant){NULL, NULL, NULL, NULL, {0}};
+  return FB_OK;
+}
 
 /* Stiffness ladders around the auto values of a 1 m drop (penetration 1 % of it: c_N, K
  * ~ 2e5 N/m, Hertz k ~ 2.5e6 N/m^1.5), three decades below to two above. */
-const fb_normal_variant fb_normal_variants[] = {
+fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
     {"newton", "newton", NULL, NULL, {0}},
     {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
     {"hunt-crossley", "hunt-crossley", "normal.law=hunt-crossley", "normal.k",

@@ -35,7 +35,7 @@ static const fb_param_desc block_drop_desc[] = {
      0, NULL, NULL},
     {"T", "s", "end time", offsetof(block_drop_params, T), 1.5, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(block_drop_params, normal), 0, 0, 4,
+    {"normal", "", "normal-contact treatment", offsetof(block_drop_params, normal), 0, 0, FB_NORMAL_MAX - 1,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set block_drop_set = {sizeof(block_drop_params), 8, block_drop_desc};
@@ -74,7 +74,11 @@ static int block_drop_build(const void *sp, fb_plant *pl, fb_err *err)
   nm->fric = 0;
   nm->a_scale = p->g;
   nm->h_scale = p->h;
-  fb_normal_select(nm, fb_normal_registry[(size_t)p->normal]);
+  const fb_normal_type *nt = fb_normal_at(p->normal);
+  if (nt == NULL)
+    return fb_err_set(err, FB_EINVAL, "normal = %g: no such treatment (see fricbench list contact)",
+                      p->normal);
+  fb_normal_select(nm, nt);
   return FB_OK;
 }
 

@@ -31,7 +31,7 @@ static const fb_param_desc bouncing_ball_desc[] = {
      0, 1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(bouncing_ball_params, T), 4, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(bouncing_ball_params, normal), 0, 0, 4,
+    {"normal", "", "normal-contact treatment", offsetof(bouncing_ball_params, normal), 0, 0, FB_NORMAL_MAX - 1,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set bouncing_ball_set = {sizeof(bouncing_ball_params), 6,
@@ -63,7 +63,11 @@ static int bouncing_ball_build(const void *sp, fb_plant *pl, fb_err *err)
   nm->e = p->e;
   nm->a_scale = p->g;
   nm->h_scale = p->h;
-  fb_normal_select(nm, fb_normal_registry[(size_t)p->normal]);
+  const fb_normal_type *nt = fb_normal_at(p->normal);
+  if (nt == NULL)
+    return fb_err_set(err, FB_EINVAL, "normal = %g: no such treatment (see fricbench list contact)",
+                      p->normal);
+  fb_normal_select(nm, nt);
   return FB_OK;
 }
 

@@ -35,7 +35,7 @@ static const fb_param_desc impact_osc_desc[] = {
      1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(impact_osc_params, T), 300, 0, INFINITY, FB_PARAM_MIN_OPEN,
      NULL, NULL},
-    {"normal", "", "normal-contact treatment", offsetof(impact_osc_params, normal), 0, 0, 4,
+    {"normal", "", "normal-contact treatment", offsetof(impact_osc_params, normal), 0, 0, FB_NORMAL_MAX - 1,
      FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set impact_osc_set = {sizeof(impact_osc_params), 6, impact_osc_desc};
@@ -65,7 +65,11 @@ static int impact_osc_build(const void *sp, fb_plant *pl, fb_err *err)
   nm->e = p->e;
   nm->a_scale = p->A;
   nm->h_scale = p->A;
-  fb_normal_select(nm, fb_normal_registry[(size_t)p->normal]);
+  const fb_normal_type *nt = fb_normal_at(p->normal);
+  if (nt == NULL)
+    return fb_err_set(err, FB_EINVAL, "normal = %g: no such treatment (see fricbench list contact)",
+                      p->normal);
+  fb_normal_select(nm, nt);
   return FB_OK;
 }
 

@@ -189,3 +189,38 @@ Test(plugin, emitted_jobs_load_the_plugins)
   cr_assert_eq(n, 2);
   fbt_rmdir(dir);
 }
+
+/* A plugin's normal-contact treatment (docs/design.md §12): it joins `list contact`, is a
+ * value of the contact scenarios' `normal` parameter, and bounces as its law says (the
+ * undamped Hertz contact gives the energy back: the ball climbs back to its drop height
+ * whatever the nominal e). */
+Test(plugin, a_normal_treatment_joins_the_contact_scenarios)
+{
+  char file[4096], dir[64], path[128];
+  bad("normal", file, sizeof file);
+  const char *a[] = {"--plugin", file, "list", "contact", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(out, "hertz-elastic") && strstr(out, "newton"), "%s", out);
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/ball.csv", dir);
+  const char *b[] = {"--plugin", file, "run", "-s", "bouncing-ball", "-m", "naive-sign",
+                     "--set", "normal=hertz-elastic", "--set", "e=0.3", "--set", "T=1.5",
+                     "-o", path, NULL};
+  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0, "%s", err);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  char line[1024];
+  double t, g, gmax_after = -1;
+  cr_assert_not_null(fgets(line, sizeof line, fp)); /* header: t,x,v (x: the height) */
+  while (fgets(line, sizeof line, fp))
+    if (sscanf(line, "%lf,%lf", &t, &g) == 2 && t > 0.6 && t < 1.2)
+      gmax_after = fmax(gmax_after, g);
+  fclose(fp);
+  /* first impact at sqrt(2/g) = 0.452 s; back at the top near 0.903 s */
+  cr_assert(gmax_after > 0.99, "back up to %.4f of the 1 m drop", gmax_after);
+  const char *c[] = {"run", "-s", "bouncing-ball", "-m", "naive-sign", "--set",
+                     "normal=hertz-elastic", NULL};
+  cr_assert_eq(fbt_cli(c, out, sizeof out, err, sizeof err), 2, "no plugin, no treatment");
+  cr_assert(strstr(err, "hertz-elastic"), "%s", err);
+  fbt_rmdir(dir);
+}

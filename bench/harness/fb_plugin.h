@@ -3,9 +3,12 @@
  * A plugin is a shared object that exports
  *     const int fb_plugin_abi = FB_ABI_VERSION;
  *     const fb_model_type *const fb_plugin_models[] = {&my_model, NULL};
- * and optionally `const fb_scenario_type *const fb_plugin_scenarios[]` (NULL-terminated).
- * Its models and scenarios join the registries after the built-ins (fb_model_at,
- * fb_scenario_at), so they appear in every listing, lookup and default table.  It is
+ * and optionally `const fb_scenario_type *const fb_plugin_scenarios[]` and
+ * `const fb_normal_type *const fb_plugin_normals[]` (normal-contact treatments,
+ * models/fb_normal.h; both NULL-terminated).  Its models, scenarios and treatments join the
+ * registries after the built-ins (fb_model_at, fb_scenario_at, fb_normal_registry), so they
+ * appear in every listing, lookup and default table (a treatment is then a value of the
+ * contact scenarios' `normal` parameter and joins the suite's contact groups).  It is
  * built against the installed headers and linked against nothing: the fb_ functions it
  * calls resolve to the loading program (the fricbench executable or libfricbench.so).
  */

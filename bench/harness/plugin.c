@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fb_model.h"
+#include "fb_normal.h"
 #include "fb_scenario.h"
 #include "fricbench.h"
 
@@ -122,7 +123,9 @@ int fb_plugin_load(const char *path, fb_err *err)
   const int *abi = dlsym(h, "fb_plugin_abi");
   const fb_model_type *const *ms = dlsym(h, "fb_plugin_models");
   const fb_scenario_type *const *ss = dlsym(h, "fb_plugin_scenarios"); /* optional */
-  size_t nm = 0, ns = 0;
+  /* optional: normal-contact treatments (docs/design.md §12) */
+  const fb_normal_type *const *ns_ = dlsym(h, "fb_plugin_normals");
+  size_t nm = 0, ns = 0, nn = 0;
   if (abi == NULL)
     st = fb_err_set(err, FB_EINVAL, "plugin '%s': missing symbol fb_plugin_abi "
                     "(const int fb_plugin_abi = FB_ABI_VERSION;)", path);
@@ -133,11 +136,21 @@ int fb_plugin_load(const char *path, fb_err *err)
     st = fb_err_set(err, FB_EINVAL, "plugin '%s': missing symbol fb_plugin_models "
                     "(a NULL-terminated const fb_model_type *const[])", path);
   else if ((nm = list_len((const void *const *)ms)) == (size_t)-1 ||
-           (ss != NULL && (ns = list_len((const void *const *)ss)) == (size_t)-1))
+           (ss != NULL && (ns = list_len((const void *const *)ss)) == (size_t)-1) ||
+           (ns_ != NULL && (nn = list_len((const void *const *)ns_)) == (size_t)-1))
     st = fb_err_set(err, FB_EINVAL, "plugin '%s': a list with more than %d entries or "
                     "without its NULL terminator", path, FB_MAX_PLUGIN_LIST);
-  else if (nm + ns == 0)
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': no models and no scenarios", path);
+  else if (nm + ns + nn == 0)
+    st = fb_err_set(err, FB_EINVAL, "plugin '%s': no models, scenarios or normal treatments",
+                    path);
+  for (size_t i = 0; i < nn && st == FB_OK; i++) {
+    fb_err why;
+    if (fb_normal_check(ns_[i], &why) != FB_OK)
+      st = fb_err_set(err, FB_EINVAL, "plugin '%s': normal treatment %zu: %s", path, i, why.msg);
+    else if (fb_normal_find(ns_[i]->name) != NULL)
+      st = fb_err_set(err, FB_EINVAL, "plugin '%s': normal treatment name '%s' clashes with "
+                      "one already defined", path, ns_[i]->name);
+  }
   if (st == FB_OK)
     st = check_models(path, ms, nm, err);
   if (st == FB_OK)
@@ -155,6 +168,8 @@ int fb_plugin_load(const char *path, fb_err *err)
     st = fb_model_register(ms[i], err);
   for (size_t i = 0; i < ns && st == FB_OK; i++)
     st = fb_scenario_register(ss[i], err);
+  for (size_t i = 0; i < nn && st == FB_OK; i++)
+    st = fb_normal_register(ns_[i], err);
   if (st != FB_OK) {
     char why[FB_ERR_LEN];
     snprintf(why, sizeof why, "%s", err->msg);
