@@ -120,6 +120,7 @@ typedef struct report {
   size_t nfailed;
   struct series_set *S, *C; /* series of the plot being built (C: work-precision's
                              * fixed-step ladders); scratch, reused by every plot */
+  struct fb_report_early *early; /* plots drawn during the runs, taken as drawn (or NULL) */
 } report;
 
 /* Rows of one (model, integrator, tag, sweep) within a group and scenario. */
@@ -190,6 +191,11 @@ plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...) FB_PRI
 void plot_skip(report *rp, plot_entry *p, const char *why);
 void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
+/* The plot of kind `group` for `scenario` alone (an early plot): FB_OK, or a failure
+ * that is not the plot's own; FB_EINVAL when no per-scenario kind has that group. */
+int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err);
+/* The early plot named `name` moved into p (1), or 0 when none was drawn early. */
+int early_take(report *rp, plot_entry *p, const char *name);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);

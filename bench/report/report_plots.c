@@ -14,6 +14,20 @@ typedef struct plot_kind {
   int (*single)(report *rp, fb_err *err);
 } plot_kind;
 
+/* The plot of per-scenario kind k for scenario scn, or the one drawn early in its place. */
+static int plot_of_kind(report *rp, const plot_kind *k, const char *scn, fb_err *err)
+{
+  char title[256], name[160];
+  snprintf(title, sizeof title, "%s: %s", scn, k->title);
+  snprintf(name, sizeof name, "%s_%s", k->stem, scn);
+  plot_entry *p = plot_new(rp, title, "%s", name);
+  if (p == NULL)
+    return FB_OK;
+  if (early_take(rp, p, name))
+    return FB_OK;
+  return k->draw(rp, p, scn, err);
+}
+
 /* The plots of kind k; stops at the first failure that is not the plot's own. */
 static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
 {
@@ -22,14 +36,8 @@ static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
   names sc;
   group_scenarios(&rp->R, k->group, &sc);
   int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    char title[256];
-    snprintf(title, sizeof title, "%s: %s", sc.s[i], k->title);
-    plot_entry *p = plot_new(rp, title, "%s_%s", k->stem, sc.s[i]);
-    if (p == NULL)
-      break;
-    st = k->draw(rp, p, sc.s[i], err);
-  }
+  for (size_t i = 0; i < sc.n && st == FB_OK; i++)
+    st = plot_of_kind(rp, k, sc.s[i], err);
   return st;
 }
 
@@ -893,6 +901,14 @@ static const plot_kind plot_kinds[] = {
      regularization_draw, NULL},
     {.single = plots_grid},
 };
+
+int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)
+{
+  for (size_t k = 0; k < sizeof plot_kinds / sizeof plot_kinds[0]; k++)
+    if (plot_kinds[k].single == NULL && streq(plot_kinds[k].group, group))
+      return plot_of_kind(rp, &plot_kinds[k], scenario, err);
+  return fb_err_set(err, FB_EINVAL, "no plot of group '%s'", group);
+}
 
 /* Every plot of plot_kinds, in order; stops at the first failure that is not a plot's own. */
 int report_plots_all(report *rp, fb_err *err)

@@ -224,6 +224,60 @@ static int select_part(suite *S, fb_err *err);
 static size_t schedule(suite *S, int refs);
 
 
+/* The early plots (fb_report.h): every job of an early group gets the key of its group
+ * and scenario, every key the count of its jobs still to run.  Not for a part (merge
+ * makes the report) or without plots. */
+static void early_setup(suite *S)
+{
+  const fb_suite_opts *o = S->o;
+  if (!o->plots || o->nparts > 0 || S->njobs == 0)
+    return;
+  S->early_key = malloc(S->njobs * sizeof *S->early_key);
+  S->early_left = calloc(S->njobs, sizeof *S->early_left);
+  S->early = fb_report_early_new();
+  if (S->early_key == NULL || S->early_left == NULL || S->early == NULL) {
+    free(S->early_key), free(S->early_left), fb_report_early_free(S->early);
+    S->early_key = S->early_left = NULL;
+    S->early = NULL;
+    return;
+  }
+  for (size_t k = 0; k < S->njobs; k++) {
+    const fb_experiment *e = S->jobs[k].exp;
+    S->early_key[k] = SIZE_MAX;
+    if (!fb_report_early_group(e->group))
+      continue;
+    size_t key = k;
+    for (size_t j = 0; j < k; j++)
+      if (S->early_key[j] == j && strcmp(S->jobs[j].exp->group, e->group) == 0 &&
+          strcmp(S->jobs[j].exp->scenario, e->scenario) == 0) {
+        key = j;
+        break;
+      }
+    S->early_key[k] = key;
+    S->early_left[key] += !S->jobs[k].done;
+  }
+}
+
+/* Job k just finished (it was not done before): when it was the last of its early plot's
+ * jobs, draw that plot in this thread, which stands for one busy process meanwhile (the
+ * run threads are --jobs, so runs and gnuplot together stay within it). */
+static void early_job_done(suite *S, size_t k)
+{
+  if (S->early == NULL || S->early_key[k] == SIZE_MAX || atomic_load(&S->stop) != 0)
+    return;
+  const size_t key = S->early_key[k];
+  pthread_mutex_lock(&S->lock);
+  const int last = --S->early_left[key] == 0;
+  pthread_mutex_unlock(&S->lock);
+  char *text;
+  size_t len;
+  if (!last || runs_text_of_key(S, key, &text, &len) != 0)
+    return; /* the report draws it */
+  const fb_experiment *e = S->jobs[key].exp;
+  fb_report_early_draw(S->early, S->o->out_dir, e->group, e->scenario, text, len);
+  free(text);
+}
+
 static void *worker(void *argp)
 {
   worker_arg *a = argp;
@@ -235,10 +289,14 @@ static void *worker(void *argp)
     if (next >= S->total)
       break;
     const size_t k = S->order != NULL ? S->order[next] : next; /* longest first */
-    if (a->phase == PHASE_REFS)
+    if (a->phase == PHASE_REFS) {
       ref_exec(S, k);
-    else
+    } else {
+      const int was_done = S->jobs[k].done;
       job_exec(S, k);
+      if (!was_done && S->jobs[k].done)
+        early_job_done(S, k);
+    }
     pthread_mutex_lock(&S->lock);
     S->done++;
     progress(S, 0);
@@ -630,6 +688,9 @@ static void suite_free(suite *S)
     free(S->refs[r].key);
   }
   free(S->jobs);
+  free(S->early_key);
+  free(S->early_left);
+  fb_report_early_free(S->early);
   free(S->refs);
   free(S->order);
   free(S->sel);
@@ -774,6 +835,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
                   jb->exp->traj_tail);
     }
   }
+  early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
   int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
   if (st != FB_OK) {
@@ -798,7 +860,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
     st = fb_manifest_write(o->out_dir, err);
   if (st == FB_OK && o->plots)
-    st = fb_report_make(o->out_dir, (size_t)o->jobs, err);
+    st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S.early, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
   size_t nruns = 0, nok = 0, nb = 0;
   count_runs(&S, &nruns, &nok, &nb);
