@@ -126,11 +126,16 @@ static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, in
  * array of constant size that the compiler keeps in registers), and the observer is
  * called only on the steps that fill a grid point.  The arithmetic of a step is
  * fb_rk4_scalar_law's, so the results are the same to the bit. */
-static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs, fb_force_law force, int nz,
+static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law force, int nz,
                                                 fb_fixed_run *r, double *y, double *ysave)
 {
   const int dim = 2 + nz;
   double yl[2 + FB_MAX_Z], yp[2 + FB_MAX_Z], ye[2 + FB_MAX_Z];
+  /* A copy whose address does not escape: its fields need no reload after every call
+   * of the forcing through its pointer (which might write any memory the compiler sees
+   * escape).  What a step writes (the forcing's cached time, a stop) is copied back. */
+  fb_system sl = *fs0;
+  fb_system *const fs = &sl;
   const double tseg = r->tseg, t1 = r->t1, h0 = r->h0;
   const unsigned long nrejected = r->nrejected, max_steps = r->max_steps;
   const fb_quiet *const q = r->q;
@@ -179,6 +184,9 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs, fb_force_law forc
   if (why == FB_RUN_OBSERVE)
     for (int i = 0; i < dim; i++)
       ysave[i] = yp[i];
+  fs0->fa_t = sl.fa_t;
+  fs0->stop = sl.stop;
+  fs0->stop_t = sl.stop_t;
   r->t = t;
   r->tprev = tprev;
   r->kseg = kseg;
