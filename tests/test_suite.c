@@ -346,7 +346,7 @@ Test(suite, quick_is_deterministic, .timeout = 300)
  * the report the suite wrote equals, byte for byte, one made afterwards from the same
  * files with every plot drawn at the end (a copy in a folder of the same name, which
  * report.html shows). */
-Test(suite, quick_early_plots_equal_a_late_report, .timeout = 300)
+Test(suite, quick_early_plots_equal_a_late_report, .timeout = 600)
 {
   const char *dir = quick_dir(1);
   char base[200], late[300], cmd[2048], path[600], lpath[600];

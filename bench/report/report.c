@@ -978,7 +978,10 @@ void fb_report_early_free(fb_report_early *e)
   free(e);
 }
 
-int fb_report_early_group(const char *group) { return streq(group, "baseline"); }
+int fb_report_early_group(const char *group)
+{
+  return streq(group, "baseline") ? 1 : streq(group, "grid") ? 2 : 0;
+}
 
 /* gnuplot and its scripts: FB_OK, or FB_EIO with the message the report gives. */
 static int gp_find(report *rp, fb_err *err)
@@ -1027,12 +1030,13 @@ void fb_report_early_draw(fb_report_early *e, const char *dir, const char *group
   const int s2 = rp != NULL ? gp_wait_all(rp, &err) : FB_OK;
   /* kept only when drawn as the report would draw it: a failure that is not the plot's
    * own (an unwritable file) is met again, and reported, by the report */
-  if (st == FB_OK && s2 == FB_OK && rp->nplots == 1) {
+  if (st == FB_OK && s2 == FB_OK) {
     pthread_mutex_lock(&e->lock);
-    if (e->n < MAX_PLOTS) {
-      e->plots[e->n++] = rp->plots[0];
-      rp->plots[0].reading = (sbuf){0};
-    }
+    if (e->n + rp->nplots <= MAX_PLOTS) /* all of them or none (plots_grid takes both) */
+      for (size_t i = 0; i < rp->nplots; i++) {
+        e->plots[e->n++] = rp->plots[i];
+        rp->plots[i].reading = (sbuf){0};
+      }
     pthread_mutex_unlock(&e->lock);
   }
   if (rp != NULL) {

@@ -191,8 +191,9 @@ plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...) FB_PRI
 void plot_skip(report *rp, plot_entry *p, const char *why);
 void reading_lead(sbuf *rd, const char *lead);
 int report_plots_all(report *rp, fb_err *err);
-/* The plot of kind `group` for `scenario` alone (an early plot): FB_OK, or a failure
- * that is not the plot's own; FB_EINVAL when no per-scenario kind has that group. */
+/* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that
+ * decides itself what it draws (early plots): FB_OK, or a failure that is not a plot's
+ * own; FB_EINVAL when no kind has that group. */
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err);
 /* The early plot named `name` moved into p (1), or 0 when none was drawn early. */
 int early_take(report *rp, plot_entry *p, const char *name);

@@ -225,7 +225,8 @@ static size_t schedule(suite *S, int refs);
 
 
 /* The early plots (fb_report.h): every job of an early group gets the key of its group
- * and scenario, every key the count of its jobs still to run.  Not for a part (merge
+ * and scenario (of its group alone for a group whose plots take all its rows), every key
+ * the count of its jobs still to run.  Not for a part (merge
  * makes the report) or without plots. */
 static void early_setup(suite *S)
 {
@@ -243,13 +244,14 @@ static void early_setup(suite *S)
   }
   for (size_t k = 0; k < S->njobs; k++) {
     const fb_experiment *e = S->jobs[k].exp;
+    const int kind = fb_report_early_group(e->group);
     S->early_key[k] = SIZE_MAX;
-    if (!fb_report_early_group(e->group))
+    if (kind == 0)
       continue;
     size_t key = k;
     for (size_t j = 0; j < k; j++)
       if (S->early_key[j] == j && strcmp(S->jobs[j].exp->group, e->group) == 0 &&
-          strcmp(S->jobs[j].exp->scenario, e->scenario) == 0) {
+          (kind == 2 || strcmp(S->jobs[j].exp->scenario, e->scenario) == 0)) {
         key = j;
         break;
       }
