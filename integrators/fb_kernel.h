@@ -141,6 +141,7 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
   const fb_quiet *const q = r->q;
   const double t_next = q->t_next, t_last = q->t_last, xb = q->x_bound, vb = q->v_bound;
   const atomic_int *const cancel = q->cancel;
+  const int bounded = xb < (double)INFINITY && vb < (double)INFINITY;
   unsigned long kseg = r->kseg, nsteps = r->nsteps;
   double t = r->t, tprev = t;
   int why = FB_RUN_END, pending = 0;
@@ -163,7 +164,12 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
     }
     const double tnew = last ? t1 : tseg + (double)(++kseg) * h0;
     nsteps++;
-    if (!fb_all_finite(yl, (size_t)dim)) {
+    /* x and v within finite guards are finite: the finiteness test of the whole state,
+     * which comes first (a non-finite state is an error, not a guard's), is then needed
+     * for z alone */
+    const int within = fabs(yl[0]) <= xb && fabs(yl[1]) <= vb;
+    if (!(within && bounded ? fb_all_finite(yl + 2, (size_t)nz)
+                            : fb_all_finite(yl, (size_t)dim))) {
       for (int i = 0; i < dim; i++)
         yl[i] = yp[i];
       r->tbad = tnew;
@@ -172,7 +178,7 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
     }
     tprev = t;
     t = tnew;
-    if (!(fabs(yl[0]) <= xb && fabs(yl[1]) <= vb && t < t_next && t != t_last &&
+    if (!(within && t < t_next && t != t_last &&
           (cancel == NULL || atomic_load_explicit(cancel, memory_order_relaxed) == 0))) {
       why = FB_RUN_OBSERVE;
       break;
