@@ -939,6 +939,21 @@ static size_t schedule(suite *S, int refs)
     }
   }
   S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);
+  /* The runs of the early plots first (each part longest first): a plot can only start
+   * when its last run is done, and drawn while the other runs go it fills the run phase
+   * instead of the report's tail (dispatched longest first, the last baseline run of a
+   * scenario came near the end, and the plots with it). */
+  if (!refs && S->early_key != NULL) {
+    size_t *tmp = malloc((S->norder ? S->norder : 1) * sizeof *tmp), m = 0;
+    if (tmp != NULL) {
+      for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < S->norder; i++)
+          if ((S->early_key[S->order[i]] != SIZE_MAX) == (pass == 0))
+            tmp[m++] = S->order[i];
+      memcpy(S->order, tmp, S->norder * sizeof *tmp);
+      free(tmp);
+    }
+  }
   free(cost);
   free(keep);
   return S->norder;
