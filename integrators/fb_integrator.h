@@ -14,6 +14,7 @@
 #define FB_INTEGRATOR_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "fb_model.h"
@@ -55,6 +56,21 @@ typedef struct fb_observer {
   int (*on_step)(void *ctx, double t, const double *y);
   void *ctx;
 } fb_observer;
+
+/* What an observer does on most steps, for a loop that can take those steps without
+ * calling it: a step ending at t with state y is quiet when t < t_next, t != t_last,
+ * |x| <= x_bound, |v| <= v_bound (one DOF) and *cancel (when not NULL) is 0; the
+ * observer would then only remember the state, which skip(ctx, t, y) does.  The loop may
+ * take quiet steps without the observer and, before it calls the observer next (or when
+ * it returns), calls skip once with the last of them.  The observer may change t_next
+ * and t_last.  (bench/harness/run.c's recorder, which fills the output grid: most steps
+ * of a fine fixed step fall between two grid points.) */
+typedef struct fb_quiet {
+  double t_next, t_last;
+  double x_bound, v_bound;
+  const atomic_int *cancel;
+  void (*skip)(void *ctx, double t, const double *y);
+} fb_quiet;
 
 /* What an integrator integrates. */
 typedef struct fb_problem {

@@ -24,14 +24,37 @@
 #define FB_KERNEL_H
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 
 #include "fb_system.h"
 
 typedef int (*fb_scalar_step_fn)(fb_system *fs, double t, double h, double *y, double *yerr);
 
+/* The fixed-step rk4 loop over (part of) a segment [tseg, t1] of a scalar system: steps
+ * of h0 (the last one shortened to land on t1) at t = tseg + k h0, as fixed_segment
+ * (gsl_ode.c) takes them, until t1, the step budget, a failed step, a non-finite state
+ * or a step that is not quiet.  y and ysave are the caller's; y is the state at t on
+ * return (FB_RUN_OBSERVE: after the step to be observed, which began at tprev from the
+ * state left in ysave). */
+enum { FB_RUN_END, FB_RUN_BUDGET, FB_RUN_FAILED, FB_RUN_NONFINITE, FB_RUN_OBSERVE };
+typedef struct fb_fixed_run {
+  double t, tseg, t1, h0;    /* t: in and out */
+  unsigned long kseg, nsteps; /* in and out: steps in the segment, accepted steps */
+  unsigned long nrejected, max_steps;
+  const fb_quiet *q;
+  int why;      /* out: FB_RUN_* */
+  int gst;      /* FB_RUN_FAILED: the step's GSL status (y unchanged) */
+  double tbad;  /* FB_RUN_NONFINITE: the step's end (y restored to the state at t) */
+  double tprev; /* FB_RUN_OBSERVE: the observed step's start */
+  int pending;  /* quiet steps taken and not yet told to skip(): the last is the state
+                 * at tprev (ysave) for FB_RUN_OBSERVE, the state at t (y) otherwise */
+} fb_fixed_run;
+typedef void (*fb_scalar_run_fn)(fb_system *fs, fb_fixed_run *r, double *y, double *ysave);
+
 /* A model's instantiated kernels (fb_model_type.kernels). */
 typedef struct fb_model_kernels {
   fb_scalar_step_fn rk4_scalar; /* one fixed rk4 step of a scalar system of this model */
+  fb_scalar_run_fn rk4_run;     /* the fixed rk4 loop of fb_fixed_run */
 } fb_model_kernels;
 
 /* One classical RK4 step of h from (t, y) of a scalar system with nz model states,
@@ -96,9 +119,93 @@ static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, in
   return GSL_SUCCESS;
 }
 
+/* The loop of fb_fixed_run with the law `force`.  Why a loop here and not a step
+ * called per step: a step behind a pointer reloads the step's constants and the state
+ * from memory and spills them around the call, and the observer behind another pointer
+ * did the same, per step; here the state stays in registers from step to step (a local
+ * array of constant size that the compiler keeps in registers), and the observer is
+ * called only on the steps that fill a grid point.  The arithmetic of a step is
+ * fb_rk4_scalar_law's, so the results are the same to the bit. */
+static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law force, int nz,
+                                                fb_fixed_run *r, double *y, double *ysave)
+{
+  const int dim = 2 + nz;
+  double yl[2 + FB_MAX_Z], yp[2 + FB_MAX_Z], ye[2 + FB_MAX_Z];
+  /* A copy whose address does not escape: its fields need no reload after every call
+   * of the forcing through its pointer (which might write any memory the compiler sees
+   * escape).  What a step writes (the forcing's cached time, a stop) is copied back. */
+  fb_system sl = *fs0;
+  fb_system *const fs = &sl;
+  const double tseg = r->tseg, t1 = r->t1, h0 = r->h0;
+  const unsigned long nrejected = r->nrejected, max_steps = r->max_steps;
+  const fb_quiet *const q = r->q;
+  const double t_next = q->t_next, t_last = q->t_last, xb = q->x_bound, vb = q->v_bound;
+  const atomic_int *const cancel = q->cancel;
+  const int bounded = xb < (double)INFINITY && vb < (double)INFINITY;
+  unsigned long kseg = r->kseg, nsteps = r->nsteps;
+  double t = r->t, tprev = t;
+  int why = FB_RUN_END, pending = 0;
+  for (int i = 0; i < dim; i++)
+    yl[i] = y[i];
+  while (t < t1) {
+    if (nsteps + nrejected >= max_steps) {
+      why = FB_RUN_BUDGET;
+      break;
+    }
+    const int last = (t1 - t) <= h0 * (1.0 + 1e-9);
+    const double h = last ? t1 - t : h0;
+    for (int i = 0; i < dim; i++)
+      yp[i] = yl[i];
+    const int gst = fb_rk4_scalar_law(fs, force, nz, t, h, yl, ye);
+    if (gst != GSL_SUCCESS) { /* yl unchanged */
+      r->gst = gst;
+      why = FB_RUN_FAILED;
+      break;
+    }
+    const double tnew = last ? t1 : tseg + (double)(++kseg) * h0;
+    nsteps++;
+    /* x and v within finite guards are finite: the finiteness test of the whole state,
+     * which comes first (a non-finite state is an error, not a guard's), is then needed
+     * for z alone */
+    const int within = fabs(yl[0]) <= xb && fabs(yl[1]) <= vb;
+    if (!(within && bounded ? fb_all_finite(yl + 2, (size_t)nz)
+                            : fb_all_finite(yl, (size_t)dim))) {
+      for (int i = 0; i < dim; i++)
+        yl[i] = yp[i];
+      r->tbad = tnew;
+      why = FB_RUN_NONFINITE;
+      break;
+    }
+    tprev = t;
+    t = tnew;
+    if (!(within && t < t_next && t != t_last &&
+          (cancel == NULL || atomic_load_explicit(cancel, memory_order_relaxed) == 0))) {
+      why = FB_RUN_OBSERVE;
+      break;
+    }
+    pending = 1;
+  }
+  for (int i = 0; i < dim; i++)
+    y[i] = yl[i];
+  if (why == FB_RUN_OBSERVE)
+    for (int i = 0; i < dim; i++)
+      ysave[i] = yp[i];
+  fs0->fa_t = sl.fa_t;
+  fs0->stop = sl.stop;
+  fs0->stop_t = sl.stop_t;
+  r->t = t;
+  r->tprev = tprev;
+  r->kseg = kseg;
+  r->nsteps = nsteps;
+  r->why = why;
+  r->pending = pending;
+}
+
 /* The fastest fixed-step rk4 step of a scalar system: its model's kernel when it has
  * one, else the generic scalar step; NULL when fs is not scalar (use the stepper). */
 fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs);
+/* The same for the loop of fb_fixed_run. */
+fb_scalar_run_fn fb_rk4_scalar_run_kernel(const fb_system *fs);
 
 /* In a model's file, after its force law: defines PREFIX_kernels, the kernels of that
  * law with NZ internal states. */
@@ -108,6 +215,11 @@ fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs);
   {                                                                                            \
     return fb_rk4_scalar_law(fs, FORCE, NZ, t, h, y, yerr);                                    \
   }                                                                                            \
-  static const fb_model_kernels PREFIX##_kernels = {PREFIX##_rk4_scalar}
+  static FB_FLATTEN void PREFIX##_rk4_run(fb_system *fs, fb_fixed_run *r, double *y,           \
+                                          double *ysave)                                       \
+  {                                                                                            \
+    fb_rk4_scalar_run_law(fs, FORCE, NZ, r, y, ysave);                                         \
+  }                                                                                            \
+  static const fb_model_kernels PREFIX##_kernels = {PREFIX##_rk4_scalar, PREFIX##_rk4_run}
 
 #endif

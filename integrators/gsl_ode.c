@@ -16,6 +16,7 @@ typedef struct gsl_ode_ws {
   int fixed;     /* 1: fixed step o.h */
   int yerr_veto; /* the stepper refuses a step by an infinite yerr and keeps y (bsimp) */
   fb_scalar_step_fn kstep; /* fixed-step rk4 on a scalar system: this step, no stepper */
+  fb_scalar_run_fn krun;    /* and the loop of such steps (fb_gsl_ode_evolve_quiet) */
   double h;      /* adaptive: the step GSL proposes next */
   double *ysave; /* dim: last good state, restored on failure */
   double *yerr;  /* dim */
@@ -64,6 +65,7 @@ int fb_gsl_ode_alloc(void **out, const fb_integrator_type *type, const fb_proble
   const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
   ws->d = gsl_odeiv2_driver_alloc_y_new(&ws->sys.gsys, T, ws->h, atol, rtol);
   ws->kstep = T == fb_step_rk4_lean ? fb_rk4_scalar_kernel(&ws->sys) : NULL;
+  ws->krun = ws->kstep != NULL ? fb_rk4_scalar_run_kernel(&ws->sys) : NULL;
   ws->yerr_veto = T == gsl_odeiv2_step_bsimp;
   if (ws->d == NULL) {
     fb_gsl_ode_free(ws);
@@ -159,8 +161,52 @@ static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
   return st;
 }
 
+/* fixed_segment by the kernel's loop (fb_kernel.h's fb_fixed_run), which calls back only
+ * for the steps that are not quiet: the same steps, the same states, the same calls of
+ * the observer on every step that is not quiet, skip() for those that are. */
+static int fixed_segment_quiet(gsl_ode_ws *ws, double *tp, double t1, double *y,
+                               const fb_observer *obs, fb_quiet *q, fb_counters *cnt,
+                               fb_err *err)
+{
+  fb_fixed_run r = {.t = *tp, .tseg = *tp, .t1 = t1, .h0 = ws->o.h, .kseg = 0,
+                    .nsteps = cnt->nsteps, .nrejected = cnt->nrejected,
+                    .max_steps = ws->o.max_steps, .q = q};
+  int st = FB_OK;
+  for (;;) {
+    ws->krun(&ws->sys, &r, y, ws->ysave);
+    if (r.why == FB_RUN_OBSERVE) {
+      if (r.pending)
+        q->skip(obs->ctx, r.tprev, ws->ysave);
+      const int ost = obs->on_step(obs->ctx, r.t, y);
+      if (ost == 0)
+        continue;
+      st = fb_err_set(err, ost, "stopped by the observer at t=%.17g", r.t);
+      break;
+    }
+    if (r.pending)
+      q->skip(obs->ctx, r.t, y);
+    if (r.why == FB_RUN_BUDGET)
+      st = fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
+                      ws->o.max_steps, r.t);
+    else if (r.why == FB_RUN_FAILED)
+      st = step_failure(ws, r.gst, r.t, err);
+    else if (r.why == FB_RUN_NONFINITE)
+      st = fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", r.tbad);
+    break;
+  }
+  cnt->nsteps = r.nsteps;
+  *tp = r.t;
+  return st;
+}
+
 int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                       fb_err *err)
+{
+  return fb_gsl_ode_evolve_quiet(wsv, t, y, obs, NULL, cnt, err);
+}
+
+int fb_gsl_ode_evolve_quiet(void *wsv, double *t, double *y, const fb_observer *obs,
+                            fb_quiet *quiet, fb_counters *cnt, fb_err *err)
 {
   gsl_ode_ws *ws = wsv;
   const size_t dim = ws->pb->dim;
@@ -173,7 +219,9 @@ int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, f
     ws->sys.seg_t0 = *t > ws->pb->plant->t0 ? *t : -(double)INFINITY;
     ws->sys.seg_t1 = t1 < T ? t1 : (double)INFINITY;
     if (ws->fixed) {
-      const int fst = fixed_segment(ws, t, t1, y, obs, cnt, err);
+      const int fst = ws->krun != NULL && quiet != NULL && obs != NULL && obs->on_step != NULL
+                          ? fixed_segment_quiet(ws, t, t1, y, obs, quiet, cnt, err)
+                          : fixed_segment(ws, t, t1, y, obs, cnt, err);
       if (fst != FB_OK)
         return fst;
     }

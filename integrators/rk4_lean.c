@@ -56,6 +56,10 @@ static void *rk4_lean_alloc(size_t dim)
   static int rk4_scalar_##NZ(fb_system *fs, double t, double h, double *y, double *yerr)    \
   {                                                                                         \
     return fb_rk4_scalar_law(fs, fs->force0, NZ, t, h, y, yerr);                            \
+  }                                                                                         \
+  static void rk4_run_##NZ(fb_system *fs, fb_fixed_run *r, double *y, double *ysave)        \
+  {                                                                                         \
+    fb_rk4_scalar_run_law(fs, fs->force0, NZ, r, y, ysave);                                 \
   }
 
 RK4_SCALAR(0)
@@ -65,6 +69,8 @@ RK4_SCALAR(3)
 RK4_SCALAR(4)
 static const fb_scalar_step_fn rk4_scalar_generic[FB_MAX_Z + 1] = {
     rk4_scalar_0, rk4_scalar_1, rk4_scalar_2, rk4_scalar_3, rk4_scalar_4};
+static const fb_scalar_run_fn rk4_run_generic[FB_MAX_Z + 1] = {
+    rk4_run_0, rk4_run_1, rk4_run_2, rk4_run_3, rk4_run_4};
 
 int fb_rk4_lean_scalar_step(fb_system *fs, size_t dim, double t, double h, double *y,
                             double *yerr)
@@ -82,6 +88,16 @@ fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs)
   if (k != NULL && k->rk4_scalar != NULL)
     return k->rk4_scalar;
   return rk4_scalar_generic[fs->nz];
+}
+
+fb_scalar_run_fn fb_rk4_scalar_run_kernel(const fb_system *fs)
+{
+  if (!fs->scalar || fs->nz > FB_MAX_Z || fs->dim != 2 + fs->nz)
+    return NULL;
+  const fb_model_kernels *k = fs->md->type->kernels;
+  if (k != NULL && k->rk4_run != NULL)
+    return k->rk4_run;
+  return rk4_run_generic[fs->nz];
 }
 
 static int rk4_lean_apply(void *vstate, size_t dim, double t, double h, double y[],

@@ -3,7 +3,9 @@
  * law through a function pointer, and the model's own kernel, FB_MODEL_KERNELS with the
  * law inlined: what fixed-step rk4 runs on one-DOF plants) compute exactly, to the bit,
  * what the generic stepper computes through the GSL system callback; the benchmark
- * (`fricbench bench`) relies on it. */
+ * (`fricbench bench`) relies on it.  And the loop of those steps inside the kernel, which
+ * calls the recorder only on the steps that fill the output grid (fb_quiet), records the
+ * same trajectory, counters and status as the recorder called on every step. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
@@ -11,6 +13,7 @@
 
 #include "fb_gsl_ode.h"
 #include "fb_kernel.h"
+#include "fb_model_registry.h"
 #include "fb_system.h"
 #include "fb_test.h"
 
@@ -93,4 +96,83 @@ Test(rk4_lean, classical_fourth_order_and_cost)
   fb_trace_free(&ref);
   fb_trace_free(&a);
   fb_trace_free(&b);
+}
+
+/* ---- quiet steps: the recorder called only on grid steps (fb_quiet) ---------------------- */
+
+static int count_step(void *ctx, double t, const double *y)
+{
+  (void)t, (void)y;
+  ++*(unsigned long *)ctx;
+  return 0;
+}
+
+/* One run of fb_case_run into *tr: with extra == 0 the fixed-step rk4 loop takes quiet
+ * steps; an extra observer makes every step call the recorder. */
+static int run_case(const char *scenario, const char *model, double h, size_t samples,
+                    unsigned long max_steps, int extra, fb_trace *tr, fb_run_result *res)
+{
+  fb_case c;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&c, scenario, model, "rk4", &err), FB_OK, "%s", err.msg);
+  c.opts.h = h;
+  c.samples = samples;
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  if (max_steps > 0)
+    c.opts.max_steps = max_steps;
+  cr_assert_eq(fb_trace_alloc(tr, samples, c.sc.plant.n, c.sc.plant.nc, c.md.type->nz), FB_OK);
+  unsigned long calls = 0;
+  const fb_observer obs = {count_step, &calls};
+  const int st = fb_case_run(&c, tr, extra ? &obs : NULL, res);
+  if (extra && st == FB_OK) /* and the initial state */
+    cr_expect_eq(calls, res->cnt.nsteps + 1, "the extra observer sees every step");
+  fb_case_free(&c);
+  return st;
+}
+
+static void expect_same_run(const char *scenario, const char *model, double h, size_t samples,
+                            unsigned long max_steps)
+{
+  fb_trace a, b;
+  fb_run_result ra, rb;
+  const int sa = run_case(scenario, model, h, samples, max_steps, 0, &a, &ra);
+  const int sb = run_case(scenario, model, h, samples, max_steps, 1, &b, &rb);
+  cr_expect_eq(sa, sb, "%s/%s: status %d with quiet steps, %d without", scenario, model, sa, sb);
+  cr_expect_str_eq(ra.message, rb.message, "%s/%s: the same message", scenario, model);
+  cr_expect(ra.t_reached == rb.t_reached && ra.cnt.nsteps == rb.cnt.nsteps &&
+                ra.cnt.nfe == rb.cnt.nfe,
+            "%s/%s: t %.17g / %.17g, steps %lu / %lu, rhs %lu / %lu", scenario, model,
+            ra.t_reached, rb.t_reached, ra.cnt.nsteps, rb.cnt.nsteps, ra.cnt.nfe, rb.cnt.nfe);
+  cr_assert_eq(a.filled, b.filled, "%s/%s: %zu and %zu samples", scenario, model, a.filled,
+               b.filled);
+  size_t diffs = 0;
+  for (size_t k = 0; k < a.filled; k++) {
+    diffs += a.t[k] != b.t[k];
+    for (size_t i = 0; i < a.dim; i++)
+      diffs += memcmp(&a.y[k * a.dim + i], &b.y[k * b.dim + i], sizeof(double)) != 0;
+    for (size_t i = 0; i < a.nc; i++)
+      diffs += memcmp(&a.F[k * a.nc + i], &b.F[k * b.nc + i], sizeof(double)) != 0 ||
+               a.stick[k * a.nc + i] != b.stick[k * b.nc + i];
+  }
+  cr_expect_eq(diffs, 0, "%s/%s: %zu samples differ in a bit", scenario, model, diffs);
+  fb_trace_free(&a);
+  fb_trace_free(&b);
+}
+
+/* The trajectory on the grid (grid points inside steps, interpolated from the state the
+ * quiet steps left), the counters, the status and the message are those of the run that
+ * calls the recorder on every step: on every ODE model, on a break (drift's forcing has
+ * none; preload-hold starts with a ramp), and when the step budget ends the run. */
+Test(rk4_lean, quiet_steps_change_nothing)
+{
+  for (size_t m = 0; fb_model_registry[m] != NULL; m++) {
+    const fb_model_type *mt = fb_model_registry[m];
+    if (!(mt->caps & FB_MODEL_ODE))
+      continue;
+    expect_same_run("stick-slip", mt->name, 1e-4, 777, 0);
+    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 0);
+    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 12345);
+    expect_same_run("inclined-block", mt->name, 1e-4, 501, 0);
+    expect_same_run("stick-slip", mt->name, 5e-2, 1001, 0); /* the stiff laws diverge */
+  }
 }

@@ -342,6 +342,46 @@ Test(suite, quick_is_deterministic, .timeout = 300)
   free_table(&b);
 }
 
+/* The trajectory overlays are drawn while the runs still go (fb_report.h's early plots):
+ * the report the suite wrote equals, byte for byte, one made afterwards from the same
+ * files with every plot drawn at the end (a copy in a folder of the same name, which
+ * report.html shows). */
+Test(suite, quick_early_plots_equal_a_late_report, .timeout = 600)
+{
+  const char *dir = quick_dir(1);
+  char base[200], late[300], cmd[2048], path[600], lpath[600];
+  base_dir(base, sizeof base, getppid());
+  snprintf(late, sizeof late, "%s/late", base);
+  fbt_rmdir(late);
+  mkdir(late, 0700);
+  snprintf(cmd, sizeof cmd, "cp -a '%s' '%s/' && rm -rf '%s/q1/plots' '%s/q1/report.html'", dir,
+           late, late, late);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  snprintf(late, sizeof late, "%s/late/q1", base);
+  fb_err err = {{0}};
+  cr_assert_eq(fb_report_make(late, 2, &err), FB_OK, "%s", err.msg);
+  snprintf(path, sizeof path, "%s/plots", dir);
+  DIR *d = opendir(path);
+  cr_assert_not_null(d);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' || strcmp(e->d_name, "data") == 0)
+      continue;
+    snprintf(path, sizeof path, "%s/plots/%s", dir, e->d_name);
+    snprintf(lpath, sizeof lpath, "%s/plots/%s", late, e->d_name);
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, lpath);
+    cr_expect_eq(system(cmd), 0, "%s differs from the late report's", e->d_name);
+    n++;
+  }
+  closedir(d);
+  cr_expect_gt(n, 10, "plots compared");
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  snprintf(lpath, sizeof lpath, "%s/report.html", late);
+  snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, lpath);
+  cr_expect_eq(system(cmd), 0, "report.html differs from the late report's");
+}
+
 static const fb_vrow *verdict_of(const fb_vtable *v, const char *model, const char *view,
                                  const char *property)
 {

@@ -28,6 +28,35 @@
  * naming the plots that failed). */
 int fb_report_make(const char *dir, size_t jobs, fb_err *err);
 
+/* Plots drawn before the report, while the suite's runs still go: a plot whose runs are
+ * all done is handed to gnuplot at once instead of waiting for the whole run phase (with
+ * --jobs 2 on a loaded host the plots' tail, run after the last run, took as long as the
+ * runs).  The trajectory overlays (group "baseline", one per scenario) and the grid
+ * plots (group "grid") qualify: they read nothing but their own rows of runs.csv and
+ * trajectory files written before (the other plots read orders.csv, fitted after all
+ * runs, or rows of several groups), and they are most of gnuplot's time (PNGs of up to
+ * ~20 series of 2001 points each).
+ * The report then takes the early plot as drawn (its file, reading and status) in its
+ * place: report.html and the plots are the same as when drawn at the end. */
+typedef struct fb_report_early fb_report_early;
+
+fb_report_early *fb_report_early_new(void); /* NULL: out of memory */
+void fb_report_early_free(fb_report_early *e);
+/* Whether the runs of `group` feed plots that can be drawn early: 0 no, 1 one plot per
+ * scenario (its rows of that group and scenario), 2 plots of the whole group. */
+int fb_report_early_group(const char *group);
+/* Draw the early plot of (group, scenario) from runs_csv[0 .. len), the text of
+ * runs.csv's header and at least every row of that group (and scenario, for a group of
+ * kind 1; scenario is then ignored for kind 2), exactly as the
+ * suite will write them; one gnuplot process at a time, and it returns when that ends
+ * (the calling thread stands for one busy process).  Thread-safe: several threads may
+ * draw different plots at once into the same e.  A plot that cannot be drawn here (no
+ * gnuplot, an unwritable file) is left to the report, which reports it as it would. */
+void fb_report_early_draw(fb_report_early *e, const char *dir, const char *group,
+                          const char *scenario, const char *runs_csv, size_t len);
+/* fb_report_make, taking the plots of `early` (may be NULL) as drawn. */
+int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, fb_err *err);
+
 /* The verdicts (bench/analysis/fb_verdicts.h) are computed by the suite and merge into
  * DIR/verdicts.csv; the report draws its verdict table from that file. */
 #endif

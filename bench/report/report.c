@@ -15,7 +15,12 @@
  * the report and makes the call return FB_EIO after the report is written.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <spawn.h>
+
 #include "report_int.h"
+
+extern char **environ; /* POSIX: the program's environment, for posix_spawn */
 
 /* ==== small utilities =================================================================== */
 
@@ -667,25 +672,28 @@ static int gp_spawn(report *rp, plot_entry *p, const char *script, const char *s
   char *argv[] = {rp->gnuplot, dash_e, a.s, (char *)(uintptr_t)spath, NULL};
   fflush(stdout);
   fflush(stderr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int dn = open("/dev/null", O_RDWR);
-    if (dn >= 0) {
-      dup2(dn, 0);
-      dup2(dn, 1);
-    }
-    dup2(j->fe, 2);
-    execv(rp->gnuplot, argv);
-    _exit(127);
+  /* posix_spawn, not fork: plots are drawn while the suite's runs go (fb_report_early_draw),
+   * and a fork of the suite (hundreds of MB) made every page the runs wrote afterwards
+   * fault once (copy-on-write), which made the full suite slower, not faster; glibc's
+   * posix_spawn shares the memory until the exec. */
+  posix_spawn_file_actions_t fa;
+  pid_t pid = -1;
+  int sst = posix_spawn_file_actions_init(&fa);
+  if (sst == 0) {
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, j->fe, 2);
+    sst = posix_spawn(&pid, rp->gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
   }
   sb_free(&a);
-  if (pid < 0) {
+  if (sst != 0) {
     close(j->fe);
     unlink(j->errpath);
     fb_outfile_abort(&j->of);
     p->pending--;
     if (!p->failed) {
-      snprintf(p->err, sizeof p->err, "%s: fork failed: %s", script, strerror(errno));
+      snprintf(p->err, sizeof p->err, "%s: cannot start gnuplot: %s", script, strerror(sst));
       p->failed = 1;
       rp->nfailed++;
     }
@@ -960,7 +968,127 @@ static void load_meta(report *rp)
     rp->meta = NULL;
 }
 
+/* ==== plots drawn during the runs (fb_report.h) ============================================ */
+
+struct fb_report_early {
+  pthread_mutex_t lock;
+  plot_entry plots[MAX_PLOTS]; /* drawn, in the order they ended */
+  size_t n;
+};
+
+fb_report_early *fb_report_early_new(void)
+{
+  fb_report_early *e = calloc(1, sizeof *e);
+  if (e != NULL)
+    pthread_mutex_init(&e->lock, NULL);
+  return e;
+}
+
+void fb_report_early_free(fb_report_early *e)
+{
+  if (e == NULL)
+    return;
+  for (size_t i = 0; i < e->n; i++)
+    sb_free(&e->plots[i].reading);
+  pthread_mutex_destroy(&e->lock);
+  free(e);
+}
+
+int fb_report_early_group(const char *group)
+{
+  return streq(group, "baseline") ? 1 : streq(group, "grid") ? 2 : 0;
+}
+
+/* gnuplot and its scripts: FB_OK, or FB_EIO with the message the report gives. */
+static int gp_find(report *rp, fb_err *err)
+{
+  char probe[PATH_LEN];
+  const int have_scripts = fb_scripts_dir(rp->scripts, sizeof rp->scripts) == 0;
+  if (find_in_path("gnuplot", rp->gnuplot, sizeof rp->gnuplot) != 0)
+    return fb_err_set(err, FB_EIO, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox; "
+                                   "scripts/bootstrap.sh does) or run the suite with --no-plots");
+  if (!have_scripts || path_fmt(probe, sizeof probe, "%s/traj.gp", rp->scripts) != 0 || file_size(probe) <= 0)
+    return fb_err_set(err, FB_EIO, "gnuplot scripts not found in '%.300s' (no traj.gp): reinstall fricbench or set "
+                                   "FRICBENCH_SCRIPTS to the scripts/ folder of the fricbench sources", rp->scripts);
+  return FB_OK;
+}
+
+/* DIR/plots and DIR/plots/data. */
+static int plot_dirs(const char *dir, fb_err *err)
+{
+  char pdir[PATH_LEN];
+  if (path_fmt(pdir, sizeof pdir, "%s/plots", dir) != 0 || mkdir_one(pdir) != 0 ||
+      path_fmt(pdir, sizeof pdir, "%s/plots/data", dir) != 0 || mkdir_one(pdir) != 0)
+    return fb_err_set(err, FB_EIO, "cannot create '%.300s': %s", pdir, strerror(errno));
+  return FB_OK;
+}
+
+void fb_report_early_draw(fb_report_early *e, const char *dir, const char *group,
+                          const char *scenario, const char *runs_csv, size_t len)
+{
+  report *rp = calloc(1, sizeof *rp);
+  series_set *S = malloc(sizeof *S), *C = malloc(sizeof *C);
+  fb_err err = {{0}};
+  int st = rp != NULL && S != NULL && C != NULL ? FB_OK : FB_ENOMEM;
+  if (st == FB_OK) {
+    rp->dir = dir;
+    rp->S = S;
+    rp->C = C;
+    rp->maxjobs = 1; /* this thread's one process: the PNG, then the SVG */
+    st = gp_find(rp, &err);
+  }
+  if (st == FB_OK)
+    st = plot_dirs(dir, &err);
+  if (st == FB_OK)
+    st = fb_csv_parse(&rp->R.t, runs_csv, len) == FB_OK ? runs_fill(&rp->R, "runs.csv", &err) : FB_EIO;
+  if (st == FB_OK)
+    st = report_plot_one(rp, group, scenario, &err);
+  const int s2 = rp != NULL ? gp_wait_all(rp, &err) : FB_OK;
+  /* kept only when drawn as the report would draw it: a failure that is not the plot's
+   * own (an unwritable file) is met again, and reported, by the report */
+  if (st == FB_OK && s2 == FB_OK) {
+    pthread_mutex_lock(&e->lock);
+    if (e->n + rp->nplots <= MAX_PLOTS) /* all of them or none (plots_grid takes both) */
+      for (size_t i = 0; i < rp->nplots; i++) {
+        e->plots[e->n++] = rp->plots[i];
+        rp->plots[i].reading = (sbuf){0};
+      }
+    pthread_mutex_unlock(&e->lock);
+  }
+  if (rp != NULL) {
+    for (size_t i = 0; i < rp->nplots; i++)
+      sb_free(&rp->plots[i].reading);
+    runs_free(&rp->R);
+  }
+  free(rp);
+  free(S);
+  free(C);
+}
+
+int early_take(report *rp, plot_entry *p, const char *name)
+{
+  fb_report_early *e = rp->early;
+  if (e == NULL)
+    return 0;
+  for (size_t i = 0; i < e->n; i++)
+    if (streq(e->plots[i].name, name)) {
+      sb_free(&p->reading);
+      *p = e->plots[i];
+      e->plots[i].reading = (sbuf){0};
+      e->plots[i].name[0] = '\0'; /* taken */
+      if (p->failed)
+        rp->nfailed++;
+      return 1;
+    }
+  return 0;
+}
+
 int fb_report_make(const char *dir, size_t jobs, fb_err *err)
+{
+  return fb_report_make_early(dir, jobs, NULL, err);
+}
+
+int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, fb_err *err)
 {
   report *rp = calloc(1, sizeof *rp);
   series_set *S = malloc(sizeof *S), *C = malloc(sizeof *C);
@@ -975,27 +1103,18 @@ int fb_report_make(const char *dir, size_t jobs, fb_err *err)
   rp->dir = dir;
   rp->S = S;
   rp->C = C;
+  rp->early = early;
   {
     const long nproc = jobs > 0 ? (long)jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rp->maxjobs = nproc < 1 ? 1 : nproc > MAX_GP_JOBS ? MAX_GP_JOBS : (size_t)nproc;
   }
-  const int have_scripts = fb_scripts_dir(rp->scripts, sizeof rp->scripts) == 0;
-  char probe[PATH_LEN], pdir[PATH_LEN];
-  if (find_in_path("gnuplot", rp->gnuplot, sizeof rp->gnuplot) != 0)
-    st = fb_err_set(err, FB_EIO, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox; "
-                                 "scripts/bootstrap.sh does) or run the suite with --no-plots");
-  else if (!have_scripts || path_fmt(probe, sizeof probe, "%s/traj.gp", rp->scripts) != 0 || file_size(probe) <= 0)
-    st = fb_err_set(err, FB_EIO, "gnuplot scripts not found in '%.300s' (no traj.gp): reinstall fricbench or set "
-                                 "FRICBENCH_SCRIPTS to the scripts/ folder of the fricbench sources", rp->scripts);
+  st = gp_find(rp, err);
   if (st == FB_OK)
     st = runs_load(&rp->R, dir, err);
   if (st == FB_OK && orders_load(&rp->O, dir) != FB_OK)
     st = fb_err_set(err, FB_ENOMEM, "out of memory reading orders.csv");
-  if (st == FB_OK) {
-    if (path_fmt(pdir, sizeof pdir, "%s/plots", dir) != 0 || mkdir_one(pdir) != 0 ||
-        path_fmt(pdir, sizeof pdir, "%s/plots/data", dir) != 0 || mkdir_one(pdir) != 0)
-      st = fb_err_set(err, FB_EIO, "cannot create '%.300s': %s", pdir, strerror(errno));
-  }
+  if (st == FB_OK)
+    st = plot_dirs(dir, err);
   if (st == FB_OK) {
     load_meta(rp);
     /* the verdicts the suite or merge wrote; made here for an older results directory */

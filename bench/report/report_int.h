@@ -123,6 +123,7 @@ typedef struct report {
   size_t nfailed;
   struct series_set *S, *C; /* series of the plot being built (C: work-precision's
                              * fixed-step ladders); scratch, reused by every plot */
+  struct fb_report_early *early; /* plots drawn during the runs, taken as drawn (or NULL) */
 } report;
 
 /* Rows of one (model, integrator, tag, sweep) within a group and scenario. */
@@ -204,6 +205,12 @@ int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
 /* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
 const char *treatment_color(const char *tag);
+/* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that
+ * decides itself what it draws (early plots): FB_OK, or a failure that is not a plot's
+ * own; FB_EINVAL when no kind has that group. */
+int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err);
+/* The early plot named `name` moved into p (1), or 0 when none was drawn early. */
+int early_take(report *rp, plot_entry *p, const char *name);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);

@@ -14,6 +14,20 @@ typedef struct plot_kind {
   int (*single)(report *rp, fb_err *err);
 } plot_kind;
 
+/* The plot of per-scenario kind k for scenario scn, or the one drawn early in its place. */
+static int plot_of_kind(report *rp, const plot_kind *k, const char *scn, fb_err *err)
+{
+  char title[256], name[160];
+  snprintf(title, sizeof title, "%s: %s", scn, k->title);
+  snprintf(name, sizeof name, "%s_%s", k->stem, scn);
+  plot_entry *p = plot_new(rp, title, "%s", name);
+  if (p == NULL)
+    return FB_OK;
+  if (early_take(rp, p, name))
+    return FB_OK;
+  return k->draw(rp, p, scn, err);
+}
+
 /* The plots of kind k; stops at the first failure that is not the plot's own. */
 static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
 {
@@ -22,14 +36,8 @@ static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
   names sc;
   group_scenarios(&rp->R, k->group, &sc);
   int st = FB_OK;
-  for (size_t i = 0; i < sc.n && st == FB_OK; i++) {
-    char title[256];
-    snprintf(title, sizeof title, "%s: %s", sc.s[i], k->title);
-    plot_entry *p = plot_new(rp, title, "%s_%s", k->stem, sc.s[i]);
-    if (p == NULL)
-      break;
-    st = k->draw(rp, p, sc.s[i], err);
-  }
+  for (size_t i = 0; i < sc.n && st == FB_OK; i++)
+    st = plot_of_kind(rp, k, sc.s[i], err);
   return st;
 }
 
@@ -767,6 +775,10 @@ static int plots_grid(report *rp, fb_err *err)
   plot_entry *pf = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 4): contact forces", "grid_force");
   if (pp == NULL || pf == NULL)
     return FB_OK;
+  if (early_take(rp, pp, "grid_phase")) { /* drawn during the runs, both */
+    early_take(rp, pf, "grid_force");
+    return FB_OK;
+  }
   sbuf files = {0}, titles = {0}, vars = {0};
   char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "", src[4][PATH_LEN];
   size_t nf = 0;
@@ -892,11 +904,21 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_chatter},
     {"regularization", "regularization", "sensitivity to the regularization parameter",
      regularization_draw, NULL},
-    {.single = plots_grid},
+    {.group = "grid", .single = plots_grid}, /* group: its rows only (an early plot) */
     {.single = plot_contact_restitution},
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
 };
+
+int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)
+{
+  for (size_t k = 0; k < sizeof plot_kinds / sizeof plot_kinds[0]; k++) {
+    const plot_kind *pk = &plot_kinds[k];
+    if (pk->group != NULL && streq(pk->group, group))
+      return pk->single != NULL ? pk->single(rp, err) : plot_of_kind(rp, pk, scenario, err);
+  }
+  return fb_err_set(err, FB_EINVAL, "no plot of group '%s'", group);
+}
 
 /* Every plot of plot_kinds, in order; stops at the first failure that is not a plot's own. */
 int report_plots_all(report *rp, fb_err *err)

@@ -240,6 +240,62 @@ static int select_part(suite *S, fb_err *err);
 static size_t schedule(suite *S, int refs);
 
 
+/* The early plots (fb_report.h): every job of an early group gets the key of its group
+ * and scenario (of its group alone for a group whose plots take all its rows), every key
+ * the count of its jobs still to run.  Not for a part (merge
+ * makes the report) or without plots. */
+static void early_setup(suite *S)
+{
+  const fb_suite_opts *o = S->o;
+  if (!o->plots || o->nparts > 0 || S->njobs == 0)
+    return;
+  S->early_key = malloc(S->njobs * sizeof *S->early_key);
+  S->early_left = calloc(S->njobs, sizeof *S->early_left);
+  S->early = fb_report_early_new();
+  if (S->early_key == NULL || S->early_left == NULL || S->early == NULL) {
+    free(S->early_key), free(S->early_left), fb_report_early_free(S->early);
+    S->early_key = S->early_left = NULL;
+    S->early = NULL;
+    return;
+  }
+  for (size_t k = 0; k < S->njobs; k++) {
+    const fb_experiment *e = S->jobs[k].exp;
+    const int kind = fb_report_early_group(e->group);
+    S->early_key[k] = SIZE_MAX;
+    if (kind == 0)
+      continue;
+    size_t key = k;
+    for (size_t j = 0; j < k; j++)
+      if (S->early_key[j] == j && strcmp(S->jobs[j].exp->group, e->group) == 0 &&
+          (kind == 2 || strcmp(S->jobs[j].exp->scenario, e->scenario) == 0)) {
+        key = j;
+        break;
+      }
+    S->early_key[k] = key;
+    S->early_left[key] += !S->jobs[k].done;
+  }
+}
+
+/* Job k just finished (it was not done before): when it was the last of its early plot's
+ * jobs, draw that plot in this thread, which stands for one busy process meanwhile (the
+ * run threads are --jobs, so runs and gnuplot together stay within it). */
+static void early_job_done(suite *S, size_t k)
+{
+  if (S->early == NULL || S->early_key[k] == SIZE_MAX || atomic_load(&S->stop) != 0)
+    return;
+  const size_t key = S->early_key[k];
+  pthread_mutex_lock(&S->lock);
+  const int last = --S->early_left[key] == 0;
+  pthread_mutex_unlock(&S->lock);
+  char *text;
+  size_t len;
+  if (!last || runs_text_of_key(S, key, &text, &len) != 0)
+    return; /* the report draws it */
+  const fb_experiment *e = S->jobs[key].exp;
+  fb_report_early_draw(S->early, S->o->out_dir, e->group, e->scenario, text, len);
+  free(text);
+}
+
 static void *worker(void *argp)
 {
   worker_arg *a = argp;
@@ -251,10 +307,14 @@ static void *worker(void *argp)
     if (next >= S->total)
       break;
     const size_t k = S->order != NULL ? S->order[next] : next; /* longest first */
-    if (a->phase == PHASE_REFS)
+    if (a->phase == PHASE_REFS) {
       ref_exec(S, k);
-    else
+    } else {
+      const int was_done = S->jobs[k].done;
       job_exec(S, k);
+      if (!was_done && S->jobs[k].done)
+        early_job_done(S, k);
+    }
     pthread_mutex_lock(&S->lock);
     S->done++;
     progress(S, 0);
@@ -647,6 +707,9 @@ static void suite_free(suite *S)
     free(S->refs[r].cst);
   }
   free(S->jobs);
+  free(S->early_key);
+  free(S->early_left);
+  fb_report_early_free(S->early);
   free(S->refs);
   free(S->order);
   free(S->sel);
@@ -792,6 +855,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
                   jb->exp->traj_tail);
     }
   }
+  early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
   int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
   if (st != FB_OK) {
@@ -816,7 +880,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
     st = fb_manifest_write(o->out_dir, err);
   if (st == FB_OK && o->plots)
-    st = fb_report_make(o->out_dir, (size_t)o->jobs, err);
+    st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S.early, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
   size_t nruns = 0, nok = 0, nb = 0;
   count_runs(&S, &nruns, &nok, &nb);
@@ -893,6 +957,21 @@ static size_t schedule(suite *S, int refs)
     }
   }
   S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);
+  /* The runs of the early plots first (each part longest first): a plot can only start
+   * when its last run is done, and drawn while the other runs go it fills the run phase
+   * instead of the report's tail (dispatched longest first, the last baseline run of a
+   * scenario came near the end, and the plots with it). */
+  if (!refs && S->early_key != NULL) {
+    size_t *tmp = malloc((S->norder ? S->norder : 1) * sizeof *tmp), m = 0;
+    if (tmp != NULL) {
+      for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < S->norder; i++)
+          if ((S->early_key[S->order[i]] != SIZE_MAX) == (pass == 0))
+            tmp[m++] = S->order[i];
+      memcpy(S->order, tmp, S->norder * sizeof *tmp);
+      free(tmp);
+    }
+  }
   free(cost);
   free(keep);
   return S->norder;

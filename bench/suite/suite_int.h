@@ -103,6 +103,10 @@ typedef struct suite {
   size_t *order;          /* this phase's job or reference indices in dispatch order */
   size_t norder;
   unsigned char *sel;     /* --part: 1 for the jobs of this part; NULL: every job */
+  /* plots drawn during the runs (fb_report.h's early plots): a job's plot key (the first
+   * job of its group and scenario; SIZE_MAX: none), per key the jobs still to finish */
+  fb_report_early *early;
+  size_t *early_key, *early_left;
 } suite;
 
 typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
@@ -117,5 +121,8 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err);
 int write_orders(const suite *S, const char *path, fb_err *err);
 int write_runs(const suite *S, const char *path, fb_err *err);
+/* runs.csv's header and the rows of early plot key `key` as write_runs writes them, into
+ * a malloc'ed *text of *len bytes: 0, or -1 (out of memory). */
+int runs_text_of_key(const suite *S, size_t key, char **text, size_t *len);
 
 #endif

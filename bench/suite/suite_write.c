@@ -75,13 +75,10 @@ static const char *status_text(const suite *S, size_t k)
   return "failed";
 }
 
-int write_runs(const suite *S, const char *path, fb_err *err)
+/* runs.csv to fp: the header and every row (key SIZE_MAX) or the rows of early plot key
+ * `key` (an early plot's runs, all finished). */
+static void runs_csv(const suite *S, FILE *fp, size_t key)
 {
-  fb_outfile of;
-  int st = fb_outfile_open(&of, path, "runs.csv", err);
-  if (st != FB_OK)
-    return st;
-  FILE *fp = of.fp;
   for (size_t c = 0; fb_runs_columns[c] != NULL; c++)
     fprintf(fp, "%s%s", c ? "," : "", fb_runs_columns[c]);
   for (size_t c = 0; fb_metric_names[c] != NULL; c++)
@@ -92,6 +89,8 @@ int write_runs(const suite *S, const char *path, fb_err *err)
     const fb_experiment *e = jb->exp;
     const fb_int_opts *io = &jb->cs.opts;
     const int ready = jb->ready;
+    if (key != SIZE_MAX && S->early_key[k] != key)
+      continue; /* first: other jobs may still be running */
     if (S->partial && (!jb->done || (S->sel != NULL && !S->sel[k])))
       continue; /* interrupted, or --part: this part's finished rows only */
     fprintf(fp, "%zu,", k + 1);
@@ -132,7 +131,33 @@ int write_runs(const suite *S, const char *path, fb_err *err)
     csv_num(fp, ready ? jb->res.cpu_s : (double)NAN);
     fputc('\n', fp);
   }
+}
+
+int write_runs(const suite *S, const char *path, fb_err *err)
+{
+  fb_outfile of;
+  int st = fb_outfile_open(&of, path, "runs.csv", err);
+  if (st != FB_OK)
+    return st;
+  runs_csv(S, of.fp, SIZE_MAX);
   return fb_outfile_commit(&of, err);
+}
+
+int runs_text_of_key(const suite *S, size_t key, char **text, size_t *len)
+{
+  *text = NULL;
+  *len = 0;
+  FILE *fp = open_memstream(text, len);
+  if (fp == NULL)
+    return -1;
+  runs_csv(S, fp, key);
+  const int bad = ferror(fp);
+  if (fclose(fp) != 0 || bad) {
+    free(*text);
+    *text = NULL;
+    return -1;
+  }
+  return 0;
 }
 
 /* Observed orders of every convergence experiment (fit over its ok rows). */
