@@ -58,7 +58,8 @@
  */
 /* The spatial view (2-D contacts, docs/design.md §13): the baseline (disc) and spatial
  * (box) runs of the 2-D scenarios by (model, integrator, cone):
- *   direction  largest dir_err_max: "right" within FB_V_DIR_DEG degrees, else "off";
+ *   direction  largest dir_err_rms: "right" within FB_V_DIR_DEG degrees, else "off"
+ *              (value2: the largest dir_err_max);
  *   stop time  largest |stop_time_err|: "on time" within FB_V_STOP_TIME, "late" or "early" beyond,
  *              "never" when the reference sticks and the run does not;
  *   path       largest path_err_max: "follows" within FB_V_PATH_M, else "departs".
@@ -79,7 +80,7 @@
 #define FB_V_POWER_REL 1e-6
 #define FB_V_ENERGY_REL 1e-5
 /* spatial friction (docs/design.md §13) */
-#define FB_V_DIR_DEG 1.0    /* friction direction within 1 degree of -u/|u| */
+#define FB_V_DIR_DEG 1.0    /* friction direction within 1 degree (RMS) of -u/|u| */
 #define FB_V_STOP_TIME 5e-3 /* stop / rolling onset within 5 ms (5 samples of the default grid) */
 #define FB_V_PATH_M 1e-3    /* path within 1 mm of the reference's */
 #define FB_V_COST_SCENARIO "stick-slip"

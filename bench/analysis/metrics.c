@@ -427,6 +427,24 @@ void fb_trace_errors(const fb_trace *a, const fb_trace *b, size_t n, double *x_l
     *x_max = ns ? xm : (double)NAN;
 }
 
+/* When a slip that ends in the stick span starting at t0 of trace tr stopped: a span that
+ * opens on a grid sample (the grid, not the motion, decided it) is moved back to where |u|
+ * extrapolated linearly from the two slipping samples before reaches 0 (exact for a
+ * constant deceleration, Coulomb's); a span opening between samples (an event) is kept. */
+static double stop_instant(const fb_problem *pb, const fb_trace *tr, size_t i, double t0)
+{
+  size_t k = 0;
+  while (k < tr->filled && tr->t[k] < t0)
+    k++;
+  if (k < 2 || k >= tr->filled || tr->t[k] != t0)
+    return t0;
+  const double w1 = vrel(pb, tr, k - 1, i), w2 = vrel(pb, tr, k - 2, i);
+  if (!(w2 > w1 && w1 > 0.0))
+    return t0;
+  const double tx = tr->t[k - 1] + w1 * (tr->t[k - 1] - tr->t[k - 2]) / (w2 - w1);
+  return tx >= tr->t[k - 1] && tx <= t0 ? tx : t0;
+}
+
 /* The spatial metrics of fb_metrics (docs/design.md §13) on the common grid. */
 static int spatial_metrics(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
                            fb_metrics *m)
@@ -467,7 +485,8 @@ static int spatial_metrics(const fb_problem *pb, const fb_trace *tr, const fb_re
       return FB_ENOMEM;
     const fb_spans *rs = &ref->stick[i];
     if (run.n > 0 && rs->n > 0) {
-      const double d = run.s[0].t0 - rs->s[0].t0;
+      const double t_run = stop_instant(pb, tr, i, run.s[0].t0);
+      const double d = t_run - stop_instant(pb, rt, i, rs->s[0].t0);
       if (isnan(tworst) || fabs(d) > fabs(tworst))
         tworst = d;
     }

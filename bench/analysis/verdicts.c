@@ -18,7 +18,7 @@ typedef struct vrun {
   const char *group, *tag, *scenario, *model, *integrator, *status;
   double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
-  double path_err_max, dir_err_max, stop_time_err, stick_time_ref_;
+  double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
   const char *sparams;
   double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
@@ -452,7 +452,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     const char *cone = strstr(a->tag, "box") != NULL ? "box" : "disc";
     vkey key = {a->model, a->integrator, "spatial", ""};
     snprintf(key.step, sizeof key.step, "cone=%s", cone);
-    double dmax = -1, tmax = -1, pmax = -1, tsigned = 0;
+    double dmax = -1, drms = -1, tmax = -1, pmax = -1, tsigned = 0;
     char dworst[64] = "", tworst[64] = "", pworst[64] = "", never[200] = "", scen[200] = "";
     for (size_t j = k; j < n; j++) {
       const vrun *r = &R[j];
@@ -470,10 +470,11 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
       snprintf(name, sizeof name, "%s%s", r->scenario,
                strncmp(r->tag, "push", 4) == 0 ? " push" : "");
       list_add(scen, sizeof scen, name);
-      if (r->dir_err_max > dmax) {
-        dmax = r->dir_err_max;
+      if (r->dir_err_rms > drms) {
+        drms = r->dir_err_rms;
         snprintf(dworst, sizeof dworst, "%s", name);
       }
+      dmax = fmax(dmax, r->dir_err_max);
       if (r->path_err_max > pmax) {
         pmax = r->path_err_max;
         snprintf(pworst, sizeof pworst, "%s", name);
@@ -487,12 +488,14 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
       }
     }
     char where[320];
-    if (dmax >= 0) {
+    if (drms >= 0) {
       snprintf(where, sizeof where, "worst %s; judged on %s", dworst, scen);
-      if (add(v, &key, "direction", dmax, "deg", NAN,
-              "largest angle between a 2-D contact's friction force and its slip reversed "
-              "(-u/|u|) where the run and the reference both slip; right at most 1 degree",
-              where, "%s", dmax <= FB_V_DIR_DEG ? "right" : "off") != FB_OK)
+      if (add(v, &key, "direction", drms, "deg rms", dmax,
+              "RMS angle between a 2-D contact's friction force and its slip reversed "
+              "(-u/|u|) over the samples where the run and the reference both slip, the "
+              "largest over the scenarios; right at most 1 degree (value2: the largest angle "
+              "at any sample, e.g. a compliant element's lag at a reversal)",
+              where, "%s", drms <= FB_V_DIR_DEG ? "right" : "off") != FB_OK)
         st = FB_ENOMEM;
     }
     if (st == FB_OK && (tmax >= 0 || never[0])) {
@@ -692,7 +695,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(atol); COL(stick_held); COL(stick_time_ref); COL(stick_flag_time); COL(drift_growth);
   COL(drift_rate); COL(chatter_rate); COL(power_pos_count); COL(energy_excess_rel);
   COL(power_excess_rel);
-  COL(err_x_l2); COL(nfe); COL(path_err_max); COL(dir_err_max); COL(stop_time_err);
+  COL(err_x_l2); COL(nfe); COL(path_err_max); COL(dir_err_max); COL(dir_err_rms);
+  COL(stop_time_err);
   COL(scenario_params); COL(e_nominal); COL(e_eff); COL(lambda_min); COL(rest_pen);
   COL(rest_gap); COL(rest_force_err);
 #undef COL
@@ -720,6 +724,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->nfe = fb_csv_d(&T, k, c_nfe);
     r->path_err_max = fb_csv_d(&T, k, c_path_err_max);
     r->dir_err_max = fb_csv_d(&T, k, c_dir_err_max);
+    r->dir_err_rms = fb_csv_d(&T, k, c_dir_err_rms);
     r->stop_time_err = fb_csv_d(&T, k, c_stop_time_err);
     r->stick_time_ref_ = r->stick_time_ref;
     r->sparams = fb_csv_s(&T, k, c_scenario_params);
