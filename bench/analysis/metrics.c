@@ -192,21 +192,44 @@ void fb_stream_free(fb_stream *s)
   memset(s, 0, sizeof *s);
 }
 
-/* The dissipation inequality, step by step (docs/design.md §6): over [t_prev, t] the
- * friction element of contact i created E_i(t) - E_i(t_prev) + F_i(t) ds_i, ds_i its slip
- * over the step (the work as an implicit scheme applies it); W sums that over the run, and its
- * largest rise over any interval, W(t2) - W(t1) with t1 < t2, is the energy created:
- * dissipation earlier in the run must not hide creation later. */
+/* dE/dt of a law's stored energy along its own rates dz at states z (nb blocks of nz: one
+ * contact, or the x and y entries of a 2-D contact, whose energies add), by a central
+ * difference whose step is the size of z: exact for the quadratic energies, round-off
+ * aside; 0 without a stored energy or rates. */
+static double law_dEdt(const fb_model_type *mt, const void *cp, const fb_contact_in *ci,
+                       const double *z, const double *dz, size_t nb)
+{
+  double (*const energy)(const void *, const fb_contact_in *, const double *) = mt->stored_energy;
+  const size_t nz = mt->nz, n = nb * nz;
+  double zp[2 * FB_MAX_Z], zm[2 * FB_MAX_Z], zn = 0.0, dn = 0.0;
+  if (energy == NULL)
+    return 0.0;
+  for (size_t k = 0; k < n; k++) {
+    zn = fmax(zn, fabs(z[k]));
+    dn = fmax(dn, fabs(dz[k]));
+  }
+  if (!(dn > 0.0))
+    return 0.0;
+  const double d = fmax(zn, 1e-300) / dn;
+  for (size_t k = 0; k < n; k++) {
+    zp[k] = z[k] + d * dz[k];
+    zm[k] = z[k] - d * dz[k];
+  }
+  if (nb == 1)
+    return (energy(cp, ci, zp) - energy(cp, ci, zm)) / (2.0 * d);
+  return (energy(cp, ci, zp) + energy(cp, ci, zp + nz) - energy(cp, ci, zm) -
+          energy(cp, ci, zm + nz)) / (2.0 * d);
+}
+
 /* The pointwise dissipation test of a 2-D contact (x entry i): (F . u + dE/dt) over
- * Fs v_scale, dE/dt along the vector law's rates by a central difference (exact for the
- * quadratic energies); -inf when the law fails. */
+ * Fs v_scale from the vector law's own rates; -inf when the law fails. */
 static double power2_excess(const fb_stream *s, size_t i, double t, const double *y)
 {
   const fb_plant *pl = s->pb->plant;
   const fb_model *md = s->pb->model;
-  const size_t nz = md->type->nz, nzb = 2 * nz;
+  const size_t nz = md->type->nz;
   fb_contact_in ci, ciy;
-  double u, uy, F[2], dz[2 * FB_MAX_Z], zp[2 * FB_MAX_Z], zm[2 * FB_MAX_Z], dEdt = 0.0;
+  double u, uy, F[2], dz[2 * FB_MAX_Z];
   fb_contact_in_at(pl, i, t, &ci, &u);
   fb_contact_in_at(pl, i + 1, t, &ciy, &uy);
   const double vr[2] = {fb_contact_vel(pl, i, y + pl->n) - u,
@@ -215,29 +238,16 @@ static double power2_excess(const fb_stream *s, size_t i, double t, const double
   const void *cp = fb_model_cparams(md, i);
   if (md->type->force2 == NULL || md->type->force2(cp, &ci, vr, z, F, dz) != FB_OK)
     return -(double)INFINITY;
-  double (*const energy)(const void *, const fb_contact_in *, const double *) =
-      md->type->stored_energy;
-  if (energy != NULL) {
-    double zn = 0.0, dn = 0.0;
-    for (size_t k = 0; k < nzb; k++) {
-      zn = fmax(zn, fabs(z[k]));
-      dn = fmax(dn, fabs(dz[k]));
-    }
-    if (dn > 0.0) {
-      const double d = fmax(zn, 1e-300) / dn;
-      for (size_t k = 0; k < nzb; k++) {
-        zp[k] = z[k] + d * dz[k];
-        zm[k] = z[k] - d * dz[k];
-      }
-      /* the components' energies add (quadratic in each state) */
-      dEdt = (energy(cp, &ci, zp) + energy(cp, &ci, zp + nz) - energy(cp, &ci, zm) -
-              energy(cp, &ci, zm + nz)) / (2.0 * d);
-    }
-  }
+  const double dEdt = law_dEdt(md->type, cp, &ci, z, dz, 2);
   const double scale = fb_plant_contact_Fs(pl, i) * pl->v_scale;
   return scale > 0.0 ? (F[0] * vr[0] + F[1] * vr[1] + dEdt) / scale : -(double)INFINITY;
 }
 
+/* The dissipation inequality, step by step (docs/design.md §6): over [t_prev, t] the
+ * friction element of contact i created E_i(t) - E_i(t_prev) + F_i(t) ds_i, ds_i its slip
+ * over the step (the work as an implicit scheme applies it); W sums that over the run, and its
+ * largest rise over any interval, W(t2) - W(t1) with t1 < t2, is the energy created:
+ * dissipation earlier in the run must not hide creation later. */
 static int energy_step(fb_stream *s, double t, const double *y)
 {
   const fb_plant *pl = s->pb->plant;
@@ -266,27 +276,12 @@ static int energy_step(fb_stream *s, double t, const double *y)
       if (pl->contact[i].pair == FB_PAIR_X)
         s->P_excess = fmax(s->P_excess, power2_excess(s, i, t, y));
     } else if (md->type->force != NULL && nz <= FB_MAX_Z) {
-      /* pointwise: dE/dt along the law's own rates, by a central difference whose
-       * step is the size of z (exact for the quadratic energies, round-off aside) */
+      /* pointwise: dE/dt along the law's own rates */
       const double *z = y + 2 * pl->n + i * nz;
-      double Fl, dz[FB_MAX_Z], zp[FB_MAX_Z], zm[FB_MAX_Z], dEdt = 0.0;
-      if (md->type->force(fb_model_cparams(md, i), &ci, vr, z, &Fl, dz) == FB_OK) {
-        if (energy != NULL) {
-          double zn = 0.0, dn = 0.0;
-          for (size_t k = 0; k < nz; k++) {
-            zn = fmax(zn, fabs(z[k]));
-            dn = fmax(dn, fabs(dz[k]));
-          }
-          if (dn > 0.0) {
-            const double d = fmax(zn, 1e-300) / dn;
-            for (size_t k = 0; k < nz; k++) {
-              zp[k] = z[k] + d * dz[k];
-              zm[k] = z[k] - d * dz[k];
-            }
-            const void *cp = fb_model_cparams(md, i);
-            dEdt = (energy(cp, &ci, zp) - energy(cp, &ci, zm)) / (2.0 * d);
-          }
-        }
+      const void *cp = fb_model_cparams(md, i);
+      double Fl, dz[FB_MAX_Z];
+      if (md->type->force(cp, &ci, vr, z, &Fl, dz) == FB_OK) {
+        const double dEdt = law_dEdt(md->type, cp, &ci, z, dz, 1);
         const double scale = fb_plant_contact_Fs(pl, i) * pl->v_scale;
         if (scale > 0.0)
           s->P_excess = fmax(s->P_excess, (Fl * vr + dEdt) / scale);
