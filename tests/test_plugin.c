@@ -123,18 +123,17 @@ Test(plugin, suite_includes_the_model)
   FILE *fp = fopen(path, "r");
   cr_assert_not_null(fp);
   char line[8192];
-  size_t baseline = 0, ok = 0;
-  while (fgets(line, sizeof line, fp))
+  size_t baseline = 0, ok = 0, nscen = 0;
+  /* the quick table's baseline scenarios (kikuuwe runs every one of them) */
+  while (fgets(line, sizeof line, fp)) {
+    if (strstr(line, ",baseline,") && strstr(line, ",kikuuwe,"))
+      nscen++;
     if (strstr(line, ",baseline,") && strstr(line, ",drake-stribeck,")) {
       baseline++;
       ok += strstr(line, ",ok,") != NULL;
     }
+  }
   fclose(fp);
-  const char *b[] = {"list", "scenarios", NULL};
-  cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 0);
-  size_t nscen = 0;
-  for (const char *p = out; (p = strstr(p, "\n  ")) != NULL; p++)
-    nscen += p[3] != ' ';
   cr_assert_gt(nscen, 5);
   cr_assert_eq(baseline, nscen, "one baseline run per scenario: %zu of %zu", baseline, nscen);
   cr_assert_eq(ok, nscen, "every baseline run ends ok (%zu of %zu)", ok, nscen);
