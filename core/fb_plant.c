@@ -78,6 +78,15 @@ int fb_plant_alloc_jacobians(fb_plant *pl)
   return FB_OK;
 }
 
+void fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N)
+{
+  for (size_t a = 0; a < 2; a++) {
+    pl->contact[i + a].law = law;
+    pl->contact[i + a].c0 = (fb_contact_state){N, 0.0, 0.0};
+    pl->contact[i + a].pair = a == 0 ? FB_PAIR_X : FB_PAIR_Y;
+  }
+}
+
 void fb_plant_free(fb_plant *pl)
 {
   if (pl != NULL) {

@@ -423,7 +423,7 @@ static int glow_friction(glow_ws *ws, double ta, double dt, const double *x, dou
       const double vr = fb_contact_vel(pl, i, v) - ws->uprev[i];
       if (pl->contact[i].pair != FB_PAIR_NONE) {
         /* c gamma(|u|) u/|u| for a 2-D contact: the velocity-weakening part along the slip */
-        const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+        const size_t o = fb_contact_partner(pl, i);
         fb_contact_state co;
         fb_plant_contact_at(pl, o, ta, &co);
         const double w = hypot(vr, fb_contact_vel(pl, o, v) - co.u);

@@ -442,7 +442,7 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
     const double vr0 = fb_contact_vel(pl, i, v) - cs0.u;
     if (pl->contact[i].pair != FB_PAIR_NONE) {
       /* the velocity-weakening part along the slip direction u/|u| of the 2-D contact */
-      const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+      const size_t o = fb_contact_partner(pl, i);
       fb_contact_state cso;
       fb_plant_contact_at(pl, o, t0, &cso);
       const double w = hypot(vr0, fb_contact_vel(pl, o, v) - cso.u);

@@ -72,12 +72,10 @@ static int belt2d_build(const void *sp, fb_plant *pl, fb_err *err)
   const fb_friction law = p->mus > p->mu
                               ? (fb_friction){FB_SHAPE_STRIBECK, p->mus, p->mu, p->vs}
                               : (fb_friction){FB_SHAPE_COULOMB, p->mu, p->mu, p->vs};
-  for (size_t a = 0; a < 2; a++) {
-    pl->contact[a].dof = a;
-    pl->contact[a].law = law;
-    pl->contact[a].c0 = (fb_contact_state){p->m * p->g, a == 0 ? p->vb : 0.0, 0.0};
-    pl->contact[a].pair = a == 0 ? FB_PAIR_X : FB_PAIR_Y;
-  }
+  fb_plant_set_pair(pl, 0, law, p->m * p->g);
+  pl->contact[0].dof = 0;
+  pl->contact[1].dof = 1;
+  pl->contact[0].c0.u = p->vb; /* the belt runs along x */
   return FB_OK;
 }
 

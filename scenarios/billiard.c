@@ -67,12 +67,7 @@ static int billiard_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->path_dof[1] = 1;
   const double u0 = hypot(p->vx0 - p->r * p->wy0, p->vy0 + p->r * p->wx0);
   pl->v_scale = fmax(fmax(u0, hypot(p->vx0, p->vy0)), p->mu * p->g * p->T);
-  const fb_friction law = {FB_SHAPE_COULOMB, p->mu, p->mu, 1.0};
-  for (size_t a = 0; a < 2; a++) {
-    pl->contact[a].law = law;
-    pl->contact[a].c0 = (fb_contact_state){p->m * p->g, 0.0, 0.0};
-    pl->contact[a].pair = a == 0 ? FB_PAIR_X : FB_PAIR_Y;
-  }
+  fb_plant_set_pair(pl, 0, (fb_friction){FB_SHAPE_COULOMB, p->mu, p->mu, 1.0}, p->m * p->g);
   /* u_x = vx - r omega_y, u_y = vy + r omega_x */
   pl->contact[0].Jt[0] = 1.0;
   pl->contact[0].Jt[3] = -p->r;

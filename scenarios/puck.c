@@ -69,13 +69,9 @@ static int puck_build(const void *sp, fb_plant *pl, fb_err *err)
     pl->v_scale = p->mu * p->g * p->T;
   if (p->push != 0.0)
     pl->force = puck_force;
-  const fb_friction law = {FB_SHAPE_COULOMB, p->mu, p->mu, 1.0};
-  for (size_t a = 0; a < 2; a++) {
-    pl->contact[a].dof = a;
-    pl->contact[a].law = law;
-    pl->contact[a].c0 = (fb_contact_state){p->m * p->g, 0.0, 0.0};
-    pl->contact[a].pair = a == 0 ? FB_PAIR_X : FB_PAIR_Y;
-  }
+  fb_plant_set_pair(pl, 0, (fb_friction){FB_SHAPE_COULOMB, p->mu, p->mu, 1.0}, p->m * p->g);
+  pl->contact[0].dof = 0; /* the slip is the velocity (x, y) */
+  pl->contact[1].dof = 1;
   return FB_OK;
 }
 

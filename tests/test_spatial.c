@@ -123,11 +123,8 @@ static int plate_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->path_dof[0] = 0;
   pl->path_dof[1] = 1;
   const fb_friction law = {FB_SHAPE_COULOMB, 0.5, 0.5, 1.0};
-  for (size_t i = 0; i < 4; i++) {
-    pl->contact[i].law = law;
-    pl->contact[i].c0 = (fb_contact_state){0.5 * PLATE_MG, 0.0, 0.0};
-    pl->contact[i].pair = i % 2 == 0 ? FB_PAIR_X : FB_PAIR_Y;
-  }
+  fb_plant_set_pair(pl, 0, law, 0.5 * PLATE_MG);
+  fb_plant_set_pair(pl, 2, law, 0.5 * PLATE_MG);
   double *J0 = pl->contact[0].Jt, *J1 = pl->contact[1].Jt, *J2 = pl->contact[2].Jt,
          *J3 = pl->contact[3].Jt;
   J0[0] = 1.0;                       /* contact 1, x: vx */

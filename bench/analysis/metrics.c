@@ -132,7 +132,7 @@ static double vrel(const fb_problem *pb, const fb_trace *tr, size_t k, size_t i)
   const double vr = fb_contact_vel(pl, i, v) - cs.u;
   if (pl->contact[i].pair == FB_PAIR_NONE)
     return vr;
-  const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+  const size_t o = fb_contact_partner(pl, i);
   fb_plant_contact_at(pl, o, tr->t[k], &cs);
   return hypot(vr, fb_contact_vel(pl, o, v) - cs.u);
 }

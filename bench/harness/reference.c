@@ -219,7 +219,7 @@ static int exact_at(const exact_ctx *e, double t, int *mode, fb_err *err)
     if (pl->contact[i].pair != FB_PAIR_NONE) {
       /* a 2-D contact sticks when its whole slip vector is 0; a component at 0 in slip
        * counts as slip+ (docs/design.md §13) */
-      const size_t o = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i - 1;
+      const size_t o = fb_contact_partner(pl, i);
       fb_contact_state cso;
       fb_plant_contact_at(pl, o, t, &cso);
       if (mode[i] == 0 && fb_contact_vel(pl, o, e->v) - cso.u != 0.0)

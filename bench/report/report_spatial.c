@@ -32,25 +32,16 @@ int xy_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
 {
   int st = xy_draw_variant(rp, p, S, "", err);
   /* the scenario's other variants (the pushed puck), one plot each, against their own
-   * reference */
-  names done = {{0}, 0};
+   * reference: drawn at the first run of each variant */
   for (size_t k = 0; k < rp->R.n && st == FB_OK; k++) {
     const run *r = &rp->R.r[k];
     char v[64];
     xy_variant(r, v, sizeof v);
-    if (!streq(r->scenario, S) || !streq(r->group, "spatial") || v[0] == '\0' ||
-        names_find(&done, r->tag) >= 0)
+    if (!streq(r->scenario, S) || !streq(r->group, "spatial") || v[0] == '\0')
       continue;
-    names_add(&done, r->tag);
     int seen = 0; /* push and push-box share the plot */
-    for (size_t d = 0; d < done.n && !seen; d++) {
-      char w[64];
-      snprintf(w, sizeof w, "%s", done.s[d]);
-      char *b = strstr(w, "-box");
-      if (b != NULL)
-        *b = '\0';
-      seen = done.s[d] != r->tag && streq(w, v);
-    }
+    for (size_t j = 0; j < k && !seen; j++)
+      seen = xy_member(&rp->R.r[j], S, v) && streq(rp->R.r[j].group, "spatial");
     if (seen)
       continue;
     char title[256];
