@@ -113,6 +113,48 @@ static int all_zero(const double *a, size_t k)
   return 1;
 }
 
+/* The forcing data against force(), to the bit, at FB_FORCING_CHECKS times: both ends
+ * and irregularly spaced times between (the golden ratio's fractional multiples), so
+ * that a wrong amplitude, frequency, phase or DOF cannot agree by accident. */
+static int check_forcing(const fb_plant *pl, const char *owner, fb_err *err)
+{
+  const fb_forcing *fd = &pl->forcing;
+  if (fd->kind == FB_FORCING_CALL)
+    return FB_OK;
+  const size_t n = pl->n;
+  if (fd->kind != FB_FORCING_COS || pl->force == NULL || pl->force_uses_state ||
+      fd->dof >= n || !isfinite(fd->amp) || !isfinite(fd->omega))
+    return fb_err_set(err, FB_EINVAL,
+                      "%s: forcing data (kind %d, DOF %zu) must be amp cos(omega t) with finite "
+                      "amp and omega on one of the %zu DOFs, of a force() of t only",
+                      owner, fd->kind, fd->dof, n);
+  double *f = malloc(2 * n * sizeof(double));
+  if (f == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  double *zero = f + n;
+  for (size_t i = 0; i < n; i++)
+    zero[i] = 0.0;
+  const double span = pl->T - pl->t0, golden = 0.6180339887498949;
+  int st = FB_OK;
+  for (int k = 0; k < FB_FORCING_CHECKS && st == FB_OK; k++) {
+    const double frac = k == 0 ? 0.0 : k == 1 ? 1.0 : fmod((double)k * golden, 1.0);
+    const double t = k == 1 ? pl->T : pl->t0 + frac * span;
+    pl->force(pl->sp, t, zero, zero, f);
+    for (size_t i = 0; i < n; i++) {
+      const double want = i == fd->dof ? fd->amp * cos(fd->omega * t) : 0.0;
+      if (memcmp(&f[i], &want, sizeof want) != 0 && !(f[i] == 0.0 && want == 0.0)) {
+        st = fb_err_set(err, FB_EINVAL,
+                        "%s: forcing data amp cos(omega t) = %.17g differs from force() = "
+                        "%.17g on DOF %zu at t = %.17g",
+                        owner, want, f[i], i, t);
+        break;
+      }
+    }
+  }
+  free(f);
+  return st;
+}
+
 int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
 {
   const size_t n = pl->n, nn = n * n;
@@ -218,6 +260,9 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
   for (size_t a = 0; a < 2; a++)
     if (pl->path_dof[a] >= (long)n)
       return fb_err_set(err, FB_EINVAL, "%s: path DOF %ld, have %zu", owner, pl->path_dof[a], n);
+  const int stf = check_forcing(pl, owner, err);
+  if (stf != FB_OK)
+    return stf;
   if (!(isfinite(pl->f_c) && pl->f_c > 0))
     pl->f_c = 1.0 / (pl->T - pl->t0);
   if (!(isfinite(pl->v_scale) && pl->v_scale > 0))

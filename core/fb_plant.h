@@ -69,6 +69,21 @@ typedef void (*fb_force_fn)(const void *sp, double t, const double *x, const dou
 /* Time-varying normal force / surface velocity of contact i. */
 typedef void (*fb_contact_fn)(const void *sp, size_t i, double t, fb_contact_state *cs);
 
+/* The applied force as data, when the scenario can say what force() computes: then a
+ * stepper may evaluate it in line instead of calling force() through its pointer (the
+ * fixed-step kernels of fb_kernel.h do; one call per stage was a tenth of a cheap model's
+ * step).  FB_FORCING_COS: f[dof] = amp cos(omega t), every other entry 0, written with
+ * exactly that expression in force().  force() stays the definition: fb_plant_finish
+ * compares the two, to the bit, at FB_FORCING_CHECKS times of [t0, T], and refuses the
+ * plant when they differ.  FB_FORCING_CALL (0, what fb_plant_alloc sets): force() only. */
+enum fb_forcing_kind { FB_FORCING_CALL = 0, FB_FORCING_COS = 1 };
+#define FB_FORCING_CHECKS 64
+typedef struct fb_forcing {
+  int kind;          /* enum fb_forcing_kind */
+  size_t dof;        /* FB_FORCING_COS: the DOF it acts on */
+  double amp, omega; /* FB_FORCING_COS: amplitude (N), angular frequency (rad/s) */
+} fb_forcing;
+
 typedef struct fb_plant {
   size_t n;            /* degrees of freedom */
   size_t nc;           /* contacts */
@@ -99,6 +114,7 @@ typedef struct fb_plant {
   double *jt_block_;          /* private: the rows of fb_plant_alloc_jacobians */
   long path_dof[2];           /* DOFs of the body's path in the plane (x-y plots and the path
                                  error of 2-D scenarios, docs/design.md §13); -1: none */
+  fb_forcing forcing;         /* force as data, optional (above) */
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,

@@ -57,23 +57,21 @@ typedef struct fb_model_kernels {
   fb_scalar_run_fn rk4_run;     /* the fixed rk4 loop of fb_fixed_run */
 } fb_model_kernels;
 
-/* One classical RK4 step of h from (t, y) of a scalar system with nz model states,
- * counting 4 evaluations (at once when they fit the budget, else one by one so that
- * the budget stops exactly where fb_system_rhs would).  GSL_SUCCESS, or GSL_EBADFUNC
- * with fs->stop set and y unchanged.  yerr is set to 0 (no error estimate). */
-static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, int nz, double t,
-                                           double h, double *y, double *yerr)
+/* One classical RK4 step of h from (t, y) of a scalar system with nz model states.
+ * counted = 1: the caller has counted its 4 evaluations (they fit the budget); 0: they
+ * are counted one by one, so that the budget stops exactly where fb_system_rhs would.
+ * GSL_SUCCESS, or GSL_EBADFUNC with fs->stop set and y unchanged.  yerr is set to 0 (no
+ * error estimate). */
+static FB_HOT_INLINE int fb_rk4_scalar_law_counted(fb_system *fs, fb_force_law force, int nz,
+                                                   int counted, double t, double h, double *y,
+                                                   double *yerr)
 {
   const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
   const double x = y[0], v = y[1];
   double z[FB_MAX_Z + 1], kz[FB_MAX_Z + 1], az[FB_MAX_Z + 1], zt[FB_MAX_Z + 1], kv, kx;
   int st;
-  fb_counters *cnt = fs->cnt;
-  const int counted = cnt->nfe + 4 <= fs->max_rhs;
   /* every stage time (t, t + h/2, t + h) strictly inside the segment: no break test */
   const int inside = t > fs->seg_t0 && t + h < fs->seg_t1;
-  if (counted)
-    cnt->nfe += 4;
 #define FB_RK4_EVAL_(tt, X, V, Z)                                                              \
   do {                                                                                         \
     if (!counted && (st = fb_system_count(fs, tt)) != GSL_SUCCESS)                             \
@@ -119,6 +117,17 @@ static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, in
   return GSL_SUCCESS;
 }
 
+/* The step with its own counting: the 4 evaluations at once when they fit the budget. */
+static FB_HOT_INLINE int fb_rk4_scalar_law(fb_system *fs, fb_force_law force, int nz, double t,
+                                           double h, double *y, double *yerr)
+{
+  fb_counters *cnt = fs->cnt;
+  const int counted = cnt->nfe + 4 <= fs->max_rhs;
+  if (counted)
+    cnt->nfe += 4;
+  return fb_rk4_scalar_law_counted(fs, force, nz, counted, t, h, y, yerr);
+}
+
 /* The loop of fb_fixed_run with the law `force`.  Why a loop here and not a step
  * called per step: a step behind a pointer reloads the step's constants and the state
  * from memory and spills them around the call, and the observer behind another pointer
@@ -143,6 +152,9 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
   const atomic_int *const cancel = q->cancel;
   const int bounded = xb < (double)INFINITY && vb < (double)INFINITY;
   unsigned long kseg = r->kseg, nsteps = r->nsteps;
+  fb_counters *const cnt = fs->cnt;
+  const unsigned long max_rhs = fs->max_rhs;
+  unsigned long nfe = cnt->nfe;
   double t = r->t, tprev = t;
   int why = FB_RUN_END, pending = 0;
   for (int i = 0; i < dim; i++)
@@ -156,7 +168,18 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
     const double h = last ? t1 - t : h0;
     for (int i = 0; i < dim; i++)
       yp[i] = yl[i];
-    const int gst = fb_rk4_scalar_law(fs, force, nz, t, h, yl, ye);
+    /* the counting of fb_rk4_scalar_law on a local count, stored back on the rare step
+     * that counts one by one (the budget runs out inside it) and at the end */
+    const int counted = nfe + 4 <= max_rhs;
+    int gst;
+    if (counted) {
+      nfe += 4;
+      gst = fb_rk4_scalar_law_counted(fs, force, nz, 1, t, h, yl, ye);
+    } else {
+      cnt->nfe = nfe;
+      gst = fb_rk4_scalar_law_counted(fs, force, nz, 0, t, h, yl, ye);
+      nfe = cnt->nfe;
+    }
     if (gst != GSL_SUCCESS) { /* yl unchanged */
       r->gst = gst;
       why = FB_RUN_FAILED;
@@ -190,6 +213,7 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
   if (why == FB_RUN_OBSERVE)
     for (int i = 0; i < dim; i++)
       ysave[i] = yp[i];
+  cnt->nfe = nfe;
   fs0->fa_t = sl.fa_t;
   fs0->stop = sl.stop;
   fs0->stop_t = sl.stop_t;

@@ -59,8 +59,10 @@ typedef struct fb_system {
   const void *cp0; /* its resolved parameters */
   fb_force_law force0; /* the model's force law */
   /* the scalar plant, copied out of it: D, K (0 when the plant has none), 1/M, the
-   * forcing (fa_mode 0: none, 1: depends on t only, cached, 2: on the state too) */
+   * forcing (fa_mode 0: none, 1: depends on t only, cached, 2: on the state too, 3:
+   * FB_FORCING_COS, fa_amp cos(fa_omega t) computed here, cached as mode 1) */
   double D0, K0, Minv0;
+  double fa_amp, fa_omega;
   int fa_mode;
   fb_force_fn force_fn;
   const void *sp;
@@ -124,7 +126,15 @@ static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law fo
   double f, F;
   if (!inside && (t <= s->seg_t0 || t >= s->seg_t1))
     t = fb_system_segment_time(s, t);
-  if (s->fa_mode == 1) {
+  if (s->fa_mode == 3) {
+    /* force() computes this very expression (checked by fb_plant_finish): the same
+     * double, without a call through a pointer and the spills around it */
+    if (t != s->fa_t) {
+      s->fa[0] = s->fa_amp * cos(s->fa_omega * t);
+      s->fa_t = t;
+    }
+    f = s->fa[0];
+  } else if (s->fa_mode == 1) {
     if (t != s->fa_t) {
       const double xa = x, va = v;
       s->force_fn(s->sp, t, &xa, &va, s->fa);

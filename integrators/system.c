@@ -40,6 +40,11 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
     s->fa_mode = pl->force == NULL ? 0 : pl->force_uses_state ? 2 : 1;
     s->force_fn = pl->force;
     s->sp = pl->sp;
+    if (s->fa_mode == 1 && pl->forcing.kind == FB_FORCING_COS) {
+      s->fa_mode = 3;
+      s->fa_amp = pl->forcing.amp;
+      s->fa_omega = pl->forcing.omega;
+    }
   }
   s->gsys.function = s->scalar ? fb_system_rhs_scalar : fb_system_rhs;
   s->gsys.jacobian = fb_system_jac;

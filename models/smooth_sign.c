@@ -67,8 +67,10 @@ static inline double smooth_phi(int kind, double x, double *dphi)
 }
 
 /* docs/design.md §3 M1b. */
-static int smooth_force(const void *pv, const fb_contact_in *c, double vr, const double *z,
-                        double *F, double *dz)
+/* always inline: GCC's heuristics left this law (three shapes) out of line in the
+ * kernels below, which cost a call per stage */
+static FB_HOT_INLINE int smooth_force(const void *pv, const fb_contact_in *c, double vr,
+                                      const double *z, double *F, double *dz)
 {
   const smooth_params *p = pv;
   double dphi;

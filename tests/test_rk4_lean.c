@@ -29,6 +29,9 @@ static void compare_paths(const char *scenario, const char *model, double h, int
   fb_counters c1 = {0}, c2 = {0};
   cr_assert_eq(fb_system_alloc(&s, &cs.pb, 1000000000UL), FB_OK);
   cr_assert(s.scalar, "%s on %s takes the scalar path", model, scenario);
+  if (strcmp(scenario, "stick-slip") == 0) /* its forcing as data: the kernels do not call it */
+    cr_assert_eq(s.fa_mode, 3, "stick-slip's forcing is evaluated in line (fa_mode %d)",
+                 s.fa_mode);
   if (strcmp(scenario, "inclined-block") == 0)
     cr_assert(!cs.sc.plant.has_D && !cs.sc.plant.has_K, "inclined-block: no damper, no spring");
   const size_t dim = cs.pb.dim;
@@ -110,7 +113,8 @@ static int count_step(void *ctx, double t, const double *y)
 /* One run of fb_case_run into *tr: with extra == 0 the fixed-step rk4 loop takes quiet
  * steps; an extra observer makes every step call the recorder. */
 static int run_case(const char *scenario, const char *model, double h, size_t samples,
-                    unsigned long max_steps, int extra, fb_trace *tr, fb_run_result *res)
+                    unsigned long max_steps, unsigned long max_rhs, int extra, fb_trace *tr,
+                    fb_run_result *res)
 {
   fb_case c;
   fb_err err = {{0}};
@@ -120,6 +124,8 @@ static int run_case(const char *scenario, const char *model, double h, size_t sa
   cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
   if (max_steps > 0)
     c.opts.max_steps = max_steps;
+  if (max_rhs > 0)
+    c.opts.max_rhs = max_rhs;
   cr_assert_eq(fb_trace_alloc(tr, samples, c.sc.plant.n, c.sc.plant.nc, c.md.type->nz), FB_OK);
   unsigned long calls = 0;
   const fb_observer obs = {count_step, &calls};
@@ -131,12 +137,12 @@ static int run_case(const char *scenario, const char *model, double h, size_t sa
 }
 
 static void expect_same_run(const char *scenario, const char *model, double h, size_t samples,
-                            unsigned long max_steps)
+                            unsigned long max_steps, unsigned long max_rhs)
 {
   fb_trace a, b;
   fb_run_result ra, rb;
-  const int sa = run_case(scenario, model, h, samples, max_steps, 0, &a, &ra);
-  const int sb = run_case(scenario, model, h, samples, max_steps, 1, &b, &rb);
+  const int sa = run_case(scenario, model, h, samples, max_steps, max_rhs, 0, &a, &ra);
+  const int sb = run_case(scenario, model, h, samples, max_steps, max_rhs, 1, &b, &rb);
   cr_expect_eq(sa, sb, "%s/%s: status %d with quiet steps, %d without", scenario, model, sa, sb);
   cr_expect_str_eq(ra.message, rb.message, "%s/%s: the same message", scenario, model);
   cr_expect(ra.t_reached == rb.t_reached && ra.cnt.nsteps == rb.cnt.nsteps &&
@@ -169,10 +175,61 @@ Test(rk4_lean, quiet_steps_change_nothing)
     const fb_model_type *mt = fb_model_registry[m];
     if (!(mt->caps & FB_MODEL_ODE))
       continue;
-    expect_same_run("stick-slip", mt->name, 1e-4, 777, 0);
-    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 0);
-    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 12345);
-    expect_same_run("inclined-block", mt->name, 1e-4, 501, 0);
-    expect_same_run("stick-slip", mt->name, 5e-2, 1001, 0); /* the stiff laws diverge */
+    expect_same_run("stick-slip", mt->name, 1e-4, 777, 0, 0);
+    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 0, 0);
+    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 12345, 0);
+    /* the RHS budget ends inside a step (the kernel counts on a local copy) */
+    expect_same_run("stick-slip", mt->name, 1e-4, 1001, 0, 4 * 23456 + 2);
+    expect_same_run("inclined-block", mt->name, 1e-4, 501, 0, 0);
+    expect_same_run("stick-slip", mt->name, 5e-2, 1001, 0, 0); /* the stiff laws diverge */
+  }
+}
+
+/* ---- the forcing as data (fb_plant.forcing) -------------------------------------------- */
+
+static void two_cos(const void *sp, double t, const double *x, const double *v, double *f)
+{
+  (void)sp, (void)x, (void)v;
+  f[0] = 2.0 * cos(3.0 * t);
+  f[1] = 0.0;
+}
+
+/* fb_plant_finish refuses forcing data that are not, to the bit, what force() computes:
+ * an amplitude or a frequency one ulp off, another DOF, a force() that reads the state
+ * or is missing; and accepts the exact ones. */
+Test(rk4_lean, forcing_data_are_what_force_computes)
+{
+  const struct {
+    fb_forcing fd;
+    int uses_state, no_force, want;
+    const char *what;
+  } cases[] = {
+      {{FB_FORCING_COS, 0, 2.0, 3.0}, 0, 0, FB_OK, "exact"},
+      {{FB_FORCING_CALL, 0, 0.0, 0.0}, 0, 0, FB_OK, "none"},
+      {{FB_FORCING_COS, 0, 0x1.0000000000001p+1, 3.0}, 0, 0, FB_EINVAL, "amp + 1 ulp"},
+      {{FB_FORCING_COS, 0, 2.0, 0x1.8000000000001p+1}, 0, 0, FB_EINVAL, "omega + 1 ulp"},
+      {{FB_FORCING_COS, 1, 2.0, 3.0}, 0, 0, FB_EINVAL, "the other DOF"},
+      {{FB_FORCING_COS, 2, 2.0, 3.0}, 0, 0, FB_EINVAL, "no such DOF"},
+      {{FB_FORCING_COS, 0, 2.0, 3.0}, 1, 0, FB_EINVAL, "force reads the state"},
+      {{FB_FORCING_COS, 0, 2.0, 3.0}, 0, 1, FB_EINVAL, "no force"},
+      {{FB_FORCING_COS, 0, 2.0, NAN}, 0, 0, FB_EINVAL, "omega NaN"},
+      {{7, 0, 2.0, 3.0}, 0, 0, FB_EINVAL, "unknown kind"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    fb_plant pl;
+    fb_err err = {{0}};
+    cr_assert_eq(fb_plant_alloc(&pl, 2, 1, 0), FB_OK);
+    pl.T = 10.0;
+    pl.force = cases[k].no_force ? NULL : two_cos;
+    pl.force_uses_state = cases[k].uses_state;
+    pl.contact[0].law = (fb_friction){FB_SHAPE_COULOMB, 0.3, 0.3, 1.0};
+    pl.contact[0].c0 = (fb_contact_state){1.0, 0.0, 0.0};
+    pl.forcing = cases[k].fd;
+    const int st = fb_plant_finish(&pl, "test", &err);
+    cr_expect_eq(st, cases[k].want, "%s: status %d (%s)", cases[k].what, st, err.msg);
+    if (cases[k].want != FB_OK)
+      cr_expect(strstr(err.msg, "forcing data") != NULL, "%s: the message names it: %s",
+                cases[k].what, err.msg);
+    fb_plant_free(&pl);
   }
 }
