@@ -5,7 +5,8 @@
  * DIR/plots/data/<name>.dat (gnuplot blocks separated by two blank lines, each opened by
  * its quoted legend entry), runs gnuplot on scripts/<kind>.gp for the PNG and, in a
  * second process that may run alongside, the SVG, and computes a one-sentence reading of
- * the plot from the same numbers.  Then it writes DIR/report.html with the PNGs embedded as data URIs so the
+ * the plot from the same numbers (the gnuplot processes: report_gnuplot.c).  Then it
+ * writes DIR/report.html with the PNGs embedded as data URIs so the
  * page works when copied alone.
  *
  * Odd rows never stop the report: non-numeric fields read as NaN, failed and budget
@@ -16,11 +17,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <spawn.h>
 
 #include "report_int.h"
 
-extern char **environ; /* POSIX: the program's environment, for posix_spawn */
 
 /* ==== small utilities =================================================================== */
 
@@ -90,7 +89,7 @@ void sb_html(sbuf *b, const char *s)
 }
 
 /* A gnuplot single-quoted string literal ('' stands for a quote inside). */
-static void sb_gq(sbuf *b, const char *s)
+void sb_gq(sbuf *b, const char *s)
 {
   sb_puts(b, "'");
   for (; *s; s++)
@@ -448,24 +447,6 @@ double traj_first_t(const char *path)
   return fb_gz_head(path, line, sizeof line, &t, 1) == 1 ? t : (double)NAN;
 }
 
-/* A trajectory file as gnuplot should open it: through `gzip -dc` when compressed, the
- * path shell-escaped by backslashes (the word lists of the scripts keep no quotes). */
-void traj_source(const char *path, char *buf, size_t len)
-{
-  const size_t l = strlen(path);
-  if (!(l > 3 && strcmp(path + l - 3, ".gz") == 0) || len < 16) {
-    snprintf(buf, len, "%s", path);
-    return;
-  }
-  size_t k = (size_t)snprintf(buf, len, "< gzip -dc ");
-  for (const char *c = path; *c && k + 3 < len; c++) {
-    if (!(isalnum((unsigned char)*c) || strchr("/._-+=:,@%", *c) != NULL))
-      buf[k++] = '\\';
-    buf[k++] = *c;
-  }
-  buf[k] = '\0';
-}
-
 /* DOFs and contacts from a trajectory header (t,x,v,F,... or t,x1..xn,v1..vn,F1..). */
 int traj_dims(const char *path, int *n, int *nc)
 {
@@ -550,185 +531,11 @@ int write_data(report *rp, const char *name, const sbuf *data, char *path, size_
   return fb_outfile_commit(&of, err);
 }
 
-/* Finish a gnuplot job: on exit status 0 with its file non-empty, rename it into place;
- * otherwise remove it and record the last line gnuplot printed on stderr.  The plot is
- * drawn once every job of it (PNG, SVG) succeeded. */
-static int gp_finish(report *rp, gp_job *j, int status, fb_err *err)
-{
-  char msg[600] = "";
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok && lseek(j->fe, 0, SEEK_SET) == 0) {
-    char buf[8192];
-    const ssize_t k = read(j->fe, buf, sizeof buf - 1);
-    size_t e = k > 0 ? (size_t)k : 0;
-    buf[e] = '\0';
-    while (e > 0 && (buf[e - 1] == '\n' || buf[e - 1] == '\r' || buf[e - 1] == ' '))
-      buf[--e] = '\0';
-    const char *last = strrchr(buf, '\n');
-    last = last != NULL ? last + 1 : buf;
-    const size_t l = strlen(last) < sizeof msg - 1 ? strlen(last) : sizeof msg - 1;
-    memcpy(msg, last, l);
-    msg[l] = '\0';
-  }
-  if (!ok && msg[0] == '\0')
-    snprintf(msg, sizeof msg, "gnuplot exited with status %d",
-             WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-  close(j->fe);
-  unlink(j->errpath);
-  if (ok && file_size(j->of.tmp) <= 0) {
-    ok = 0;
-    snprintf(msg, sizeof msg, "gnuplot wrote an empty file");
-  }
-  plot_entry *p = &rp->plots[j->plot];
-  p->pending--;
-  if (!ok) {
-    fb_outfile_abort(&j->of);
-    if (!p->failed) {
-      snprintf(p->err, sizeof p->err, "%s: %s", j->script, msg);
-      p->failed = 1;
-      rp->nfailed++;
-    }
-    return FB_OK;
-  }
-  const int st = fb_outfile_commit(&j->of, err);
-  if (st == FB_OK && p->pending == 0 && !p->failed)
-    p->ok = 1;
-  return st;
-}
-
-/* Wait for any running gnuplot job to end and finish it.  Whichever ends first, not the
- * oldest: waiting for the oldest left a slot idle while a long plot held it (the report
- * ran at ~1.4 of --jobs 2's possible speed).  Polled with WNOHANG on our own pids, so
- * that children the caller may have are left alone; the plots take 0.1-2 s, a 2 ms
- * poll costs nothing. */
-static int gp_reap(report *rp, fb_err *err)
-{
-  if (rp->njobs == 0)
-    return FB_OK;
-  for (;;) {
-    for (size_t i = 0; i < rp->njobs; i++) {
-      int status = 0;
-      const pid_t pid = waitpid(rp->jobs[i].pid, &status, WNOHANG);
-      if (pid == 0 || (pid < 0 && errno == EINTR))
-        continue;
-      if (pid < 0)
-        status = 1 << 8; /* lost: reported as a failed plot */
-      gp_job j = rp->jobs[i];
-      memmove(&rp->jobs[i], &rp->jobs[i + 1], (rp->njobs - i - 1) * sizeof rp->jobs[0]);
-      rp->njobs--;
-      return gp_finish(rp, &j, status, err);
-    }
-    const struct timespec poll = {0, 2000000};
-    nanosleep(&poll, NULL);
-  }
-}
-
-int gp_wait_all(report *rp, fb_err *err)
-{
-  int st = FB_OK;
-  while (rp->njobs > 0) {
-    const int s = gp_reap(rp, err);
-    if (st == FB_OK)
-      st = s;
-  }
-  return st;
-}
-
-/* One gnuplot process drawing plot p in format fmt ("png" or "svg") into path (under a
- * temporary name renamed when it succeeds), once a slot is free. */
-static int gp_spawn(report *rp, plot_entry *p, const char *script, const char *spath,
-                    const sbuf *vars, const char *fmt, const char *path, fb_err *err)
-{
-  int st = FB_OK;
-  while (rp->njobs >= rp->maxjobs && st == FB_OK)
-    st = gp_reap(rp, err);
-  if (st != FB_OK)
-    return st;
-  gp_job *j = &rp->jobs[rp->njobs];
-  memset(j, 0, sizeof *j);
-  j->plot = (size_t)(p - rp->plots);
-  j->script = script;
-  st = fb_outfile_open(&j->of, path, "plot", err);
-  if (st != FB_OK)
-    return st;
-  /* gnuplot's stderr: a nameless scratch file under $TMPDIR (errpath stays empty) */
-  j->errpath[0] = '\0';
-  j->fe = fb_tmpfile_fd("fricbench_gnuplot");
-  sbuf a = {0};
-  sb_puts(&a, "sdir=");
-  sb_gq(&a, rp->scripts);
-  sb_printf(&a, "; %s; fmt='%s'; out=", sb_str(vars), fmt);
-  sb_gq(&a, j->of.tmp);
-  if (a.bad || vars->bad || j->fe < 0) {
-    if (j->fe >= 0) {
-      close(j->fe);
-      unlink(j->errpath);
-    }
-    fb_outfile_abort(&j->of);
-    sb_free(&a);
-    return fb_err_set(err, FB_EIO, "cannot set up gnuplot for '%s' (memory or temporary file)", p->name);
-  }
-  char dash_e[] = "-e";
-  char *argv[] = {rp->gnuplot, dash_e, a.s, (char *)(uintptr_t)spath, NULL};
-  fflush(stdout);
-  fflush(stderr);
-  /* posix_spawn, not fork: plots are drawn while the suite's runs go (fb_report_early_draw),
-   * and a fork of the suite (hundreds of MB) made every page the runs wrote afterwards
-   * fault once (copy-on-write), which made the full suite slower, not faster; glibc's
-   * posix_spawn shares the memory until the exec. */
-  posix_spawn_file_actions_t fa;
-  pid_t pid = -1;
-  int sst = posix_spawn_file_actions_init(&fa);
-  if (sst == 0) {
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, j->fe, 2);
-    sst = posix_spawn(&pid, rp->gnuplot, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-  }
-  sb_free(&a);
-  if (sst != 0) {
-    close(j->fe);
-    unlink(j->errpath);
-    fb_outfile_abort(&j->of);
-    p->pending--;
-    if (!p->failed) {
-      snprintf(p->err, sizeof p->err, "%s: cannot start gnuplot: %s", script, strerror(sst));
-      p->failed = 1;
-      rp->nfailed++;
-    }
-    return FB_OK;
-  }
-  j->pid = pid;
-  rp->njobs++;
-  return FB_OK;
-}
-
-/* Render plot p with scripts/<script>: the PNG and the SVG by two gnuplot processes, which
- * may run at the same time (one process drawing both serialized the report's tail).
- * `vars` are gnuplot assignments.  Up to rp->maxjobs processes run at once; gp_wait_all
- * collects them.  A gnuplot failure is recorded in p (and counted); only an unwritable
- * output is returned. */
-int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars, fb_err *err)
-{
-  char png[PATH_LEN], svg[PATH_LEN], spath[PATH_LEN];
-  if (path_fmt(png, sizeof png, "%s/plots/%s.png", rp->dir, p->name) != 0 ||
-      path_fmt(svg, sizeof svg, "%s/plots/%s.svg", rp->dir, p->name) != 0 ||
-      path_fmt(spath, sizeof spath, "%s/%s", rp->scripts, script) != 0)
-    return fb_err_set(err, FB_EIO, "path too long for plot '%s'", p->name);
-  unlink(svg); /* a stale SVG of an earlier report would contradict this one */
-  p->pending = p->png_only ? 1 : 2;
-  p->failed = 0;
-  int st = gp_spawn(rp, p, script, spath, vars, "png", png, err);
-  if (st == FB_OK && !p->png_only)
-    st = gp_spawn(rp, p, script, spath, vars, "svg", svg, err);
-  return st;
-}
-
 /* A plot that could not be drawn for lack of data. */
 void plot_skip(report *rp, plot_entry *p, const char *why)
 {
   snprintf(p->err, sizeof p->err, "not drawn: %s", why);
+  plot_release(p);
   (void)rp;
 }
 
@@ -1043,7 +850,11 @@ void fb_report_early_draw(fb_report_early *e, const char *dir, const char *group
     st = fb_csv_parse(&rp->R.t, runs_csv, len) == FB_OK ? runs_fill(&rp->R, "runs.csv", &err) : FB_EIO;
   if (st == FB_OK)
     st = report_plot_one(rp, group, scenario, &err);
+  if (st != FB_OK && rp != NULL)
+    gp_discard(rp);
   const int s2 = rp != NULL ? gp_wait_all(rp, &err) : FB_OK;
+  for (size_t i = 0; rp != NULL && i < rp->nplots; i++) /* a plot that failed before gnuplot */
+    plot_release(&rp->plots[i]);
   /* kept only when drawn as the report would draw it: a failure that is not the plot's
    * own (an unwritable file) is met again, and reported, by the report */
   if (st == FB_OK && s2 == FB_OK) {
@@ -1128,7 +939,11 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
   if (st == FB_OK)
     st = report_plots_all(rp, err);
   {
+    if (st != FB_OK)
+      gp_discard(rp);
     const int s2 = gp_wait_all(rp, err); /* also after a failure: no process left behind */
+    for (size_t i = 0; i < rp->nplots; i++) /* a plot that failed before gnuplot */
+      plot_release(&rp->plots[i]);
     if (st == FB_OK)
       st = s2;
   }

@@ -131,7 +131,7 @@ static int contact_traj_one(report *rp, const char *suffix, const char *elabel, 
       worst.n = 0;
       sb_printf(&worst, "%s (%.3g s)", r->tag, r->t_imp_err);
     }
-    traj_source(path, src, sizeof src);
+    traj_source(p, path, src, sizeof src);
     sb_gword(pb_var(&b, "files"), src);
     char t[200];
     snprintf(t, sizeof t, "%.*s%s", (int)(us != NULL ? (size_t)(us - r->tag) : strlen(r->tag)),
@@ -149,7 +149,7 @@ static int contact_traj_one(report *rp, const char *suffix, const char *elabel, 
   if (p != NULL) {
     char refsrc[PATH_LEN + 32] = "";
     if (ref[0] != '\0')
-      traj_source(ref, refsrc, sizeof refsrc);
+      traj_source(p, ref, refsrc, sizeof refsrc);
     sb_puts(pb_var(&b, "ref"), refsrc);
     sb_printf(pb_var(&b, "scen"), "bouncing-ball, e = %s: gap of every treatment against the "
               "closed form (dashed)", elabel);

@@ -96,6 +96,9 @@ typedef struct plot_entry {
   int failed;        /* one of them failed (err says why) */
   int ok;
   char err[600];
+  int *tmpfd;       /* inflated trajectory copies its gnuplot jobs read (traj_source) */
+  size_t ntmp;
+  int queued;       /* its gnuplot jobs not started yet */
 } plot_entry;
 
 /* A running gnuplot process. */
@@ -108,11 +111,22 @@ typedef struct gp_job {
   char errpath[64];
 } gp_job;
 
+/* A gnuplot process to start when a slot is free. */
+typedef struct gp_wait {
+  size_t plot;
+  const char *script;
+  char *args;           /* the -e assignments, without out= */
+  char spath[PATH_LEN]; /* the script's path */
+  char path[PATH_LEN];  /* the output */
+} gp_wait;
+
 #define MAX_GP_JOBS 16
 typedef struct report {
   const char *dir;
   gp_job jobs[MAX_GP_JOBS];
   size_t njobs, maxjobs;
+  gp_wait queue[2 * MAX_PLOTS]; /* FIFO: queue[qhead..qtail) */
+  size_t qhead, qtail;
   char *meta;       /* meta.json text, NULL when absent or older than runs.csv */
   char scripts[PATH_LEN];
   char gnuplot[PATH_LEN];
@@ -171,6 +185,8 @@ int find_in_path(const char *exe, char *out, size_t len);
 int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
                      fb_err *err);
 int gp_wait_all(report *rp, fb_err *err);
+/* Drop the gnuplot jobs queued and not started (after a failure). */
+void gp_discard(report *rp);
 void group_scenarios(const runs *R, const char *group, names *out);
 int in_cost_groups(const run *r);
 int is_closed_form(const runs *R, const char *scenario);
@@ -218,6 +234,8 @@ void sb_change(sbuf *b, double from, double to);
 void sb_dat(sbuf *b, double v);
 void sb_free(sbuf *b);
 void sb_gword(sbuf *b, const char *s);
+/* A gnuplot single-quoted string literal. */
+void sb_gq(sbuf *b, const char *s);
 void sb_html(sbuf *b, const char *s);
 void sb_num(sbuf *b, double v);
 void sb_printf(sbuf *b, const char *fmt, ...) FB_PRINTF(2, 3);
@@ -232,7 +250,10 @@ int traj_dims(const char *path, int *n, int *nc);
 double traj_dt(const char *path);
 double traj_first_t(const char *path);
 int traj_path(const char *dir, const run *r, char *buf, size_t len);
-void traj_source(const char *path, char *buf, size_t len);
+void traj_source(plot_entry *p, const char *path, char *buf, size_t len);
+/* Close plot p's inflated copies: its gnuplot processes are started (they inherited
+ * them) or will not be. */
+void plot_release(plot_entry *p);
 void var_s(sbuf *v, const char *name, const char *value);
 int write_data(report *rp, const char *name, const sbuf *data, char *path, size_t len,
                       fb_err *err);

@@ -103,7 +103,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
       snprintf(col, sizeof col, "%s", c);
     }
     char srcp[PATH_LEN + 32];
-    traj_source(path, srcp, sizeof srcp);
+    traj_source(p, path, srcp, sizeof srcp);
     sb_gword(pb_var(&b, "files"), srcp);
     sb_gword(pb_var(&b, "titles"), t);
     sb_gword(pb_var(&b, "colors"), col);
@@ -123,7 +123,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
       ncol = 3;
     char refsrc[PATH_LEN + 32] = "";
     if (ref[0] != '\0')
-      traj_source(ref, refsrc, sizeof refsrc);
+      traj_source(p, ref, refsrc, sizeof refsrc);
     sb_puts(pb_var(&b, "ref"), refsrc);
     sb_printf(pb_var(&b, "scen"), "%s: every model against the reference%s", S,
               n > 3 ? " (first 3 DOFs)" : "");
@@ -835,7 +835,7 @@ static int plots_grid(report *rp, fb_err *err)
         char stale[PATH_LEN];
         if (path_fmt(stale, sizeof stale, "%s/plots/data/%s.dat", rp->dir, name) == 0)
           unlink(stale); /* an earlier report's window copy */
-        traj_source(src[k], path, sizeof path);
+        traj_source(pf, src[k], path, sizeof path);
       } else
         st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
       sb_gword(&files, path);
@@ -843,7 +843,7 @@ static int plots_grid(report *rp, fb_err *err)
     if (st == FB_OK && ref[0] != '\0') {
       snprintf(path, sizeof path, "%s", ref);
       if (traj_first_t(path) >= tmin - traj_dt(path) - slack)
-        traj_source(path, ref, sizeof ref);
+        traj_source(pf, path, ref, sizeof ref);
       else
         st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
     }

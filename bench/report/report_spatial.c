@@ -73,7 +73,7 @@ static int xy_draw_variant(report *rp, plot_entry *p, const char *S, const char 
     char t[200], srcp[PATH_LEN + 32];
     snprintf(t, sizeof t, "%s/%s%s%s%s", r->model, r->integrator, box ? " box" : "",
              r->ok ? "" : " ", r->ok ? "" : r->status);
-    traj_source(path, srcp, sizeof srcp);
+    traj_source(p, path, srcp, sizeof srcp);
     sb_gword(pb_var(&b, "files"), srcp);
     sb_gword(pb_var(&b, "titles"), t);
     sb_gword(pb_var(&b, "colors"), model_color(r->model));
@@ -103,7 +103,7 @@ static int xy_draw_variant(report *rp, plot_entry *p, const char *S, const char 
   } else {
     char refsrc[PATH_LEN + 32] = "";
     if (ref[0] != '\0')
-      traj_source(ref, refsrc, sizeof refsrc);
+      traj_source(p, ref, refsrc, sizeof refsrc);
     sb_puts(pb_var(&b, "ref"), refsrc);
     sb_printf(pb_var(&b, "scen"), "%s%s%s: paths in the plane against the reference", S,
               V[0] ? " " : "", V);
