@@ -6,16 +6,16 @@
 #   what = 'force': contact (friction) force on the contact mass against t.
 # The reference (event-driven switching) is drawn thick dashed black.
 #
-# Input: the trajectory CSVs (header t,x1,x2,v1,v2,F1,...), cut by the report to the
-# rows with tmin <= t <= tmax (plots/data/grid_1..4.dat, grid_ref.dat).
+# Input: one data file per panel and one for the reference (plots/data/grid_1..4.dat,
+# grid_ref.dat), written by the report from the trajectories: columns t, xi, xi' and F of
+# the contact mass, xi NaN outside [tmin, tmax] (computed there, so that gnuplot
+# evaluates no expression per point).
 # Variables (-e): sdir, fmt, out, what, files (4 paths, row-major), titles (4 quoted),
-# ref ('' for none), xc, vc, Fc (columns of the contact mass's x, v and the force), vd
-# (mean drive speed), tmin, tmax, scen, W, H.
+# ref ('' for none), tmin, tmax, scen, W, H.
 
 load sdir.'/common.gp'
 set datafile separator ','
 set multiplot layout 2, 2 title scen font ',15' margins 0.08, 0.98, 0.08, 0.86 spacing 0.08, 0.12
-inwin(t) = (t >= tmin && t <= tmax) ? 1 : NaN
 do for [k = 1:4] {
   set title word(titles, k) font ',12' noenhanced
   if (k == 1) {
@@ -28,20 +28,20 @@ do for [k = 1:4] {
     set xlabel 'xi = x_m - v t [m]'
     set ylabel "xi' = v_m - v [m/s]"
     if (ref ne '') {
-      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark', \
-           ref skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
+      plot f skip 1 u 2:3 w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark', \
+           ref skip 1 u 2:3 w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
     } else {
-      plot f skip 1 u (column(xc) - vd * $1) * inwin($1):(column(vc) - vd) w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark'
+      plot f skip 1 u 2:3 w l lw 1.6 lc rgb '#8c564b' title 'penalty/newmark'
     }
   } else {
     set xlabel 't [s]'
     set ylabel 'contact force F [N]'
     set xrange [tmin : tmax]
     if (ref ne '') {
-      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark', \
-           ref skip 1 u 1:(column(Fc)) w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
+      plot f skip 1 u 1:4 w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark', \
+           ref skip 1 u 1:4 w l lw 2.5 dt (8, 6) lc rgb 'black' title 'reference (event-driven switching)'
     } else {
-      plot f skip 1 u 1:(column(Fc)) w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark'
+      plot f skip 1 u 1:4 w l lw 1.4 lc rgb '#8c564b' title 'penalty/newmark'
     }
   }
 }

@@ -736,28 +736,66 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
  * file `name` (its path into out).  Why: the grid plots draw the last 2 drive periods of
  * 40001-sample trajectories, and gnuplot reading the five whole files twice per plot
  * was the longest job of the report. */
-static int traj_window(report *rp, const char *src, double t0, double t1, const char *name,
-                       char *out, size_t len, fb_err *err)
+/* What grid.gp draws of one grid trajectory, as plots/data/<name>.dat: per row t, the
+ * phase coordinates xi = x_m - vd t (NaN outside [tmin, tmax]) and xi' = v_m - vd of the
+ * contact mass (DOF n-1 of n), and the contact force F.  Computed here, with the values
+ * gnuplot was given (vd, tmin and tmax as printed, %.10g) and its order of operations,
+ * so the plots are what gnuplot drew from `(column(xc) - vd * $1) * inwin($1)`; gnuplot
+ * evaluated those expressions per point with a signal handler set and reset around each
+ * (3 system calls a point: 630,000 for the quick suite's grid plots, a quarter of its
+ * report's gnuplot time).  A whole trajectory (--traj all) is cut to [t0, t1] first, as
+ * before; a file holding the window already (the default traj_tail) keeps its rows. */
+static int grid_data(report *rp, const char *src, int cut, double t0, double t1, int n,
+                     double vd, double tmin, double tmax, const char *name, char *out,
+                     size_t len, fb_err *err)
 {
   char *text;
-  size_t n;
-  if (fb_gz_read_all(src, &text, &n) != 0)
+  size_t nb;
+  if (fb_gz_read_all(src, &text, &nb) != 0)
     return fb_err_set(err, FB_EIO, "cannot read trajectory '%s'", src);
   sbuf d = {0};
-  const char *p = text, *end = text + n;
-  for (int header = 1; p < end; header = 0) {
+  sb_puts(&d, "t,xi,xi_dot,F\n");
+  const int ix = n, iv = 2 * n, iF = 2 * n + 1; /* 0-based fields: x_n, v_n, F_1 */
+  const char *p = memchr(text, '\n', nb), *end = text + nb;
+  p = p != NULL ? p + 1 : end; /* the header */
+  while (p < end) {
     const char *e = memchr(p, '\n', (size_t)(end - p));
-    const size_t l = e != NULL ? (size_t)(e - p) : (size_t)(end - p);
-    char *q;
-    const double t = strtod(p, &q);
-    if (header || (q != p && t >= t0 && t <= t1))
-      sb_printf(&d, "%.*s\n", (int)l, p);
-    p += l + 1;
+    const char *eol = e != NULL ? e : end;
+    double t = NAN, x = NAN, v = NAN, F = NAN;
+    const char *q = p;
+    for (int f = 0; q < eol && f <= iF; f++) {
+      char *r;
+      const double val = strtod(q, &r);
+      const double got = r != q ? val : (double)NAN;
+      if (f == 0)
+        t = got;
+      else if (f == ix)
+        x = got;
+      else if (f == iv)
+        v = got;
+      else if (f == iF)
+        F = got;
+      q = memchr(q, ',', (size_t)(eol - q));
+      q = q != NULL ? q + 1 : eol;
+    }
+    p = eol + 1;
+    if (isnan(t) || (cut && !(t >= t0 && t <= t1)))
+      continue;
+    const double xi = (x - vd * t) * (t >= tmin && t <= tmax ? 1.0 : (double)NAN);
+    sb_printf(&d, "%.17g,%.17g,%.17g,%.17g\n", t, xi, v - vd, F);
   }
   free(text);
   const int st = write_data(rp, name, &d, out, len, err);
   sb_free(&d);
   return st;
+}
+
+/* x as gnuplot reads it after `-e "x=%.10g"`. */
+static double as_printed(double x)
+{
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.10g", x);
+  return strtod(buf, NULL);
 }
 
 static int plots_grid(report *rp, fb_err *err)
@@ -824,35 +862,26 @@ static int plots_grid(report *rp, fb_err *err)
     if (isnan(vd))
       vd = 0;
     const double tmin = Om > 0 && T > 4 * FB_PI / Om ? T - 4 * FB_PI / Om : 0.75 * T;
-    /* Files that hold only the window already (the default table's traj_tail) are drawn
-     * as they are; whole trajectories (--traj all) get their window copied to
-     * plots/data/ first (grid.gp draws only t in [tmin, tmax] either way). */
     const double slack = 1e-6 * (T > 0 ? T : 1.0);
+    const double vdp = as_printed(vd), tminp = as_printed(tmin), tmaxp = as_printed(T);
     for (size_t k = 0; k < nf && st == FB_OK; k++) {
       char name[32];
       snprintf(name, sizeof name, "grid_%zu", k + 1);
-      if (traj_first_t(src[k]) >= tmin - traj_dt(src[k]) - slack) {
-        char stale[PATH_LEN];
-        if (path_fmt(stale, sizeof stale, "%s/plots/data/%s.dat", rp->dir, name) == 0)
-          unlink(stale); /* an earlier report's window copy */
-        traj_source(pf, src[k], path, sizeof path);
-      } else
-        st = traj_window(rp, src[k], tmin, T, name, path, sizeof path, err);
+      const int cut = !(traj_first_t(src[k]) >= tmin - traj_dt(src[k]) - slack);
+      st = grid_data(rp, src[k], cut, tmin, T, n, vdp, tminp, tmaxp, name, path, sizeof path,
+                     err);
       sb_gword(&files, path);
     }
     if (st == FB_OK && ref[0] != '\0') {
       snprintf(path, sizeof path, "%s", ref);
-      if (traj_first_t(path) >= tmin - traj_dt(path) - slack)
-        traj_source(pf, path, ref, sizeof ref);
-      else
-        st = traj_window(rp, path, tmin, T, "grid_ref", ref, sizeof ref, err);
+      const int cut = !(traj_first_t(path) >= tmin - traj_dt(path) - slack);
+      st = grid_data(rp, path, cut, tmin, T, n, vdp, tminp, tmaxp, "grid_ref", ref, sizeof ref,
+                     err);
     }
     var_s(&vars, "files", sb_str(&files));
     var_s(&vars, "titles", sb_str(&titles));
     var_s(&vars, "ref", ref);
-    /* the contact mass is the last DOF (two-mass-drive: m), the force the first contact */
-    sb_printf(&vars, "xc=%d; vc=%d; Fc=%d; vd=%.10g; tmin=%.10g; tmax=%.10g; W=1500; H=1050; ",
-              1 + n, 1 + 2 * n, 2 + 2 * n, vd, tmin, T);
+    sb_printf(&vars, "tmin=%.10g; tmax=%.10g; W=1500; H=1050; ", tmin, T);
     sbuf v2 = {0};
     sb_puts(&v2, sb_str(&vars));
     var_s(&vars, "what", "phase");
