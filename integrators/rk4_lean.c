@@ -80,24 +80,27 @@ int fb_rk4_lean_scalar_step(fb_system *fs, size_t dim, double t, double h, doubl
   return rk4_scalar_generic[dim - 2](fs, t, h, y, yerr);
 }
 
+/* fs takes the scalar kernels (its model's, else the generic ones for its nz). */
+static int has_kernels(const fb_system *fs, const fb_model_kernels **own)
+{
+  *own = fs->md->type->kernels;
+  return fs->scalar && fs->nz <= FB_MAX_Z && fs->dim == 2 + fs->nz;
+}
+
 fb_scalar_step_fn fb_rk4_scalar_kernel(const fb_system *fs)
 {
-  if (!fs->scalar || fs->nz > FB_MAX_Z || fs->dim != 2 + fs->nz)
+  const fb_model_kernels *k;
+  if (!has_kernels(fs, &k))
     return NULL;
-  const fb_model_kernels *k = fs->md->type->kernels;
-  if (k != NULL && k->rk4_scalar != NULL)
-    return k->rk4_scalar;
-  return rk4_scalar_generic[fs->nz];
+  return k != NULL && k->rk4_scalar != NULL ? k->rk4_scalar : rk4_scalar_generic[fs->nz];
 }
 
 fb_scalar_run_fn fb_rk4_scalar_run_kernel(const fb_system *fs)
 {
-  if (!fs->scalar || fs->nz > FB_MAX_Z || fs->dim != 2 + fs->nz)
+  const fb_model_kernels *k;
+  if (!has_kernels(fs, &k))
     return NULL;
-  const fb_model_kernels *k = fs->md->type->kernels;
-  if (k != NULL && k->rk4_run != NULL)
-    return k->rk4_run;
-  return rk4_run_generic[fs->nz];
+  return k != NULL && k->rk4_run != NULL ? k->rk4_run : rk4_run_generic[fs->nz];
 }
 
 static int rk4_lean_apply(void *vstate, size_t dim, double t, double h, double y[],

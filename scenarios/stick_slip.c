@@ -9,7 +9,6 @@
  * frequencies); velocity scale max(|v0|, |y0|, A, 1e-3).
  */
 #include <math.h>
-#include <stdlib.h>
 #include <stddef.h>
 
 #include "fb_scenario.h"
@@ -60,7 +59,7 @@ static int stick_slip_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->f_c = fmax(1.0, p->omega) / (2.0 * M_PI);
   pl->v_scale = fmax(fmax(fabs(p->v0), fabs(p->y0)), fmax(fabs(p->A), 1e-3));
   pl->force = stick_slip_force;
-  if (getenv("FBNO") == NULL) pl->forcing = (fb_forcing){FB_FORCING_COS, 0, p->A, p->omega}; /* what stick_slip_force computes */
+  pl->forcing = (fb_forcing){FB_FORCING_COS, 0, p->A, p->omega}; /* what stick_slip_force computes */
   pl->contact[0].dof = 0;
   pl->contact[0].law = (fb_friction){FB_SHAPE_COULOMB, p->mu, p->mu, 1.0};
   pl->contact[0].c0 = (fb_contact_state){1.0, 0.0, 0.0};

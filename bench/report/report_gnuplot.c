@@ -4,7 +4,6 @@
  * into nameless temporary files that the processes inherit. */
 #define _POSIX_C_SOURCE 200809L
 #include <spawn.h>
-#include <zlib.h>
 
 #include "report_int.h"
 
@@ -14,34 +13,21 @@ extern char **environ; /* POSIX: the program's environment, for posix_spawn */
  * nothing is left behind whatever ends the process); its descriptor, or -1. */
 static int inflate_copy(const char *path)
 {
-  const int fd = fb_tmpfile_fd("fricbench_traj");
-  if (fd < 0)
+  char *text;
+  size_t n;
+  if (fb_gz_read_all(path, &text, &n) != 0)
     return -1;
-  gzFile g = gzopen(path, "rb");
-  int r = g == NULL ? -1 : 0;
-  char buf[1 << 16];
-  while (r == 0) {
-    const int k = gzread(g, buf, sizeof buf);
-    if (k <= 0) {
-      r = k;
-      break;
-    }
-    for (int off = 0; off < k && r == 0;) {
-      const ssize_t w = write(fd, buf + off, (size_t)(k - off));
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        r = -1;
-      else
-        off += (int)w;
+  int fd = fb_tmpfile_fd("fricbench_traj");
+  for (size_t off = 0; fd >= 0 && off < n;) {
+    const ssize_t w = write(fd, text + off, n - off);
+    if (w > 0) {
+      off += (size_t)w;
+    } else if (!(w < 0 && errno == EINTR)) {
+      close(fd);
+      fd = -1;
     }
   }
-  if (g != NULL)
-    gzclose(g);
-  if (r < 0) {
-    close(fd);
-    return -1;
-  }
+  free(text);
   return fd;
 }
 
@@ -115,7 +101,6 @@ static int gp_finish(report *rp, gp_job *j, int status, fb_err *err)
     snprintf(msg, sizeof msg, "gnuplot exited with status %d",
              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   close(j->fe);
-  unlink(j->errpath);
   if (ok && file_size(j->of.tmp) <= 0) {
     ok = 0;
     snprintf(msg, sizeof msg, "gnuplot wrote an empty file");
@@ -185,7 +170,6 @@ static int gp_start(report *rp, gp_wait *q, fb_err *err)
     p->pending--;
     return st;
   }
-  j->errpath[0] = '\0';
   j->fe = fb_tmpfile_fd("fricbench_gnuplot");
   sbuf a = {0};
   sb_puts(&a, q->args);
@@ -313,7 +297,7 @@ int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars, f
   if (st == FB_OK && !p->png_only)
     st = gp_enqueue(rp, p, script, spath, vars, "svg", svg, err);
   if (st != FB_OK) { /* the report ends here: gp_discard drops what was queued */
-    p->pending -= (int)(p->png_only ? 1 : 2) - p->queued;
+    p->pending = p->queued;
     return st;
   }
   return gp_pump(rp, err);

@@ -107,8 +107,7 @@ typedef struct gp_job {
   size_t plot;         /* index into report.plots */
   const char *script;
   fb_outfile of;       /* its PNG or SVG under a temporary name */
-  int fe;              /* its stderr (temporary file) */
-  char errpath[64];
+  int fe;              /* its stderr (a nameless temporary file) */
 } gp_job;
 
 /* A gnuplot process to start when a slot is free. */
