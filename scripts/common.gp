@@ -1,9 +1,13 @@
 # common.gp — shared set-up of every fricbench plot script (loaded by each, not run alone).
 #
-# The caller (bench/report/report.c) runs one gnuplot process per plot:
-#   gnuplot -e "VARS; fmt='png'; out='A.png'" SCRIPT -e "fmt='svg'; out='A.svg'" SCRIPT
-# so every script runs twice, once per format.  Before loading this file a script may
-# set W and H (pixels of the PNG; the SVG gets the same size).
+# The caller (bench/report/report_gnuplot.c) sends a gnuplot process, per plot and format:
+#   reset session
+#   reset errorstate; sdir="..."; VARS; fmt='png'; out="A.png"; load "SCRIPT"
+#   unset output; set print; print sprintf('@@fricbench N %d', GPVAL_ERRNO)
+# so every script runs twice, once per format (the PNG in a process that draws plot after
+# plot, the SVG in one of its own), and must leave nothing behind that `reset session`
+# does not clear.  Before loading this file a script may set W and H (pixels of the PNG;
+# the SVG gets the same size).
 # Variables: fmt ('png' or 'svg'), out (output path).
 
 reset

@@ -5,7 +5,8 @@
  *   naive-sign chatters and never sticks; lugre and smooth-sign drift; glowinski,
  *   switching and kikuuwe hold stick (and do not drift); glowinski is first order.
  * Also: the report survives odd rows (nan, failed, budget, short rows, quoted commas,
- * missing trajectories) and fails cleanly without runs.csv.
+ * missing trajectories) and fails cleanly without runs.csv, and a gnuplot script that fails
+ * or a gnuplot process that dies fails its own plot and no other.
  *
  * The quick suite is run once per test executable (about 6 s with plots) into a
  * directory keyed by the Criterion runner's pid, which every test process shares; a
@@ -14,11 +15,13 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fb_verdicts.h"
@@ -398,6 +401,71 @@ Test(suite, quick_early_plots_equal_a_late_report, .timeout = 600)
   snprintf(lpath, sizeof lpath, "%s/report.html", late);
   snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, lpath);
   cr_expect_eq(system(cmd), 0, "report.html differs from the late report's");
+}
+
+/* The report's gnuplot processes outlive a plot (report_gnuplot.c's pool).  A script that
+ * fails fails its plot alone, with gnuplot's message; a gnuplot killed in the middle of a
+ * plot fails that plot, and the plots after it get a new process; every other plot is
+ * drawn, no temporary is left in plots/, no descriptor stays open and no child is left. */
+Test(suite, report_survives_a_failing_and_a_dying_gnuplot, .timeout = 600)
+{
+  const char *dir = quick_dir(1);
+  char base[200], work[300], late[400], scripts[400], cmd[4096], path[800];
+  base_dir(base, sizeof base, getppid());
+  snprintf(work, sizeof work, "%s/gpfail", base);
+  fbt_rmdir(work);
+  mkdir(work, 0700);
+  const char *src = getenv("FB_SOURCE_ROOT");
+  cr_assert_not_null(src, "FB_SOURCE_ROOT is not set (run the tests through meson test)");
+  snprintf(late, sizeof late, "%s/q1", work);
+  snprintf(scripts, sizeof scripts, "%s/scripts", work);
+  snprintf(cmd, sizeof cmd,
+           "cp -a '%s' '%s/' && rm -rf '%s/plots' '%s/report.html' && cp -a '%s/scripts' '%s/' && "
+           "sed -i '1i print no_such_variable_fb' '%s/conv.gp' && "
+           "sed -i '1i system(\"kill -9 $PPID\")' '%s/drift.gp'",
+           dir, work, late, late, src, work, scripts, scripts);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  cr_assert_eq(setenv("FRICBENCH_SCRIPTS", scripts, 1), 0);
+  const size_t fds = open_fds();
+  fb_err err = {{0}};
+  cr_expect_eq(fb_report_make(late, 2, &err), FB_EIO);
+  unsetenv("FRICBENCH_SCRIPTS");
+  cr_expect(strstr(err.msg, "3 plot(s) failed") != NULL, "conv x2 and drift fail: %s", err.msg);
+  cr_expect_eq(open_fds(), fds, "descriptors open before the report %zu, after %zu", fds, open_fds());
+  errno = 0;
+  cr_expect(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "a gnuplot process is left");
+  snprintf(path, sizeof path, "%s/report.html", late);
+  char *html = slurp(path);
+  cr_assert_not_null(html, "report.html is written with the failures named");
+  cr_expect(strstr(html, "undefined variable: no_such_variable_fb") != NULL,
+            "the failing script's plot says what gnuplot said");
+  cr_expect(strstr(html, "gnuplot ended before the plot did (signal 9)") != NULL,
+            "the killed process's plot says how it ended");
+  free(html);
+  /* every other plot of the suite's report is drawn, the failed ones are absent */
+  snprintf(path, sizeof path, "%s/plots", dir);
+  DIR *d = opendir(path);
+  cr_assert_not_null(d);
+  size_t drawn = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *n = e->d_name;
+    if (n[0] == '.' || strcmp(n, "data") == 0)
+      continue;
+    const int failed = strncmp(n, "conv_", 5) == 0 || strncmp(n, "drift.", 6) == 0;
+    snprintf(path, sizeof path, "%s/plots/%s", late, n);
+    cr_expect_eq(exists_nonempty(path), !failed, "%s: %s", n, failed ? "drawn though it failed" : "not drawn");
+    drawn += !failed;
+  }
+  closedir(d);
+  cr_expect_gt(drawn, 20, "plots drawn around the failures");
+  snprintf(path, sizeof path, "%s/plots", late);
+  d = opendir(path);
+  cr_assert_not_null(d);
+  while ((e = readdir(d)) != NULL)
+    cr_expect_null(strstr(e->d_name, ".tmp."), "temporary left: %s", e->d_name);
+  closedir(d);
+  fbt_rmdir(work);
 }
 
 static const fb_vrow *verdict_of(const fb_vtable *v, const char *model, const char *view,

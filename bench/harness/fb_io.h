@@ -37,7 +37,7 @@ int fb_json_dump(const json_t *j, FILE *fp);
 
 /* A scratch file under $TMPDIR (default /tmp), created with mkstemp as PREFIX_XXXXXX and
  * unlinked at once: the descriptor (read and write) is all there is, so no signal or
- * crash leaves it behind.  Returns the descriptor, or -1 with errno set. */
+ * crash leaves it behind; close-on-exec.  Returns the descriptor, or -1 with errno set. */
 int fb_tmpfile_fd(const char *prefix);
 /* Remove the temporaries (NAME.tmp.XXXXXX) a killed command left in a results
  * directory: dir itself, dir/plots and dir/traj/<scenario>.  Returns how many. */

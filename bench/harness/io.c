@@ -255,8 +255,12 @@ int fb_tmpfile_fd(const char *prefix)
     return -1;
   }
   const int fd = mkstemp(path);
-  if (fd >= 0)
+  if (fd >= 0) {
     unlink(path); /* nameless from here: nothing to clean up, whatever ends the process */
+    /* not inherited: the report's gnuplot processes outlive many plots, and read what is
+     * theirs through /proc (report_gnuplot.c) */
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+  }
   return fd;
 }
 

@@ -88,13 +88,21 @@ void sb_html(sbuf *b, const char *s)
   }
 }
 
-/* A gnuplot single-quoted string literal ('' stands for a quote inside). */
+/* A gnuplot double-quoted string literal, backslash escapes for the backslash, the quote
+ * and the line ends: the commands go to gnuplot a line at a time (report_gnuplot.c), and
+ * a line end inside a literal (a folder named so) would cut one. */
 void sb_gq(sbuf *b, const char *s)
 {
-  sb_puts(b, "'");
+  sb_puts(b, "\"");
   for (; *s; s++)
-    sb_puts(b, *s == '\'' ? "''" : (char[2]){*s, '\0'});
-  sb_puts(b, "'");
+    switch (*s) {
+    case '\\': sb_puts(b, "\\\\"); break;
+    case '"': sb_puts(b, "\\\""); break;
+    case '\n': sb_puts(b, "\\n"); break;
+    case '\r': sb_puts(b, "\\r"); break;
+    default: sb_puts(b, (char[2]){*s, '\0'});
+    }
+  sb_puts(b, "\"");
 }
 
 /* One word of a gnuplot word list: double-quoted, with the characters that would break
@@ -781,11 +789,16 @@ struct fb_report_early {
   pthread_mutex_t lock;
   plot_entry plots[MAX_PLOTS]; /* drawn, in the order they ended */
   size_t n;
+  gp_pool *pool; /* the gnuplot processes, the report's after the runs' */
 };
 
 fb_report_early *fb_report_early_new(void)
 {
   fb_report_early *e = calloc(1, sizeof *e);
+  if (e != NULL && (e->pool = gp_pool_new()) == NULL) {
+    free(e);
+    e = NULL;
+  }
   if (e != NULL)
     pthread_mutex_init(&e->lock, NULL);
   return e;
@@ -797,6 +810,7 @@ void fb_report_early_free(fb_report_early *e)
     return;
   for (size_t i = 0; i < e->n; i++)
     sb_free(&e->plots[i].reading);
+  gp_pool_free(e->pool);
   pthread_mutex_destroy(&e->lock);
   free(e);
 }
@@ -841,6 +855,7 @@ void fb_report_early_draw(fb_report_early *e, const char *dir, const char *group
     rp->dir = dir;
     rp->S = S;
     rp->C = C;
+    rp->pool = e->pool;
     rp->maxjobs = 1; /* this thread's one process: the PNG, then the SVG */
     st = gp_find(rp, &err);
   }
@@ -915,6 +930,13 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
   rp->S = S;
   rp->C = C;
   rp->early = early;
+  rp->pool = early != NULL ? early->pool : gp_pool_new();
+  if (rp->pool == NULL) {
+    free(rp);
+    free(S);
+    free(C);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
   {
     const long nproc = jobs > 0 ? (long)jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rp->maxjobs = nproc < 1 ? 1 : nproc > MAX_GP_JOBS ? MAX_GP_JOBS : (size_t)nproc;
@@ -963,6 +985,8 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
   runs_free(&rp->R);
   fb_csv_free(&rp->O.t);
   free(rp->meta);
+  if (early == NULL)
+    gp_pool_free(rp->pool);
   free(rp);
   free(S);
   free(C);

@@ -101,20 +101,38 @@ typedef struct plot_entry {
   int queued;       /* its gnuplot jobs not started yet */
 } plot_entry;
 
-/* A running gnuplot process. */
+/* The gnuplot processes the report draws with, each kept for many plots (report_gnuplot.c);
+ * shared by the threads that draw early plots and the report after them. */
+typedef struct gp_pool gp_pool;
+
+/* A gnuplot process reading plots' commands (report_gnuplot.c). */
+typedef struct gp_worker {
+  pid_t pid;          /* 0: none */
+  int in;             /* our end of its standard input: a socket, so that send() to a
+                         process that died fails instead of raising SIGPIPE */
+  int err;            /* our end of its standard error: messages, then the plot's mark */
+  int busy;           /* taken by a job (the pool's) */
+  unsigned long mark; /* the number in its current plot's mark */
+  char tail[4096];    /* the last of what it printed during its current plot */
+  size_t ntail;
+} gp_worker;
+
+/* A plot being drawn in one format by a gnuplot process: one of the pool's, or its own
+ * (used once: an SVG). */
 typedef struct gp_job {
-  pid_t pid;
+  gp_worker *w;        /* the pool's, or NULL: own */
+  gp_worker own;
   size_t plot;         /* index into report.plots */
   const char *script;
   fb_outfile of;       /* its PNG or SVG under a temporary name */
-  int fe;              /* its stderr (a nameless temporary file) */
 } gp_job;
 
-/* A gnuplot process to start when a slot is free. */
+/* A gnuplot job to start when a slot is free. */
 typedef struct gp_wait {
   size_t plot;
+  int once;             /* in a process of its own (an SVG) */
   const char *script;
-  char *args;           /* the -e assignments, without out= */
+  char *args;           /* the assignments, without out= */
   char spath[PATH_LEN]; /* the script's path */
   char path[PATH_LEN];  /* the output */
 } gp_wait;
@@ -122,6 +140,7 @@ typedef struct gp_wait {
 #define MAX_GP_JOBS 16
 typedef struct report {
   const char *dir;
+  gp_pool *pool;
   gp_job jobs[MAX_GP_JOBS];
   size_t njobs, maxjobs;
   gp_wait queue[2 * MAX_PLOTS]; /* FIFO: queue[qhead..qtail) */
@@ -184,6 +203,9 @@ int find_in_path(const char *exe, char *out, size_t len);
 int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars,
                      fb_err *err);
 int gp_wait_all(report *rp, fb_err *err);
+gp_pool *gp_pool_new(void); /* NULL: out of memory */
+/* Ends the pool's processes (none may be drawing). */
+void gp_pool_free(gp_pool *pool);
 /* Drop the gnuplot jobs queued and not started (after a failure). */
 void gp_discard(report *rp);
 void group_scenarios(const runs *R, const char *group, names *out);
