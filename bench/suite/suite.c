@@ -596,6 +596,16 @@ static void ref_exec(suite *S, size_t k)
     return;
   }
   ref_compute(S, re);
+  /* its trajectory written here, by the worker: after the references, by one thread, the
+   * writes left the other core idle (0.15 s of the quick suite, 0.3 s of the full) */
+  if (!re->own && re->want_traj && re->kind != FB_REF_NONE) {
+    const job *jb = &S->jobs[re->job];
+    char path[1024];
+    ref_traj_path(S, re, path, sizeof path);
+    write_trace(path, &re->ref.tr,
+                re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names : NULL,
+                jb->exp->traj_tail);
+  }
 }
 
 /* A job, unless done or interrupted; journaled once finished.  A job stopped by the
@@ -848,14 +858,6 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
         fb_trace_errors(&re->ref.tr, &ce->ref.tr, S.jobs[re->job].cs.sc.plant.n, &re->mod_x,
                         &re->mod_v, NULL);
       continue;
-    }
-    if (re->want_traj && re->kind != FB_REF_NONE) {
-      const job *jb = &S.jobs[re->job];
-      snprintf(path, sizeof path, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, o->out_dir, jb->exp->scenario,
-               re->tag[0] ? "__" : "", re->tag);
-      write_trace(path, &re->ref.tr,
-                  re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names : NULL,
-                  jb->exp->traj_tail);
     }
   }
   early_setup(&S);
