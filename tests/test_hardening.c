@@ -266,8 +266,10 @@ Test(hardening, scratch_files_live_under_tmpdir_and_have_no_name)
   const char *old = getenv("TMPDIR");
   char *keep = old ? strdup(old) : NULL;
   setenv("TMPDIR", dir, 1);
-  const int fd = fb_tmpfile_fd("fricbench_gnuplot");
+  const int fd = fb_tmpfile_fd("fricbench_traj");
   cr_assert_geq(fd, 0);
+  /* not inherited: the report's gnuplot processes live for many plots (report_gnuplot.c) */
+  cr_expect(fcntl(fd, F_GETFD) & FD_CLOEXEC, "the scratch file is close-on-exec");
   cr_assert_eq(write(fd, "abc", 3), 3);
   char b[4] = {0};
   cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
@@ -279,7 +281,7 @@ Test(hardening, scratch_files_live_under_tmpdir_and_have_no_name)
   char nodir[128];
   snprintf(nodir, sizeof nodir, "%s/none", dir);
   setenv("TMPDIR", nodir, 1);
-  cr_expect_lt(fb_tmpfile_fd("fricbench_gnuplot"), 0);
+  cr_expect_lt(fb_tmpfile_fd("fricbench_traj"), 0);
   if (keep != NULL)
     setenv("TMPDIR", keep, 1);
   else
