@@ -40,7 +40,7 @@ static int inflate_copy(const char *path)
  * A gnuplot process per plot and format spent 50-90 ms starting (loading cairo, pango and
  * the fonts) for plots that take 10-500 ms, and the start-up's page faults made two
  * processes at once slower than one each (2026-11-25: the quick suite's 36 processes, 6.2 s
- * of gnuplot).  A worker reads one plot's commands at a time (gp_send): `reset session`,
+ * of gnuplot).  A worker reads one plot's commands at a time (worker_send): `reset session`,
  * the script's variables and `load` of the script, then a mark printed on its standard
  * error with GPVAL_ERRNO, which says that the plot ended and whether it failed.  An error
  * ends the plot's line, not the process: gnuplot goes on reading its input.
