@@ -392,6 +392,18 @@ Test(hardening, fmt_g17_is_printf_on_millions_of_values)
       v = (double)(1e16 + (double)(s % 100000000000000000ULL)) + 0.5 * (double)(s & 1);
     same_as_printf(v);
   }
+  /* exact ties at the 17th digit, which printf rounds to even: 1 <= v < 10 holds them
+   * at v = 1 + (2j + 1) / 2^17 (D = 10^16 + (2j + 1) 5^16 / 2), and 10^X <= v < 10^(X+1)
+   * at the odd multiples of 2^(X-17) (D = odd 5^(16-X) / 2) */
+  for (int X = -6; X <= 16; X++)
+    for (long j = 0; j < 3000; j++) {
+      const double step = ldexp(1.0, -(17 - X)), lo = pow(10.0, X);
+      const double v = 2.0 * step * floor(lo / (2.0 * step)) + (2.0 * (double)j + 1.0) * step;
+      same_as_printf(v);
+      same_as_printf(-v);
+      same_as_printf(nextafter(v, 0.0));
+      same_as_printf(nextafter(v, INFINITY));
+    }
 }
 
 /* ---- issue 13 item 9: merge's and --part's messages ------------------------------------ */

@@ -81,14 +81,21 @@ int fb_trace_write_header(const fb_trace *tr, const char *const *z_names, FILE *
 int fb_trace_write_rows(const fb_trace *tr, size_t from, size_t to, FILE *fp)
 {
   const size_t n = tr->n, nc = tr->nc;
-  /* one line at a time, numbers by fb_fmt_g17 (the text of "%.17g", ~3x faster) */
-  const size_t cap = (1 + tr->dim + nc) * (FB_FMT_LEN + 1) + nc * 4 + 2;
-  char *line = malloc(cap);
-  if (line == NULL)
+  /* Lines gathered into blocks of ~64 KB, each handed to stdio at once: a 4 KB stdio
+   * buffer took a write(2) per ~35 lines and fwrite's lock per line (a fifth of `run`'s
+   * output time at 1e7 samples); numbers by fb_fmt_g17, the text of "%.17g". */
+  const size_t linecap = (1 + tr->dim + nc) * (FB_FMT_LEN + 1) + nc * 4 + 2;
+  const size_t cap = linecap > 60000 ? 2 * linecap : 65536;
+  char *block = malloc(cap);
+  if (block == NULL)
     return FB_ENOMEM;
+  char *p = block;
   for (size_t g = from; g < to; g++) {
+    if ((size_t)(p - block) > cap - linecap) {
+      fwrite(block, 1, (size_t)(p - block), fp);
+      p = block;
+    }
     const size_t s = g - tr->base;
-    char *p = line;
     p += fb_fmt_g17(tr->t[s], p);
     const double *y = tr->y + s * tr->dim;
     for (size_t k = 0; k < 2 * n; k++) {
@@ -115,9 +122,9 @@ int fb_trace_write_rows(const fb_trace *tr, size_t from, size_t to, FILE *fp)
       }
     }
     *p++ = '\n';
-    fwrite(line, 1, (size_t)(p - line), fp);
   }
-  free(line);
+  fwrite(block, 1, (size_t)(p - block), fp);
+  free(block);
   return ferror(fp) ? FB_EIO : FB_OK;
 }
 
