@@ -7,7 +7,8 @@
  * the smooth sign creeps; two 2-D contacts sharing a body are held exactly by Moreau–Jean's
  * block PGS under a sub-threshold force and released above it; Karnopp's window in the plane
  * holds a diagonal preload exactly; schemes that are one-dimensional (penalty's Newmark,
- * kbe-relay) refuse 2-D contacts with one line and exit 2.
+ * kbe-relay) refuse 2-D contacts with one line and exit 2; the two entries of a 2-D contact
+ * must share their law, compared field by field.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -435,4 +436,38 @@ Test(spatial, embedding_api_gives_the_vector_law)
   cr_assert_eq(fb_model_init(&md, fb_model_find("switching")), FB_OK);
   cr_assert_eq(fb_model_force2(&md, 0, &ci, u, z, F, dz), FB_EUNSUP, "no vector ODE law");
   fb_model_free(&md);
+}
+
+/* The two entries of a 2-D contact must share the friction law and the normal force: equal
+ * laws are accepted whatever the bytes between the law's fields hold (the check compares
+ * fields, not memory: valgrind caught a memcmp reading the struct's padding), different
+ * ones are refused with one line. */
+Test(spatial, a_2d_contact_shares_its_law_field_by_field)
+{
+  fb_plant pl;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_plant_alloc(&pl, 2, 2, 0), FB_OK);
+  cr_assert_eq(fb_plant_alloc_jacobians(&pl), FB_OK);
+  pl.M[0] = pl.M[3] = 1.0;
+  pl.T = 1;
+  memset(&pl.contact[0].law, 0xAA, sizeof pl.contact[0].law); /* padding differs */
+  memset(&pl.contact[1].law, 0x55, sizeof pl.contact[1].law);
+  for (size_t i = 0; i < 2; i++) {
+    fb_contact *c = &pl.contact[i];
+    c->law.shape = FB_SHAPE_COULOMB;
+    c->law.mu_s = c->law.mu_k = 0.3;
+    c->law.vs = 1e-3;
+    c->c0.N = 9.81;
+    c->Jt[i] = 1.0;
+    c->pair = i == 0 ? FB_PAIR_X : FB_PAIR_Y;
+  }
+  cr_expect_eq(fb_plant_finish(&pl, "test", &err), FB_OK, "%s", err.msg);
+  cr_expect_eq(pl.npairs, 1);
+  pl.contact[1].law.mu_s = 0.31;
+  cr_expect_eq(fb_plant_finish(&pl, "test", &err), FB_EINVAL);
+  cr_expect(strstr(err.msg, "share the friction law") != NULL, "%s", err.msg);
+  pl.contact[1].law.mu_s = 0.3;
+  pl.contact[1].c0.N = 9.8;
+  cr_expect_eq(fb_plant_finish(&pl, "test", &err), FB_EINVAL, "the normal force differs");
+  fb_plant_free(&pl);
 }
