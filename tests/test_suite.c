@@ -30,6 +30,7 @@
 #include "fb_test.h"
 
 static char out[1 << 14], errbuf[1 << 14];
+#define MAX_PLOT_FILES 256 /* files in a report's plots/ */
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
@@ -358,44 +359,62 @@ static size_t open_fds(void)
   return n;
 }
 
+/* A copy of the quick suite's directory as DIR/q1, without its plots and report.html:
+ * what a report made afterwards starts from. */
+static void copy_without_report(const char *quick, const char *into)
+{
+  char cmd[2048];
+  fbt_rmdir(into);
+  mkdir(into, 0700);
+  snprintf(cmd, sizeof cmd, "cp -a '%s' '%s/' && rm -rf '%s/q1/plots' '%s/q1/report.html'", quick,
+           into, into, into);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* The names of the files in DIR/plots (not its data/ folder), at most max. */
+static size_t plot_files(const char *dir, char (*names)[256], size_t max)
+{
+  char path[600];
+  snprintf(path, sizeof path, "%s/plots", dir);
+  DIR *d = opendir(path);
+  cr_assert_not_null(d, "cannot open %s", path);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && n < max)
+    if (e->d_name[0] != '.' && strcmp(e->d_name, "data") != 0)
+      snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+  closedir(d);
+  cr_assert_lt(n, max, "more than %zu files in %s: raise MAX_PLOT_FILES", max - 1, path);
+  return n;
+}
+
 /* The trajectory overlays are drawn while the runs still go (fb_report.h's early plots):
  * the report the suite wrote equals, byte for byte, one made afterwards from the same
  * files with every plot drawn at the end (a copy in a folder of the same name, which
  * report.html shows).  And the late report leaves no descriptor open: gnuplot reads the
  * trajectories from inflated copies behind descriptors (traj_source), closed once the
- * plots' processes have started. */
+ * plots' jobs have ended. */
 Test(suite, quick_early_plots_equal_a_late_report, .timeout = 600)
 {
   const char *dir = quick_dir(1);
   char base[200], late[300], cmd[2048], path[600], lpath[600];
+  static char names[MAX_PLOT_FILES][256];
   base_dir(base, sizeof base, getppid());
   snprintf(late, sizeof late, "%s/late", base);
-  fbt_rmdir(late);
-  mkdir(late, 0700);
-  snprintf(cmd, sizeof cmd, "cp -a '%s' '%s/' && rm -rf '%s/q1/plots' '%s/q1/report.html'", dir,
-           late, late, late);
-  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  copy_without_report(dir, late);
   snprintf(late, sizeof late, "%s/late/q1", base);
   fb_err err = {{0}};
   const size_t fds = open_fds();
   cr_assert_eq(fb_report_make(late, 2, &err), FB_OK, "%s", err.msg);
   cr_expect_eq(open_fds(), fds, "descriptors open before the report %zu, after %zu", fds,
                open_fds());
-  snprintf(path, sizeof path, "%s/plots", dir);
-  DIR *d = opendir(path);
-  cr_assert_not_null(d);
-  size_t n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (e->d_name[0] == '.' || strcmp(e->d_name, "data") == 0)
-      continue;
-    snprintf(path, sizeof path, "%s/plots/%s", dir, e->d_name);
-    snprintf(lpath, sizeof lpath, "%s/plots/%s", late, e->d_name);
+  const size_t n = plot_files(dir, names, MAX_PLOT_FILES);
+  for (size_t i = 0; i < n; i++) {
+    snprintf(path, sizeof path, "%s/plots/%s", dir, names[i]);
+    snprintf(lpath, sizeof lpath, "%s/plots/%s", late, names[i]);
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, lpath);
-    cr_expect_eq(system(cmd), 0, "%s differs from the late report's", e->d_name);
-    n++;
+    cr_expect_eq(system(cmd), 0, "%s differs from the late report's", names[i]);
   }
-  closedir(d);
   cr_expect_gt(n, 10, "plots compared");
   snprintf(path, sizeof path, "%s/report.html", dir);
   snprintf(lpath, sizeof lpath, "%s/report.html", late);
@@ -411,19 +430,18 @@ Test(suite, report_survives_a_failing_and_a_dying_gnuplot, .timeout = 600)
 {
   const char *dir = quick_dir(1);
   char base[200], work[300], late[400], scripts[400], cmd[4096], path[800];
+  static char names[MAX_PLOT_FILES][256];
   base_dir(base, sizeof base, getppid());
   snprintf(work, sizeof work, "%s/gpfail", base);
-  fbt_rmdir(work);
-  mkdir(work, 0700);
+  copy_without_report(dir, work);
   const char *src = getenv("FB_SOURCE_ROOT");
   cr_assert_not_null(src, "FB_SOURCE_ROOT is not set (run the tests through meson test)");
   snprintf(late, sizeof late, "%s/q1", work);
   snprintf(scripts, sizeof scripts, "%s/scripts", work);
   snprintf(cmd, sizeof cmd,
-           "cp -a '%s' '%s/' && rm -rf '%s/plots' '%s/report.html' && cp -a '%s/scripts' '%s/' && "
-           "sed -i '1i print no_such_variable_fb' '%s/conv.gp' && "
+           "cp -a '%s/scripts' '%s/' && sed -i '1i print no_such_variable_fb' '%s/conv.gp' && "
            "sed -i '1i system(\"kill -9 $PPID\")' '%s/drift.gp'",
-           dir, work, late, late, src, work, scripts, scripts);
+           src, work, scripts, scripts);
   cr_assert_eq(system(cmd), 0, "%s", cmd);
   cr_assert_eq(setenv("FRICBENCH_SCRIPTS", scripts, 1), 0);
   const size_t fds = open_fds();
@@ -443,28 +461,19 @@ Test(suite, report_survives_a_failing_and_a_dying_gnuplot, .timeout = 600)
             "the killed process's plot says how it ended");
   free(html);
   /* every other plot of the suite's report is drawn, the failed ones are absent */
-  snprintf(path, sizeof path, "%s/plots", dir);
-  DIR *d = opendir(path);
-  cr_assert_not_null(d);
+  const size_t n = plot_files(dir, names, MAX_PLOT_FILES);
   size_t drawn = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    const char *n = e->d_name;
-    if (n[0] == '.' || strcmp(n, "data") == 0)
-      continue;
-    const int failed = strncmp(n, "conv_", 5) == 0 || strncmp(n, "drift.", 6) == 0;
-    snprintf(path, sizeof path, "%s/plots/%s", late, n);
-    cr_expect_eq(exists_nonempty(path), !failed, "%s: %s", n, failed ? "drawn though it failed" : "not drawn");
+  for (size_t i = 0; i < n; i++) {
+    const char *f = names[i];
+    const int failed = strncmp(f, "conv_", 5) == 0 || strncmp(f, "drift.", 6) == 0;
+    snprintf(path, sizeof path, "%s/plots/%s", late, f);
+    cr_expect_eq(exists_nonempty(path), !failed, "%s: %s", f, failed ? "drawn though it failed" : "not drawn");
     drawn += !failed;
   }
-  closedir(d);
   cr_expect_gt(drawn, 20, "plots drawn around the failures");
-  snprintf(path, sizeof path, "%s/plots", late);
-  d = opendir(path);
-  cr_assert_not_null(d);
-  while ((e = readdir(d)) != NULL)
-    cr_expect_null(strstr(e->d_name, ".tmp."), "temporary left: %s", e->d_name);
-  closedir(d);
+  const size_t nl = plot_files(late, names, MAX_PLOT_FILES);
+  for (size_t i = 0; i < nl; i++)
+    cr_expect_null(strstr(names[i], ".tmp."), "temporary left: %s", names[i]);
   fbt_rmdir(work);
 }
 

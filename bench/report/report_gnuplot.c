@@ -52,6 +52,10 @@ static int inflate_copy(const char *path)
  * once (gp_job.own); the pngcairo terminal starts afresh with each output, which the
  * PNGs, byte for byte the same as from a process each, show (2026-11-25). */
 
+/* The start of the line a worker prints when a plot ends: GP_MARK, the plot's number and
+ * GPVAL_ERRNO (worker_send writes the command, worker_read looks for it). */
+#define GP_MARK "@@fricbench"
+
 struct gp_pool {
   pthread_mutex_t lock;
   pthread_cond_t freed;
@@ -131,7 +135,6 @@ static int worker_start(gp_worker *w, const char *gnuplot)
   w->pid = pid; /* busy and mark are the taker's */
   w->in = in[0];
   w->err = er[0];
-  w->ntail = 0;
   return 0;
 }
 
@@ -170,7 +173,6 @@ static gp_worker *pool_take(gp_pool *pool, const char *gnuplot, int *e)
     pool_give(pool, w);
     return NULL;
   }
-  w->ntail = 0;
   return w;
 }
 
@@ -186,12 +188,13 @@ static int worker_send(gp_worker *w, const char *args, const char *out, const ch
   sb_gq(&c, out);
   sb_puts(&c, "; load ");
   sb_gq(&c, spath);
-  sb_printf(&c, "\nunset output; set print; print sprintf('@@fricbench %lu %%d', GPVAL_ERRNO)\n",
+  sb_printf(&c, "\nunset output; set print; print sprintf('" GP_MARK " %lu %%d', GPVAL_ERRNO)\n",
             w->mark);
   if (c.bad) {
     sb_free(&c);
     return ENOMEM;
   }
+  w->ntail = 0; /* what it prints from here is this plot's */
   int e = 0;
   for (size_t off = 0; off < c.n && e == 0;) {
     const ssize_t k = send(w->in, c.s + off, c.n - off, MSG_NOSIGNAL);
@@ -239,7 +242,7 @@ static int worker_read(gp_worker *w, int *failed, char *msg, size_t len)
   }
   w->tail[w->ntail] = '\0';
   char mark[48];
-  const int ml = snprintf(mark, sizeof mark, "@@fricbench %lu ", w->mark);
+  const int ml = snprintf(mark, sizeof mark, GP_MARK " %lu ", w->mark);
   char *at = memmem(w->tail, w->ntail, mark, (size_t)ml);
   if (at == NULL || memchr(at, '\n', w->ntail - (size_t)(at - w->tail)) == NULL)
     return 0;

@@ -732,10 +732,6 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
 
 /* ==== [Engleder2002]'s eps x h grid ============================================================= */
 
-/* The header and the rows with t0 <= t <= t1 of trajectory file src, as the plot data
- * file `name` (its path into out).  Why: the grid plots draw the last 2 drive periods of
- * 40001-sample trajectories, and gnuplot reading the five whole files twice per plot
- * was the longest job of the report. */
 /* What grid.gp draws of one grid trajectory, as plots/data/<name>.dat: per row t, the
  * phase coordinates xi = x_m - vd t (NaN outside [tmin, tmax]) and xi' = v_m - vd of the
  * contact mass (DOF n-1 of n), and the contact force F.  Computed here, with the values

@@ -849,16 +849,16 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     return rst;
   }
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
+  /* an own reference's modelling error needs its Coulomb reference, computed by then */
   for (size_t r = 0; r < S.nrefs; r++) {
     ref_entry *re = &S.refs[r];
-    if (re->own) {
-      re->mod_x = re->mod_v = NAN;
-      const ref_entry *ce = &S.refs[re->coul];
-      if (re->kind != FB_REF_NONE && ce->kind != FB_REF_NONE)
-        fb_trace_errors(&re->ref.tr, &ce->ref.tr, S.jobs[re->job].cs.sc.plant.n, &re->mod_x,
-                        &re->mod_v, NULL);
+    if (!re->own)
       continue;
-    }
+    re->mod_x = re->mod_v = NAN;
+    const ref_entry *ce = &S.refs[re->coul];
+    if (re->kind != FB_REF_NONE && ce->kind != FB_REF_NONE)
+      fb_trace_errors(&re->ref.tr, &ce->ref.tr, S.jobs[re->job].cs.sc.plant.n, &re->mod_x,
+                      &re->mod_v, NULL);
   }
   early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
