@@ -225,6 +225,11 @@ typedef struct fb_model_type {
   void (*init2)(const void *p, const fb_contact_in *c, const double *vr0, double *z0);
   /* Stick flag of a 2-D contact at (vr[2], z[2 nz]); NULL: none (-1). */
   int (*stick2)(const void *p, const fb_contact_in *c, const double *vr, const double *z);
+  /* The parameter holding the treatment's tangential stiffness K_t (N/m): the anchor
+   * spring, the bristle sigma0, the penalty spring.  A compliant element may deflect
+   * |dF|/K_t under a change dF of the stick force without slipping (the hold rule,
+   * docs/design.md §10.1).  NULL: a rigid treatment (K_t infinite). */
+  const char *stiffness_param;
 } fb_model_type;
 
 /* 1 when the model takes 2-D contacts: a vector ODE law or 2-D-aware schemes. */

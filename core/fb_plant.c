@@ -272,6 +272,8 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
     pl->v_scale = 1.0;
   if (!(isfinite(pl->v_stick) && pl->v_stick > 0))
     pl->v_stick = 1e-4 * pl->v_scale;
+  if (!(isfinite(pl->L) && pl->L > 0))
+    pl->L = pl->v_scale / (2.0 * M_PI * pl->f_c);
   return FB_OK;
 }
 

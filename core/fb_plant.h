@@ -100,6 +100,10 @@ typedef struct fb_plant {
                           or 1/(T - t0); sets the default stiffness of regularized models */
   double v_scale;      /* velocity scale (m/s) of the motion */
   double v_stick;      /* |v_r| below this counts as stick in metrics (default 1e-4 v_scale) */
+  double L;            /* length scale (m) of the hold verdict's thresholds (docs/design.md
+                          §5.3, §10.1): the preload deflection of a spring-loaded hold; 0
+                          (default): v_scale / (2 pi f_c), the travel at the velocity scale
+                          over one characteristic period */
   size_t nbreaks;      /* forcing discontinuities strictly inside (t0, T), ascending */
   double *breaks;
   const void *sp;             /* scenario parameters, passed back to the callbacks */

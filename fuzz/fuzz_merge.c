@@ -143,7 +143,7 @@ static void check_merged(const fb_merge_part *mp, size_t np, const section *sec,
 {
   if (o->runs == NULL || o->orders == NULL || o->meta == NULL ||
       strlen(o->runs) != o->runs_len || strlen(o->orders) != o->orders_len ||
-      strlen(o->meta) != o->meta_len || o->nok + o->nbudget + o->nfailed != o->nruns)
+      strlen(o->meta) != o->meta_len || o->tally.n != o->nruns)
     abort();
   /* runs.csv: ids 1..N in order, the parts' header width */
   fb_csv m, p0;

@@ -211,6 +211,7 @@ static double dep_energy(const void *pv, const fb_contact_in *c, const double *z
 }
 
 const fb_model_type fb_model_elastoplastic = {
+    .stiffness_param = "sigma0",
     .stored_energy = dep_energy,
     .name = "elastoplastic",
     .title = "single-state elasto-plastic model: LuGre with purely elastic presliding (no drift)",

@@ -150,6 +150,7 @@ static double kikuuwe_energy(const void *pv, const fb_contact_in *c, const doubl
 
 
 const fb_model_type fb_model_kikuuwe = {
+    .stiffness_param = "K",
     .stored_energy = kikuuwe_energy,
     .name = "kikuuwe",
     .title = "DAI-to-ODE anchor model: Coulomb element + spring K + damper B",

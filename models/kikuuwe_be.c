@@ -580,6 +580,7 @@ static double kbe_energy(const void *pv, const fb_contact_in *c, const double *z
 }
 
 const fb_model_type fb_model_kikuuwe_be = {
+    .stiffness_param = "K",
     .stored_energy = kbe_energy,
     .name = "kikuuwe-be",
     .title = "Kikuuwe's discrete-time friction: backward-Euler anchor / relay step, closed form",

@@ -175,6 +175,7 @@ static double lugre_energy(const void *pv, const fb_contact_in *c, const double 
 }
 
 const fb_model_type fb_model_lugre = {
+    .stiffness_param = "sigma0",
     .stored_energy = lugre_energy,
     .name = "lugre",
     .title = "LuGre bristle model: presliding, Stribeck (drifts under sub-breakaway)",
@@ -210,6 +211,7 @@ const fb_model_type fb_model_lugre = {
 };
 
 const fb_model_type fb_model_dahl = {
+    .stiffness_param = "sigma0",
     .stored_energy = lugre_energy,
     .name = "dahl",
     .title = "Dahl model: LuGre with sigma1 = sigma2 = 0 and S = Fc",

@@ -871,6 +871,7 @@ static double ep_energy(const void *pv, const fb_contact_in *c, const double *z)
 }
 
 const fb_model_type fb_model_penalty = {
+    .stiffness_param = "cT",
     .stored_energy = ep_energy,
     .name = "penalty",
     .title = "elasto-plastic penalty (spring cT capped by the friction bound): rate form, "

@@ -84,6 +84,9 @@ static int preload_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->T = p->T;
   pl->f_c = fmax(fn, p->freq);
   pl->v_scale = fmax(preload_Fs(p), 1e-12) / (p->m * 2.0 * M_PI * pl->f_c);
+  /* the hold verdict's length scale: the preload deflection, so "P % of L" is the share
+   * of the preload lost (docs/design.md §10.1); Fs/k when there is no preload */
+  pl->L = pl->x0[0] > 0 ? pl->x0[0] : preload_Fs(p) / p->k;
   pl->force = preload_force;
   pl->contact[0].dof = 0;
   pl->contact[0].law = (fb_friction){FB_SHAPE_COULOMB, p->mu, p->mu, 1.0};

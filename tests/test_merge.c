@@ -216,9 +216,9 @@ Test(merge_texts, rows_by_id_orders_in_table_order_meta_summed)
                    "by the run id of the first convergence row; unmatched last");
   cr_expect_eq(o.nparts, 2);
   cr_expect_eq(o.nruns, 4);
-  cr_expect_eq(o.nok, 2);
-  cr_expect_eq(o.nbudget, 1);
-  cr_expect_eq(o.nfailed, 1);
+  cr_expect_eq(o.tally.ok, 2);
+  cr_expect_eq(o.tally.budget, 1);
+  cr_expect_eq(o.tally.failed, 1);
   char v[64];
   fb_json_get(o.meta, "wall_time_s", v, sizeof v);
   cr_expect_str_eq(v, "2.5", "the longest part");

@@ -121,12 +121,38 @@ typedef struct fb_metrics {
    * (stop, rolling onset) minus the reference's (s), over the 2-D contacts, the largest in
    * magnitude; NaN when either never sticks */
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err;
+  /* hold (docs/design.md §10.1), over every reference stick interval [a, b] of every
+   * contact, s(t) the run's tangential relative position (Jt x minus the surface's travel),
+   * K_t the treatment's declared tangential stiffness (fb_model_type.stiffness_param;
+   * infinite for a rigid treatment):
+   *   hold_creep_v   the least-squares slope of s over the second half of [a, b], on the
+   *                  intervals with >= 10 samples lasting >= 5 periods 1/f_c or >= 0.5 s;
+   *                  the largest in magnitude, signed (m/s; NaN: no such interval);
+   *   hold_excess    D_x = max_t |s(t) - s(a)| - |dF|/K_t, dF the largest change of the
+   *                  reference's stick force from the run's force at a (what a compliant
+   *                  element may deflect without slipping), >= 0, the largest (m);
+   *   hold_bound     |dF|/K_t of the interval where hold_excess is largest (m);
+   *   hold_slip_frac the largest share of an interval's time where |v_r| >= v_stick at
+   *                  either end of a sample interval (1);
+   *   hold_accum     on intervals of >= 2 periods: (|s(b) - s(a + 1/f_c)| - |dF|/K_t) per
+   *                  period after the first (settling) one, >= 0, the largest (m/cycle);
+   *   L_scale, v_scale: the scenario's scales of the thresholds (m, m/s). */
+  double hold_creep_v, hold_excess, hold_bound, hold_slip_frac, hold_accum;
+  double L_scale, v_scale;
+  /* stability (docs/design.md §10.2): own_x_l2 the L2 norm of x of the model's own
+   * reference (m s^0.5; NaN without one); energy_max the largest kinetic + elastic (plant
+   * springs) + stored (the model's element) energy over the accepted steps (J);
+   * energy_ref_max the Coulomb reference's largest kinetic + elastic energy (J);
+   * instability the larger of disc_x_l2 / max(own_x_l2, L sqrt(T - t0)) and energy_max /
+   * (10 max(energy_ref_max, m v_scale^2 / 2)) (fb_metrics_stability): a run above 1 is
+   * `unstable` (1) */
+  double own_x_l2, energy_max, energy_ref_max, instability;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 53
+#define FB_NMETRICS 64
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
@@ -156,6 +182,7 @@ typedef struct fb_stream {
   double W, W_min;     /* created energy so far and its minimum (J) */
   double W_rise;       /* the largest rise of W over an interval (J) */
   double P_excess;     /* the largest pointwise (F v_r + dE/dt) / (Fs v_scale); -inf: none */
+  double E_max;        /* the largest kinetic + elastic + stored energy (J); -inf: none */
 } fb_stream;
 
 int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref);
@@ -169,6 +196,16 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
  * common grid (the same accuracy norms as fb_metrics_compute); any pointer may be NULL. */
 void fb_trace_errors(const fb_trace *a, const fb_trace *b, size_t n, double *x_l2,
                      double *v_l2, double *x_max);
+
+/* The instability index of a finished run (docs/design.md §10.2), once disc_x_l2 and
+ * own_x_l2 are known: m->instability (NaN when neither test can be made). */
+void fb_metrics_stability(const fb_plant *pl, fb_metrics *m);
+/* 1 when a run of status `status` with metrics m is unstable: a non-finite or diverged
+ * state, or an instability index above 1; why[] says which. */
+int fb_run_unstable(int status, const fb_metrics *m, char *why, size_t len);
+
+/* L2 norm in time (trapezoid) of x of a trace with n DOFs (m s^0.5); NaN when empty. */
+double fb_trace_x_l2(const fb_trace *tr, size_t n);
 
 /* Median of v[0..n) (sorts v in place); NaN when n = 0. */
 double fb_median(double *v, size_t n);

@@ -112,6 +112,15 @@ typedef struct fb_vtable {
   size_t n, cap;
 } fb_vtable;
 
+/* One classification of runs everywhere (docs/design.md §10.8): the terminal, meta.json,
+ * merge and the report count runs.csv's status words the same way. */
+typedef struct fb_run_tally {
+  size_t n, ok, unstable, suspect, budget, failed;
+} fb_run_tally;
+void fb_run_tally_add(fb_run_tally *t, const char *status);
+/* "N runs (a ok, b unstable, c suspect, d budget, e failed)" into buf. */
+void fb_run_tally_text(const fb_run_tally *t, char *buf, size_t len);
+
 /* The verdicts of the texts of runs.csv and orders.csv (orders may be NULL).  FB_EIO when
  * runs.csv is empty or lacks a needed column, FB_ENOMEM. */
 int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,

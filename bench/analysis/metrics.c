@@ -5,6 +5,7 @@
 #include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,14 +19,17 @@ const char *const fb_metric_names[] = {
     "energy_excess_rel", "power_excess_rel", "e_nominal", "e_eff", "e_first", "t1_err",
     "t_imp_err", "pen_max", "contact_dur", "lambda_min", "t_inf_ref", "rest_pen", "rest_gap",
     "rest_force_err", "work_n_err", "ut_err", "stop_err",
-    "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err", NULL};
+    "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err",
+    "hold_creep_v", "hold_excess", "hold_bound", "hold_slip_frac", "hold_accum", "L_scale",
+    "v_scale", "own_x_l2", "energy_max", "energy_ref_max", "instability", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
     "m s^0.5", "1", "m s^0.5", "J", "1", "1", "1", "1", "1", "s", "s", "m", "s", "N", "s", "m",
     "m", "1", "1", "m/s", "s",
-    "m", "deg", "deg", "s", NULL};
+    "m", "deg", "deg", "s",
+    "m/s", "m", "m", "1", "m", "m", "m/s", "m s^0.5", "J", "J", "1", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -40,7 +44,9 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->e_first, m->t1_err, m->t_imp_err, m->pen_max, m->contact_dur, m->lambda_min,
       m->t_inf_ref, m->rest_pen, m->rest_gap, m->rest_force_err, m->work_n_err, m->ut_err,
       m->stop_err, m->path_err_max, m->dir_err_max, m->dir_err_rms,
-      m->stop_time_err};
+      m->stop_time_err, m->hold_creep_v, m->hold_excess, m->hold_bound, m->hold_slip_frac,
+      m->hold_accum, m->L_scale, m->v_scale, m->own_x_l2, m->energy_max, m->energy_ref_max,
+      m->instability};
   memcpy(o, v, sizeof v);
 }
 
@@ -64,7 +70,10 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .rest_pen = v[43],        .rest_gap = v[44],       .rest_force_err = v[45],
                     .work_n_err = v[46],      .ut_err = v[47],         .stop_err = v[48],
                     .path_err_max = v[49],    .dir_err_max = v[50],  .dir_err_rms = v[51],
-                    .stop_time_err = v[52]};
+                    .stop_time_err = v[52],   .hold_creep_v = v[53],   .hold_excess = v[54],
+                    .hold_bound = v[55],      .hold_slip_frac = v[56], .hold_accum = v[57],
+                    .L_scale = v[58],         .v_scale = v[59],        .own_x_l2 = v[60],
+                    .energy_max = v[61],      .energy_ref_max = v[62], .instability = v[63]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -179,6 +188,7 @@ int fb_stream_init(fb_stream *s, const fb_problem *pb, const fb_reference *ref)
   s->Eprev = s->F + nc;
   s->uprev = s->Eprev + 2 * nc;
   s->P_excess = -(double)INFINITY;
+  s->E_max = -(double)INFINITY;
   s->Pprev = s->Eprev + nc;
   s->stick = s->havF + nc;
   return FB_OK;
@@ -248,6 +258,27 @@ static double power2_excess(const fb_stream *s, size_t i, double t, const double
  * over the step (the work as an implicit scheme applies it); W sums that over the run, and its
  * largest rise over any interval, W(t2) - W(t1) with t1 < t2, is the energy created:
  * dissipation earlier in the run must not hide creation later. */
+/* Kinetic plus elastic energy of the plant, 1/2 v'M v + 1/2 x'K x (J): with the model's
+ * stored energy, what an instability pumps up (docs/design.md §10.2). */
+static double mech_energy(const fb_plant *pl, const double *y)
+{
+  const size_t n = pl->n;
+  const double *x = y, *v = y + n;
+  double e = 0.0;
+  for (size_t j = 0; j < n; j++) {
+    if (pl->M_diagonal) {
+      e += 0.5 * pl->M[j * n + j] * v[j] * v[j];
+    } else {
+      for (size_t k = 0; k < n; k++)
+        e += 0.5 * v[j] * pl->M[j * n + k] * v[k];
+    }
+    if (pl->has_K)
+      for (size_t k = 0; k < n; k++)
+        e += 0.5 * x[j] * pl->K[j * n + k] * x[k];
+  }
+  return e;
+}
+
 static int energy_step(fb_stream *s, double t, const double *y)
 {
   const fb_plant *pl = s->pb->plant;
@@ -291,6 +322,10 @@ static int energy_step(fb_stream *s, double t, const double *y)
     s->Pprev[i] = xj;
     s->uprev[i] = u;
   }
+  double E_all = mech_energy(pl, y);
+  for (size_t i = 0; i < pl->nc; i++)
+    E_all += s->Eprev[i];
+  s->E_max = fmax(s->E_max, E_all);
   s->W += dW;
   s->W_min = fmin(s->W_min, s->W);
   s->W_rise = fmax(s->W_rise, s->W - s->W_min);
@@ -391,6 +426,161 @@ static double drift_accumulation(const fb_problem *pb, const fb_trace *tr,
     *growth = isnan(*growth) ? g : fmax(*growth, g);
   }
   return worst;
+}
+
+/* The treatment's tangential stiffness K_t of contact i (N/m): its declared parameter,
+ * infinite for a rigid treatment (fb_model_type.stiffness_param). */
+static double contact_stiffness(const fb_problem *pb, size_t i)
+{
+  const fb_model *md = pb->model;
+  if (md == NULL || md->type->stiffness_param == NULL)
+    return (double)INFINITY;
+  const double K = fb_model_get(md, i, md->type->stiffness_param);
+  return isfinite(K) && K > 0 ? K : (double)INFINITY;
+}
+
+/* Least-squares slope of s[] against t[] (n >= 2), centred for round-off. */
+static double ls_slope(const double *t, const double *s, size_t n)
+{
+  double tm = 0, sm = 0;
+  for (size_t k = 0; k < n; k++)
+    tm += t[k], sm += s[k];
+  tm /= (double)n, sm /= (double)n;
+  double stt = 0, sts = 0;
+  for (size_t k = 0; k < n; k++) {
+    stt += (t[k] - tm) * (t[k] - tm);
+    sts += (t[k] - tm) * (s[k] - sm);
+  }
+  return stt > 0 ? sts / stt : (double)NAN;
+}
+
+/* The hold metrics of fb_metrics (docs/design.md §10.1) over one reference stick interval
+ * [ka, kb] of contact i; s[] is scratch of kb - ka + 1 entries. */
+static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_trace *rt,
+                          size_t i, size_t ka, size_t kb, double *s, fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  const size_t nc = pl->nc, ns = kb - ka + 1;
+  const double P = 1.0 / pl->f_c, a = tr->t[ka], b = tr->t[kb];
+  /* s(t) - s(a): the contact's travel minus the surface's (trapezoid, as `drift`) */
+  const double x_a = fb_contact_vel(pl, i, tr->y + ka * tr->dim);
+  double belt = 0.0, dmax = 0.0, slip = 0.0, dF = 0.0;
+  const double F_a = tr->F[ka * nc + i];
+  for (size_t k = ka; k <= kb; k++) {
+    if (k > ka) {
+      fb_contact_state c0, c1;
+      fb_plant_contact_at(pl, i, tr->t[k - 1], &c0);
+      fb_plant_contact_at(pl, i, tr->t[k], &c1);
+      belt += 0.5 * (c0.u + c1.u) * (tr->t[k] - tr->t[k - 1]);
+      if (!(fabs(vrel(pb, tr, k - 1, i)) < pl->v_stick && fabs(vrel(pb, tr, k, i)) < pl->v_stick))
+        slip += tr->t[k] - tr->t[k - 1];
+    }
+    s[k - ka] = fb_contact_vel(pl, i, tr->y + k * tr->dim) - x_a - belt;
+    dmax = fmax(dmax, fabs(s[k - ka]));
+    if (k < rt->filled)
+      dF = fmax(dF, fabs(rt->F[k * nc + i] - F_a));
+  }
+  const double Kt = contact_stiffness(pb, i);
+  const double bound = isinf(Kt) ? 0.0 : dF / Kt;
+  const double excess = fmax(0.0, dmax - bound);
+  if (isnan(m->hold_excess) || excess > m->hold_excess) {
+    m->hold_excess = excess;
+    m->hold_bound = bound;
+  }
+  if (b > a)
+    m->hold_slip_frac = isnan(m->hold_slip_frac) ? slip / (b - a)
+                                                 : fmax(m->hold_slip_frac, slip / (b - a));
+  if (ns >= 10 && (b - a >= 5.0 * P || b - a >= 0.5)) {
+    size_t kmid = ka;
+    while (kmid < kb && tr->t[kmid] < 0.5 * (a + b))
+      kmid++;
+    if (kb - kmid + 1 >= 2) {
+      const double vc = ls_slope(tr->t + kmid, s + (kmid - ka), kb - kmid + 1);
+      if (isnan(m->hold_creep_v) || fabs(vc) > fabs(m->hold_creep_v))
+        m->hold_creep_v = vc;
+    }
+  }
+  if (b - a >= 2.0 * P) {
+    size_t k1 = ka;
+    while (k1 < kb && tr->t[k1] < a + P)
+      k1++;
+    const double cycles = (b - tr->t[k1]) / P;
+    if (cycles > 0) {
+      const double acc = fmax(0.0, fabs(s[kb - ka] - s[k1 - ka]) - bound) / cycles;
+      m->hold_accum = isnan(m->hold_accum) ? acc : fmax(m->hold_accum, acc);
+    }
+  }
+}
+
+/* The hold metrics over every reference stick interval of every contact. */
+static int hold_metrics(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
+                        fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  m->hold_creep_v = m->hold_excess = m->hold_bound = m->hold_slip_frac = m->hold_accum = NAN;
+  m->L_scale = pl->L;
+  m->v_scale = pl->v_scale;
+  double *s = malloc((tr->filled ? tr->filled : 1) * sizeof *s);
+  if (s == NULL)
+    return FB_ENOMEM;
+  for (size_t i = 0; i < pl->nc; i++) {
+    const fb_spans *rs = &ref->stick[i];
+    for (size_t a = 0; a < rs->n; a++) {
+      size_t ka, kb;
+      sample_range(tr, rs->s[a].t0, rs->s[a].t1, &ka, &kb);
+      if (kb > ka && kb < tr->filled)
+        hold_interval(pb, tr, &ref->tr, i, ka, kb, s, m);
+    }
+  }
+  free(s);
+  return FB_OK;
+}
+
+/* docs/design.md §10.2: a run is unstable when its discretization error exceeds the size
+ * of the model's own converged solution (floored by the length scale over the span, for a
+ * solution at rest), or its energy grows beyond 10x the reference's largest (floored by
+ * the kinetic energy at the velocity scale, for a reference at rest).  A large modelling
+ * error (E_mod) is a finding, not an instability: it does not enter. */
+void fb_metrics_stability(const fb_plant *pl, fb_metrics *m)
+{
+  const double span = pl->T - pl->t0;
+  double mass = 0.0;
+  for (size_t j = 0; j < pl->n; j++)
+    mass += pl->M[j * pl->n + j];
+  const double norm = fmax(isnan(m->own_x_l2) ? 0.0 : m->own_x_l2, pl->L * sqrt(span));
+  const double r_disc = norm > 0 ? m->disc_x_l2 / norm : (double)NAN;
+  const double e_ref = m->energy_ref_max > 0 ? m->energy_ref_max
+                                             : 0.5 * mass * pl->v_scale * pl->v_scale;
+  const double r_energy = e_ref > 0 ? m->energy_max / (10.0 * e_ref) : (double)NAN;
+  m->instability = isnan(r_disc) ? r_energy : isnan(r_energy) ? r_disc : fmax(r_disc, r_energy);
+}
+
+int fb_run_unstable(int status, const fb_metrics *m, char *why, size_t len)
+{
+  if (status == FB_ENONFINITE || status == FB_EDIVERGE) {
+    snprintf(why, len, "unstable: the state went non-finite or diverged");
+    return 1;
+  }
+  if (status == FB_OK && m->instability > 1.0) {
+    snprintf(why, len, "unstable: discretization error or energy %.3g x its bound "
+             "(docs/design.md §10.2)", m->instability);
+    return 1;
+  }
+  return 0;
+}
+
+double fb_trace_x_l2(const fb_trace *tr, size_t n)
+{
+  double e2 = 0.0, prev = 0.0;
+  for (size_t k = 0; k < tr->filled; k++) {
+    double sx = 0.0;
+    for (size_t j = 0; j < n; j++)
+      sx += tr->y[k * tr->dim + j] * tr->y[k * tr->dim + j];
+    if (k > 0)
+      e2 += 0.5 * (tr->t[k] - tr->t[k - 1]) * (sx + prev);
+    prev = sx;
+  }
+  return tr->filled ? sqrt(e2) : (double)NAN;
 }
 
 void fb_trace_errors(const fb_trace *a, const fb_trace *b, size_t n, double *x_l2,
@@ -641,6 +831,13 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
   }
   m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
+  m->energy_max = st != NULL && st->E_max > -(double)INFINITY ? st->E_max : (double)NAN;
+  m->energy_ref_max = 0.0;
+  for (size_t k = 0; k < rt->filled; k++)
+    m->energy_ref_max = fmax(m->energy_ref_max, mech_energy(pl, rt->y + k * rdim));
+  m->own_x_l2 = m->instability = NAN;
+  if (hold_metrics(pb, tr, ref, m) != FB_OK)
+    return FB_ENOMEM;
   return spatial_metrics(pb, tr, ref, m);
 }
 

@@ -102,6 +102,7 @@ void fb_own_ref_disc(const fb_plant *pl, const fb_trace *tr, const fb_trace *own
 {
   fb_trace_errors(tr, own, pl->n, &m->disc_x_l2, &m->disc_v_l2, &m->disc_x_max);
   m->own_ref_err = acc;
+  m->own_x_l2 = fb_trace_x_l2(own, pl->n);
   const double span = pl->T - pl->t0;
   if (!(acc <= 1e-2 * fmax(m->ref_x_l2, pl->v_stick * span * sqrt(span))))
     m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = NAN;

@@ -114,6 +114,7 @@ int fb_case_run_metrics(fb_case *cs, fb_trace *tr, fb_run_result *res, FILE *fp,
     if (cs->md.type->suite.exact_limit) {
       fb_trace_errors(tr, &ref.tr, pl->n, &m.disc_x_l2, &m.disc_v_l2, &m.disc_x_max);
       m.mod_x_l2 = m.mod_v_l2 = m.own_ref_err = 0.0;
+      m.own_x_l2 = m.ref_x_l2;
       own_how = "the Coulomb reference (exact limit)";
     } else {
       fb_own_method om;
@@ -131,6 +132,10 @@ int fb_case_run_metrics(fb_case *cs, fb_trace *tr, fb_run_result *res, FILE *fp,
       }
     }
   }
+  if (res->status == FB_OK && kind != FB_REF_NONE)
+    fb_metrics_stability(pl, &m);
+  char unstable_why[160];
+  const int unstable = fb_run_unstable(res->status, &m, unstable_why, sizeof unstable_why);
   if (st_ok)
     fb_stream_free(&stream);
   json_t *o = json_object();
@@ -141,7 +146,8 @@ int fb_case_run_metrics(fb_case *cs, fb_trace *tr, fb_run_result *res, FILE *fp,
   json_object_set_new(o, "h", num(cs->opts.h));
   json_object_set_new(o, "atol", num(isnan(cs->opts.h) ? cs->opts.atol : (double)NAN));
   json_object_set_new(o, "rtol", num(isnan(cs->opts.h) ? cs->opts.rtol : (double)NAN));
-  json_object_set_new(o, "status", json_string(res->status == FB_OK       ? "ok"
+  json_object_set_new(o, "status", json_string(unstable                  ? "unstable"
+                                               : res->status == FB_OK       ? "ok"
                                                : res->status == FB_BUDGET ? "budget"
                                                                           : "failed"));
   json_object_set_new(o, "message", json_string(res->message));

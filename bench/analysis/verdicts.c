@@ -18,6 +18,9 @@ typedef struct vrun {
   const char *group, *tag, *scenario, *model, *integrator, *status;
   double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
+  /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
+  double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached, cpu_s;
+  int unstable;
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
   const char *sparams;
@@ -43,6 +46,27 @@ static int vt_push(fb_vtable *v, fb_vrow **out)
   return FB_OK;
 }
 
+void fb_run_tally_add(fb_run_tally *t, const char *status)
+{
+  t->n++;
+  if (streq(status, "ok"))
+    t->ok++;
+  else if (streq(status, "unstable"))
+    t->unstable++;
+  else if (streq(status, "suspect"))
+    t->suspect++;
+  else if (streq(status, "budget"))
+    t->budget++;
+  else
+    t->failed++;
+}
+
+void fb_run_tally_text(const fb_run_tally *t, char *buf, size_t len)
+{
+  snprintf(buf, len, "%zu runs (%zu ok, %zu unstable, %zu suspect, %zu budget, %zu failed)",
+           t->n, t->ok, t->unstable, t->suspect, t->budget, t->failed);
+}
+
 void fb_vtable_free(fb_vtable *v)
 {
   free(v->r);
@@ -53,6 +77,7 @@ void fb_vtable_free(fb_vtable *v)
 typedef struct vkey {
   const char *model, *integrator, *view;
   char step[40];
+  double h; /* the judged fixed step (NaN: none) */
 } vkey;
 
 static int add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
@@ -116,6 +141,173 @@ static const vrun *partner(const vrun *R, size_t n, const vrun *r)
   return best;
 }
 
+/* A length or a speed in the unit an engineer reads it in: "3.1 µm", "4.2 mm/s". */
+static void fmt_si(char *buf, size_t len, double x, const char *unit)
+{
+  const double a = fabs(x);
+  const char *p = a >= 1 ? "" : a >= 1e-3 ? "m" : a >= 1e-6 ? "µ" : "n";
+  const double f = a >= 1 ? 1 : a >= 1e-3 ? 1e3 : a >= 1e-6 ? 1e6 : 1e9;
+  snprintf(buf, len, "%.2g %s%s", x * f, p, unit);
+}
+
+/* The largest fixed step at which (model, integrator, scenario) ran stably below the
+ * smallest step at which it was unstable, over every fixed-step run of the suite (ladders,
+ * fixed-step view, defaults); *h_unstable that smallest unstable step (NaN: none). */
+static double stable_max(const vrun *R, size_t n, const vrun *r, double *h_unstable)
+{
+  double hu = INFINITY, hs = NAN;
+  for (size_t k = 0; k < n; k++)
+    if (R[k].unstable && R[k].h > 0 && streq(R[k].model, r->model) &&
+        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
+      hu = fmin(hu, R[k].h);
+  for (size_t k = 0; k < n; k++)
+    if (R[k].ok && R[k].h > 0 && R[k].h < hu && streq(R[k].model, r->model) &&
+        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
+      hs = isnan(hs) ? R[k].h : fmax(hs, R[k].h);
+  *h_unstable = isinf(hu) ? (double)NAN : hu;
+  return hs;
+}
+
+/* "unstable at 0.001 s (stable <= 0.00025 s)" for an unstable run of a set. */
+static void unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, size_t len)
+{
+  double hu;
+  const double hs = stable_max(R, n, r, &hu);
+  if (isnan(hs))
+    snprintf(buf, len, "unstable at %g s (no stable step seen)", r->h);
+  else
+    snprintf(buf, len, "unstable at %g s (stable <= %g s)", r->h, hs);
+}
+
+/* The hold class of one run (docs/design.md §10.1): 0 holds, 1 shifts, 2 creeps (or
+ * accumulates, under an oscillating load), 3 slips; -1 not judged. */
+static int hold_class(const vrun *r)
+{
+  if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->excess) || !(r->L > 0))
+    return -1;
+  if (r->excess > 1e-2 * r->L || r->slip_frac > 1e-2)
+    return 3;
+  /* accumulation per cycle is the question of the oscillating sub-breakaway loads (the
+   * drift scenario, docs/design.md §10.1); elsewhere the creep velocity answers it */
+  const double acc = streq(r->scenario, "drift") ? r->accum : 0.0;
+  if (fabs(r->creep_v) > 1e-6 * r->v_scale || acc > 1e-6 * r->L)
+    return 2;
+  return r->excess <= 1e-6 * r->L ? 0 : 1;
+}
+
+/* hold, creep (fixed-step view), stable-step and cost per simulated second of a set */
+static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+{
+  char scen[320] = "", where[400], txt[96], a[32], b[32];
+  const vrun *worst = NULL, *unst = NULL;
+  int wc = -1;
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]];
+    if (r->unstable && unst == NULL)
+      unst = r;
+    const int c = hold_class(r);
+    if (c < 0)
+      continue;
+    list_add(scen, sizeof scen, r->scenario);
+    if (c > wc || (c == wc && (c == 2 ? fabs(r->creep_v) > fabs(worst->creep_v)
+                                      : r->excess > worst->excess))) {
+      wc = c;
+      worst = r;
+    }
+  }
+  static const char rule[] =
+      "over every reference stick interval: creep = slope of the contact's position over its "
+      "second half (value, m/s), excess = displacement beyond the compliance bound |dF|/K_t "
+      "(value2, m); holds: creep <= 1e-6 v_scale and excess <= 1e-6 L; slips: excess > 1% L "
+      "or slipping > 1% of the time; creeps: creep (or accumulation per cycle) above; else "
+      "shifts (docs/design.md §10.1)";
+  if (unst != NULL) {
+    unstable_text(R, nr, unst, txt, sizeof txt);
+    snprintf(where, sizeof where, "%s%s%s", unst->scenario, scen[0] ? "; judged on " : "", scen);
+    if (add(v, k, "hold", unst->h, "s", NAN, rule, where, "%s", txt) != FB_OK)
+      return FB_ENOMEM;
+  } else if (worst != NULL) {
+    snprintf(where, sizeof where, "worst %s%s%s; %s", worst->scenario,
+             worst->tag[0] ? "/" : "", worst->tag, scen);
+    if (wc == 0)
+      snprintf(txt, sizeof txt, "holds");
+    else if (wc == 1)
+      fmt_si(a, sizeof a, worst->excess, "m"), snprintf(txt, sizeof txt, "shifts %s", a);
+    else if (wc == 2 && fabs(worst->creep_v) > 1e-6 * worst->v_scale)
+      fmt_si(a, sizeof a, fabs(worst->creep_v), "m/s"), snprintf(txt, sizeof txt, "creeps %s", a);
+    else if (wc == 2)
+      fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, sizeof txt, "accumulates %s/cycle", a);
+    else {
+      fmt_si(a, sizeof a, worst->excess, "m");
+      snprintf(b, sizeof b, "%.0f %%", 100.0 * fmin(1.0, worst->excess / worst->L));
+      snprintf(txt, sizeof txt, "slips %s (%s of %s)", a, b,
+               streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
+    }
+    if (add(v, k, "hold", worst->creep_v, "m/s", worst->excess, rule, where, "%s", txt) != FB_OK)
+      return FB_ENOMEM;
+  }
+  if (!streq(k->view, "fixed-step"))
+    return FB_OK;
+  /* discretization creep: a creep whose rate at h is >= 2x its rate at h/4 */
+  double cr = NAN, co = NAN;
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]], *p = NULL;
+    if (hold_class(r) != 2 || (p = partner(R, nr, r)) == NULL || !p->ok)
+      continue;
+    if (fabs(r->creep_v) >= 2 * fabs(p->creep_v) && (isnan(cr) || fabs(r->creep_v) > cr)) {
+      cr = fabs(r->creep_v);
+      co = fabs(p->creep_v) > 0 ? log(fabs(r->creep_v / p->creep_v)) / log(r->h / p->h) : (double)NAN;
+    }
+  }
+  if (add(v, k, "creep", cr, "m/s", co,
+          "discretization creep: a creep velocity at h >= 2x the one at h/4; value2: its "
+          "order in h", scen, isnan(cr) ? "no" : "creeps O(h^%.1f)", co) != FB_OK)
+    return FB_ENOMEM;
+  /* stable-step: the smallest over the set's scenarios of the largest stable step */
+  double hmin = INFINITY, hu_at = NAN;
+  char at[96] = "";
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]];
+    double hu;
+    const double hs = stable_max(R, nr, r, &hu);
+    if (!isnan(hu) && (isnan(hs) || hs < hmin)) {
+      hmin = isnan(hs) ? 0.0 : hs;
+      hu_at = hu;
+      snprintf(at, sizeof at, "%s", r->scenario);
+    }
+  }
+  if (!isnan(hu_at)) {
+    snprintf(where, sizeof where, "%s", at);
+    if (add(v, k, "stable-step", hmin, "s", hu_at,
+            "largest fixed step run stably below the smallest unstable one, over the suite's "
+            "fixed-step runs of each scenario (value; value2: that unstable step); unstable: "
+            "non-finite, E_disc above the own reference's norm, or energy above 10x the "
+            "reference's (docs/design.md §10.2)",
+            where, "stable <= %g s (unstable at %g s)", hmin, hu_at) != FB_OK)
+      return FB_ENOMEM;
+  } else if (add(v, k, "stable-step", k->h, "s", NAN,
+                 "no run of this treatment was unstable at any fixed step the suite ran",
+                 scen, "stable at every step run") != FB_OK) {
+    return FB_ENOMEM;
+  }
+  /* cost at the judged step: evaluations and CPU time per simulated second */
+  double nfe = 0, cpu = 0, sim = 0;
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]];
+    if (r->ok && r->t_reached > 0 && !isnan(r->nfe)) {
+      nfe += r->nfe;
+      cpu += isnan(r->cpu_s) ? 0.0 : r->cpu_s;
+      sim += r->t_reached;
+    }
+  }
+  if (sim > 0 && add(v, k, "cost/s", nfe / sim, "evals/s", cpu / sim,
+                     "RHS or force-law evaluations (value) and CPU seconds (value2) per simulated "
+                     "second, summed over the set's ok runs (docs/design.md §10.6)",
+                     scen, "%.3g evals/s, %.3g CPU s/s", nfe / sim, cpu / sim) != FB_OK)
+    return FB_ENOMEM;
+  return FB_OK;
+}
+
 static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
 {
   char scen[320] = "", notok[320] = "", worst[96] = "";
@@ -160,56 +352,9 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
     if (add(v, k, "stick", fr, "1", ff, rule, where, "%s (worst %.2f)", vd, minfrac) != FB_OK)
       return FB_ENOMEM;
   }
-  /* drift and creep: accumulation on the drift variants and preload-hold */
-  double gmax = -1, rate_at = NAN, creep_rate = NAN, creep_order = NAN;
-  int creeps = 0, drifts_model = 0;
-  scen[0] = notok[0] = worst[0] = '\0';
-  for (size_t a = 0; a < S->n; a++) {
-    const vrun *r = &R[S->i[a]];
-    if (!streq(r->scenario, "drift") && !streq(r->scenario, "preload-hold"))
-      continue;
-    if (!r->ok || isnan(r->drift_growth)) {
-      if (!r->ok)
-        list_add(notok, sizeof notok, r->scenario);
-      continue;
-    }
-    char lab[96];
-    snprintf(lab, sizeof lab, "%s%s%s", r->scenario, r->tag[0] ? "/" : "", r->tag);
-    list_add(scen, sizeof scen, lab);
-    if (r->drift_growth > gmax) {
-      gmax = r->drift_growth;
-      rate_at = r->drift_rate;
-      snprintf(worst, sizeof worst, "%s", lab);
-    }
-    if (streq(k->view, "fixed-step") && r->drift_growth > FB_V_DRIFT_GROWTH) {
-      const vrun *p = partner(R, nr, r);
-      if (p != NULL && p->ok && p->drift_rate > 0 && r->drift_rate >= 2 * p->drift_rate) {
-        creeps = 1;
-        if (isnan(creep_rate) || r->drift_rate > creep_rate) {
-          creep_rate = r->drift_rate;
-          creep_order = log(r->drift_rate / p->drift_rate) / log(r->h / p->h);
-        }
-      } else {
-        drifts_model = 1;
-      }
-    }
-  }
-  if (gmax >= 0) {
-    snprintf(where, sizeof where, "worst %s; %s%s%s", worst, scen,
-             notok[0] ? "; not scored: " : "", notok);
-    const int model_drift = streq(k->view, "fixed-step") ? drifts_model
-                                                         : gmax > FB_V_DRIFT_GROWTH;
-    if (add(v, k, "drift", gmax, "1", rate_at,
-            "growth of the deviation from the reference from forcing cycle N to 2N, relative "
-            "(scale-free); yes above 0.05 unless it shrinks with h (creep); value2 m/cycle",
-            where, "%s", model_drift ? "yes" : "no") != FB_OK)
-      return FB_ENOMEM;
-    if (streq(k->view, "fixed-step") &&
-        add(v, k, "creep", creep_rate, "m/cycle", creep_order,
-            "discretization creep: drift whose rate at h is >= 2x its rate at h/4; value2: "
-            "its order in h", where, creeps ? "creeps O(h^%.1f)" : "no", creep_order) != FB_OK)
-      return FB_ENOMEM;
-  }
+  int st = judge_hold(v, R, nr, S, k);
+  if (st != FB_OK)
+    return st;
   /* chatter inside reference stick */
   double cmax = -1, c4 = NAN;
   int have_partner = 0;
@@ -229,12 +374,17 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
   }
   if (cmax >= 0) {
     snprintf(where, sizeof where, "worst %s; %s", worst, scen);
-    const char *cls = !have_partner ? "unclassified (one step)"
-                      : c4 >= 2 * cmax ? "numerical" : "physical mode";
+    /* a physical mode keeps its rate when the step shrinks 4x; a rate that falls (an
+     * instability that goes away) or rises (~1/h) by more than 2x is the scheme's */
+    const double ratio = c4 / cmax;
+    const char *cls = !have_partner                    ? "unclassified (one step)"
+                      : ratio >= 0.5 && ratio <= 2.0 ? "physical mode"
+                                                     : "numerical";
     if (cmax > FB_V_CHATTER_RATE) {
       if (add(v, k, "chatter", cmax, "1/s", c4,
               "sign changes of v_r per second inside reference stick, largest; yes above 10/s; "
-              "numerical when the rate at h/4 (value2) is >= 2x, else a physical mode",
+              "a physical mode only when the rate at h/4 (value2) is within 0.5x-2x, else "
+              "numerical (docs/design.md §10.3)",
               where, "yes, %s", cls) != FB_OK)
         return FB_ENOMEM;
     } else if (add(v, k, "chatter", cmax, "1/s", c4,
@@ -311,7 +461,7 @@ static int judge_view(fb_vtable *v, const vrun *R, size_t n, const char *view)
         S.i[S.n++] = j;
       }
     }
-    vkey key = {r->model, r->integrator, view, ""};
+    vkey key = {r->model, r->integrator, view, "", fixed ? hview : (double)NAN};
     if (fixed)
       snprintf(key.step, sizeof key.step, "h=%g", hview);
     else
@@ -358,7 +508,7 @@ static int judge_orders(fb_vtable *v, const fb_csv *O)
         p[np++] = q;
       }
     }
-    vkey key = {m, it, "convergence", "ladder"};
+    vkey key = {m, it, "convergence", "ladder", NAN};
     char where[320];
     snprintf(where, sizeof where, "%s%s%s", fitted, none[0] ? "; no asymptotic range: " : "", none);
     const char *rule = "median of the discretization orders of x (against the model's own "
@@ -418,7 +568,7 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
           snprintf(step, sizeof step, "tol=%g", best->atol);
         else
           snprintf(step, sizeof step, "h=%g", best->h);
-        vkey key = {best->model, best->integrator, "matched", ""};
+        vkey key = {best->model, best->integrator, "matched", "", NAN};
         snprintf(key.step, sizeof key.step, "%s", step);
         char where[320];
         snprintf(where, sizeof where, "%s (%s group)", FB_V_COST_SCENARIO, best->group);
@@ -426,7 +576,7 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
                 best->nfe / cheapest) != FB_OK)
           return FB_ENOMEM;
       } else {
-        vkey key = {R[k].model, "-", "matched", "-"};
+        vkey key = {R[k].model, "-", "matched", "-", NAN};
         if (add(v, &key, prop, best_err, "m s^0.5", NAN, rule, FB_V_COST_SCENARIO,
                 "not reachable (best E %.2g)", best_err) != FB_OK)
           return FB_ENOMEM;
@@ -450,7 +600,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     if (used[k] || !spatial || !(streq(a->group, "baseline") || streq(a->group, "spatial")))
       continue;
     const char *cone = strstr(a->tag, "box") != NULL ? "box" : "disc";
-    vkey key = {a->model, a->integrator, "spatial", ""};
+    vkey key = {a->model, a->integrator, "spatial", "", NAN};
     snprintf(key.step, sizeof key.step, "cone=%s", cone);
     double dmax = -1, drms = -1, tmax = -1, pmax = -1, tsigned = 0;
     char dworst[64] = "", tworst[64] = "", pworst[64] = "", never[200] = "", scen[200] = "";
@@ -573,7 +723,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
     if (seen || nd == 32)
       continue;
     snprintf(done[nd++], sizeof done[0], "%s", tr);
-    vkey key = {tr, "contact", "contact", "default"};
+    vkey key = {tr, "contact", "contact", "default", NAN};
     /* restitution on the restitution sweep */
     double worst = -1, suck = INFINITY;
     char wsc[80] = "", ssc[80] = "", scen[320] = "", rscen[320] = "";
@@ -698,7 +848,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(err_x_l2); COL(nfe); COL(path_err_max); COL(dir_err_max); COL(dir_err_rms);
   COL(stop_time_err);
   COL(scenario_params); COL(e_nominal); COL(e_eff); COL(lambda_min); COL(rest_pen);
-  COL(rest_gap); COL(rest_force_err);
+  COL(rest_gap); COL(rest_force_err); COL(hold_creep_v); COL(hold_excess); COL(hold_bound);
+  COL(hold_slip_frac); COL(hold_accum); COL(L_scale); COL(v_scale); COL(t_reached); COL(cpu_s);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -734,7 +885,17 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->rest_pen = fb_csv_d(&T, k, c_rest_pen);
     r->rest_gap = fb_csv_d(&T, k, c_rest_gap);
     r->rest_force_err = fb_csv_d(&T, k, c_rest_force_err);
+    r->creep_v = fb_csv_d(&T, k, c_hold_creep_v);
+    r->excess = fb_csv_d(&T, k, c_hold_excess);
+    r->bound = fb_csv_d(&T, k, c_hold_bound);
+    r->slip_frac = fb_csv_d(&T, k, c_hold_slip_frac);
+    r->accum = fb_csv_d(&T, k, c_hold_accum);
+    r->L = fb_csv_d(&T, k, c_L_scale);
+    r->v_scale = fb_csv_d(&T, k, c_v_scale);
+    r->t_reached = fb_csv_d(&T, k, c_t_reached);
+    r->cpu_s = fb_csv_d(&T, k, c_cpu_s);
     r->ok = streq(r->status, "ok");
+    r->unstable = streq(r->status, "unstable");
     if (r->scenario[0] != '\0' && r->model[0] != '\0')
       n++;
   }

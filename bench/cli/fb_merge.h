@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "fb_status.h"
+#include "fb_verdicts.h"
 
 /* One part's files as texts.  The CSV texts are byte buffers (not necessarily
  * NUL-terminated); the JSON texts are NUL-terminated strings. */
@@ -26,7 +27,7 @@ typedef struct fb_merge_out {
   char *runs, *orders, *meta;
   size_t runs_len, orders_len, meta_len;
   size_t nparts, nruns;          /* K parts, N runs */
-  size_t nok, nbudget, nfailed;  /* runs by status */
+  fb_run_tally tally;            /* runs by status (docs/design.md §10.8) */
 } fb_merge_out;
 
 /* Check that parts[0..n) are every part of one split (K parts of N runs, the same

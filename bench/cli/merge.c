@@ -476,9 +476,11 @@ static int merge_meta(const fb_merge_part *parts, size_t n, const char *date, fb
   json_object_set_new(m, "max_steps", json_integer(strtoll(uint_or(ms, "0"), NULL, 10)));
   json_object_set_new(m, "max_rhs", json_integer(strtoll(uint_or(mr, "0"), NULL, 10)));
   json_object_set_new(m, "runs", json_integer((json_int_t)o->nruns));
-  json_object_set_new(m, "ok", json_integer((json_int_t)o->nok));
-  json_object_set_new(m, "budget", json_integer((json_int_t)o->nbudget));
-  json_object_set_new(m, "failed", json_integer((json_int_t)o->nfailed));
+  json_object_set_new(m, "ok", json_integer((json_int_t)o->tally.ok));
+  json_object_set_new(m, "unstable", json_integer((json_int_t)o->tally.unstable));
+  json_object_set_new(m, "suspect", json_integer((json_int_t)o->tally.suspect));
+  json_object_set_new(m, "budget", json_integer((json_int_t)o->tally.budget));
+  json_object_set_new(m, "failed", json_integer((json_int_t)o->tally.failed));
   json_object_set_new(m, "references", json_integer((json_int_t)refs));
   json_object_set_new(m, "parts", json_integer((json_int_t)o->nparts));
   o->meta = fb_json_text(m);
@@ -632,13 +634,11 @@ int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_me
     fwrite(parts[rr[k].part].runs + rec->off, 1, rec->len, fp);
     fputc('\n', fp);
     const char *s = fb_csv_s(t, rr[k].row, cst);
-    out->nok += strcmp(s, "ok") == 0;
-    out->nbudget += strcmp(s, "budget") == 0;
+    fb_run_tally_add(&out->tally, s);
     if (strcmp(fb_csv_s(t, rr[k].row, cg), "convergence") == 0 &&
         strcmp(fb_csv_s(t, rr[k].row, cw), "h") == 0)
       conv[nconv++] = rr[k]; /* the step-ladder rows, in id order, for orders.csv */
   }
-  out->nfailed = N - out->nok - out->nbudget;
   if ((st = mem_close(fp, &out->runs, err)) != FB_OK)
     goto done;
   /* orders.csv: rows in table order (experiment of the first matching convergence row) */
@@ -961,9 +961,9 @@ static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_e
       fputs("[merge] plots and report...\n", stderr);
     if (plots)
       st = fb_report_make(out, jobs, err);
-    fprintf(stderr, "fricbench merge: %zu parts, %zu runs (%zu ok, %zu budget, %zu failed); "
-                    "results in %s/\n",
-            mo.nparts, mo.nruns, mo.nok, mo.nbudget, mo.nfailed, out);
+    char counts[160];
+    fb_run_tally_text(&mo.tally, counts, sizeof counts);
+    fprintf(stderr, "fricbench merge: %zu parts, %s; results in %s/\n", mo.nparts, counts, out);
   }
   fb_merge_out_free(&mo);
   return st;

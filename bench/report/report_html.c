@@ -63,12 +63,11 @@ static void html_run(sbuf *h, const report *rp)
 {
   const runs *R = &rp->R;
   char b[512];
-  size_t nok = 0, nbud = 0;
+  fb_run_tally all = {0};
   names sc = {{0}, 0}, md = {{0}, 0}, groups = {{0}, 0};
   double wall_sum = 0;
   for (size_t k = 0; k < R->n; k++) {
-    nok += R->r[k].ok;
-    nbud += R->r[k].budget;
+    fb_run_tally_add(&all, R->r[k].status);
     names_add(&sc, R->r[k].scenario);
     names_add(&md, R->r[k].model);
     names_add(&groups, R->r[k].group);
@@ -76,8 +75,10 @@ static void html_run(sbuf *h, const report *rp)
       wall_sum += R->r[k].wall_s;
   }
   sb_puts(h, "<section id=\"run\">\n<h2>What was run</h2>\n<p>");
-  sb_printf(h, "%zu runs (%zu ok, %zu hit their budget, %zu failed) of %zu scenarios x %zu models",
-            R->n, nok, nbud, R->n - nok - nbud, sc.n, md.n);
+  char counts[160];
+  fb_run_tally_text(&all, counts, sizeof counts);
+  sb_html(h, counts);
+  sb_printf(h, " of %zu scenarios x %zu models", sc.n, md.n);
   const char *m = rp->meta;
   if (m != NULL) {
     fb_json_get(m, "wall_time_s", b, sizeof b);
@@ -120,16 +121,15 @@ static void html_run(sbuf *h, const report *rp)
   } else {
     html_meta_row(h, "meta.json", "absent or older than runs.csv: machine, versions and wall time unknown");
   }
-  sb_puts(h, "</table>\n<table>\n<tr><th>group</th><th>what</th><th>runs</th><th>ok</th><th>budget</th>"
-             "<th>failed</th><th>scenarios</th><th>models</th></tr>\n");
+  sb_puts(h, "</table>\n<table>\n<tr><th>group</th><th>what</th><th>runs</th><th>ok</th>"
+             "<th>unstable</th><th>suspect</th><th>budget</th><th>failed</th><th>scenarios</th>"
+             "<th>models</th></tr>\n");
   for (size_t g = 0; g < groups.n; g++) {
-    size_t n = 0, ok = 0, bu = 0;
+    fb_run_tally t = {0};
     names gs = {{0}, 0}, gm = {{0}, 0};
     for (size_t k = 0; k < R->n; k++)
       if (streq(R->r[k].group, groups.s[g])) {
-        n++;
-        ok += R->r[k].ok;
-        bu += R->r[k].budget;
+        fb_run_tally_add(&t, R->r[k].status);
         names_add(&gs, R->r[k].scenario);
         names_add(&gm, R->r[k].model);
       }
@@ -138,8 +138,9 @@ static void html_run(sbuf *h, const report *rp)
     sb_puts(h, "</td><td>");
     sb_html(h, group_about(groups.s[g]));
     sb_printf(h, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
-                 "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td></tr>\n",
-              n, ok, bu, n - ok - bu, gs.n, gm.n);
+                 "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+                 "<td class=\"num\">%zu</td><td class=\"num\">%zu</td></tr>\n",
+              t.n, t.ok, t.unstable, t.suspect, t.budget, t.failed, gs.n, gm.n);
   }
   sb_puts(h, "</table>\n</section>\n");
 }

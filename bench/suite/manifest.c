@@ -496,7 +496,15 @@ static int check_rows(const char *dir, const char *name, const char *runs, size_
     const char *have = fb_csv_s(&T, r, cst);
     /* `suspect` is an ok run that failed the consistency check, decided from its metrics
      * (which the journal holds and are compared below) and its ladder */
-    const int suspect_ok = jr->status == FB_OK && strcmp(have, "suspect") == 0;
+    fb_metrics jm;
+    char uwhy[160];
+    fb_metrics_from_array(&jm, jr->metrics);
+    const int unstable = fb_run_unstable(jr->status, &jm, uwhy, sizeof uwhy);
+    if (cst >= 0 && unstable != (strcmp(have, "unstable") == 0)) {
+      st = row_fault(err, name, r + 1, id, "status", have, unstable ? "unstable" : "not unstable");
+      break;
+    }
+    const int suspect_ok = (jr->status == FB_OK && strcmp(have, "suspect") == 0) || unstable;
     if (cst >= 0 && !suspect_ok && strcmp(have, status_word(jr->status)) != 0) {
       st = row_fault(err, name, r + 1, id, "status", have, status_word(jr->status));
       break;

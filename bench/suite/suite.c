@@ -216,8 +216,11 @@ static void job_run(suite *S, job *jb)
       fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
                       &jb->m.disc_x_max);
       jb->m.mod_x_l2 = jb->m.mod_v_l2 = jb->m.own_ref_err = 0.0;
+      jb->m.own_x_l2 = jb->m.ref_x_l2;
     }
   }
+  if (jb->status == FB_OK && have_ref)
+    fb_metrics_stability(pl, &jb->m);
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
     traj_name(jb, path, sizeof path, S->o->out_dir);
@@ -887,11 +890,12 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   if (st == FB_OK && o->plots)
     st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S.early, err);
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
-  size_t nruns = 0, nok = 0, nb = 0;
-  count_runs(&S, &nruns, &nok, &nb);
-  fprintf(stderr, "fricbench suite: %zu runs (%zu ok, %zu budget, %zu failed), %zu references, "
-                  "%.1f s on %d threads; results in %s/\n",
-          nruns, nok, nb, nruns - nok - nb, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
+  fb_run_tally tally;
+  char counts[160];
+  count_runs(&S, &tally);
+  fb_run_tally_text(&tally, counts, sizeof counts);
+  fprintf(stderr, "fricbench suite: %s, %zu references, %.1f s on %d threads; results in %s/\n",
+          counts, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
   suite_free(&S);
   return st;
 }

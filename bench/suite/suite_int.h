@@ -115,7 +115,7 @@ typedef struct worker_arg {
   phase_kind phase;
 } worker_arg;
 
-void count_runs(const suite *S, size_t *nruns, size_t *nok, size_t *nbudget);
+void count_runs(const suite *S, fb_run_tally *t);
 int job_ref_kind(const suite *S, const job *jb);
 int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err);

@@ -66,6 +66,8 @@ static const char *status_text(const suite *S, size_t k)
 {
   const job *jb = &S->jobs[k];
   char why[8];
+  if (jb->ready && fb_run_unstable(jb->status, &jb->m, why, sizeof why))
+    return "unstable";
   if (jb->status == FB_OK && job_suspect(S, k, why, sizeof why))
     return "suspect";
   if (jb->status == FB_OK)
@@ -114,7 +116,9 @@ static void runs_csv(const suite *S, FILE *fp, size_t key)
     fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
             status_text(S, k));
     char msg[FB_ERR_LEN + 16];
-    if (jb->status == FB_OK && !job_suspect(S, k, msg, sizeof msg))
+    if (jb->ready && jb->status == FB_OK && fb_run_unstable(jb->status, &jb->m, msg, sizeof msg))
+      ; /* the instability's reason */
+    else if (jb->status == FB_OK && !job_suspect(S, k, msg, sizeof msg))
       msg[0] = '\0';
     else if (jb->status != FB_OK)
       snprintf(msg, sizeof msg, "%s", jb->message);
@@ -185,7 +189,8 @@ int write_orders(const suite *S, const char *path, fb_err *err)
     char why[8];
     for (; k2 < S->njobs && S->jobs[k2].exp == e; k2++) {
       const job *jb = &S->jobs[k2];
-      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES && !job_suspect(S, k2, why, sizeof why)) {
+      if (jb->status == FB_OK && n < FB_EXP_MAX_VALUES && !job_suspect(S, k2, why, sizeof why) &&
+          !fb_run_unstable(jb->status, &jb->m, why, sizeof why)) {
         h[n] = jb->value;
         ex[n] = jb->m.disc_x_l2;
         ev[n] = jb->m.disc_v_l2;
@@ -239,14 +244,12 @@ static void cpu_model(char *buf, size_t len)
 }
 
 /* The runs of this command (of its part with --part: the others are not run) by status. */
-void count_runs(const suite *S, size_t *nruns, size_t *nok, size_t *nbudget)
+void count_runs(const suite *S, fb_run_tally *t)
 {
+  memset(t, 0, sizeof *t);
   for (size_t k = 0; k < S->njobs; k++)
-    if (S->sel == NULL || S->sel[k]) {
-      (*nruns)++;
-      *nok += S->jobs[k].status == FB_OK;
-      *nbudget += S->jobs[k].status == FB_BUDGET;
-    }
+    if (S->sel == NULL || S->sel[k])
+      fb_run_tally_add(t, status_text(S, k));
 }
 
 int write_meta(const suite *S, const char *path, double wall, const char *date,
@@ -260,9 +263,8 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
   char cpu[256];
   uname(&u);
   cpu_model(cpu, sizeof cpu);
-  size_t nruns = 0, nok = 0, nbudget = 0, nfail = 0;
-  count_runs(S, &nruns, &nok, &nbudget);
-  nfail = nruns - nok - nbudget;
+  fb_run_tally t;
+  count_runs(S, &t);
 #ifdef __VERSION__
   const char *compiler = __VERSION__;
 #else
@@ -283,10 +285,12 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
     json_object_set_new(m, "samples", json_integer((json_int_t)S->o->samples));
     json_object_set_new(m, "max_steps", json_integer((json_int_t)S->o->max_steps));
     json_object_set_new(m, "max_rhs", json_integer((json_int_t)S->o->max_rhs));
-    json_object_set_new(m, "runs", json_integer((json_int_t)nruns));
-    json_object_set_new(m, "ok", json_integer((json_int_t)nok));
-    json_object_set_new(m, "budget", json_integer((json_int_t)nbudget));
-    json_object_set_new(m, "failed", json_integer((json_int_t)nfail));
+    json_object_set_new(m, "runs", json_integer((json_int_t)t.n));
+    json_object_set_new(m, "ok", json_integer((json_int_t)t.ok));
+    json_object_set_new(m, "unstable", json_integer((json_int_t)t.unstable));
+    json_object_set_new(m, "suspect", json_integer((json_int_t)t.suspect));
+    json_object_set_new(m, "budget", json_integer((json_int_t)t.budget));
+    json_object_set_new(m, "failed", json_integer((json_int_t)t.failed));
     json_object_set_new(m, "references", json_integer((json_int_t)S->nrefs));
   }
   if (m == NULL || fb_json_dump(m, of.fp) != 0) {
