@@ -55,6 +55,7 @@
 #include <gsl/gsl_matrix.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,9 @@ typedef struct kbe_params {
   double K;       /* anchor spring stiffness (N/m) */
   double B;       /* anchor damper (N s/m) */
   double f_ratio; /* f_K / f_c for the auto K */
+  /* not parameters: 1 when K (B) was auto, so that the impedance schemes may cap it at
+   * the step they run (kbe_cap_to_step) */
+  double K_auto, B_auto;
 } kbe_params;
 
 static const fb_param_desc kbe_desc[] = {
@@ -124,8 +128,33 @@ static int kbe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 {
   kbe_params *p = pv;
   (void)err;
+  p->K_auto = isnan(p->K);
+  p->B_auto = isnan(p->B);
   fb_auto_spring_damper(sc, p->f_ratio, &p->K, &p->B);
   return FB_OK;
+}
+
+/* The impedance form's anchor loop is explicit in the body state: with B critical it is
+ * stable only while h sqrt(K/m) stays below about 0.8 (measured on preload-hold: exact
+ * stick up to h = 2.5e-4 s at K = 9.87e6, m = 1), so an auto K stiffer than the step
+ * resolves made the defaults unstable (issue 23, docs/design.md §3 M8).  An auto K is
+ * therefore capped at m / (2 h)^2 (h sqrt(K/m) = 1/2) for the step the scheme runs, and an
+ * auto B follows it (critical); a K or B the user set is kept as set.  The cap goes into
+ * the run's own resolved parameters, so the stored energy, the hold rule's compliance
+ * bound and runs.csv see the stiffness actually simulated. */
+static void kbe_cap_to_step(const fb_problem *pb, double h)
+{
+  fb_model *md = (fb_model *)(uintptr_t)pb->model; /* this run's own instance */
+  for (size_t i = 0; i < md->nc; i++) {
+    kbe_params *p = (kbe_params *)(void *)((char *)md->cparams + i * sizeof(kbe_params));
+    const double m = fb_plant_contact_mass(pb->plant, i);
+    const double Kmax = m / (4.0 * h * h);
+    if (p->K_auto == 1.0 && p->K > Kmax) {
+      p->K = Kmax;
+      if (p->B_auto == 1.0)
+        p->B = 2.0 * sqrt(p->K * m);
+    }
+  }
 }
 
 /* A contact that starts sliding starts in steady slip (e = Fbar sgn(v)/K, as `kikuuwe`);
@@ -294,6 +323,8 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
                             "DOF %zu): use kbe-symplectic or kbe-exact",
                             k, i, pl->contact[i].dof);
   }
+  if (kind != KBE_RELAY)
+    kbe_cap_to_step(pb, o->h);
   kbe_ws *ws = calloc(1, sizeof *ws);
   if (ws == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");

@@ -472,7 +472,12 @@ static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_tra
       fb_plant_contact_at(pl, i, tr->t[k - 1], &c0);
       fb_plant_contact_at(pl, i, tr->t[k], &c1);
       belt += 0.5 * (c0.u + c1.u) * (tr->t[k] - tr->t[k - 1]);
-      if (!(fabs(vrel(pb, tr, k - 1, i)) < pl->v_stick && fabs(vrel(pb, tr, k, i)) < pl->v_stick))
+      /* slipping: moving by the velocity test and not stuck by the model's own flag (a
+       * compliant element's deflection moves the body while its anchor holds) */
+      const int held_v = fabs(vrel(pb, tr, k - 1, i)) < pl->v_stick &&
+                         fabs(vrel(pb, tr, k, i)) < pl->v_stick;
+      const int held_f = tr->stick[(k - 1) * nc + i] == 1 && tr->stick[k * nc + i] == 1;
+      if (!held_v && !held_f)
         slip += tr->t[k] - tr->t[k - 1];
     }
     s[k - ka] = fb_contact_vel(pl, i, tr->y + k * tr->dim) - x_a - belt;
