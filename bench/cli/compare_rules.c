@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fb_compare.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -99,6 +100,12 @@ int fb_cmp_verdict_rank(const char *property, const char *verdict)
 {
   if (strncmp(verdict, "unstable", 8) == 0)
     return 0;
+  /* cost at matched accuracy: a ratio to the cheapest ("2.41x", rated by value) beats
+   * "not reachable" */
+  if (strncmp(property, "cost@", 5) == 0)
+    return strncmp(verdict, "not reachable", 13) == 0 ? 1
+           : isdigit((unsigned char)verdict[0])      ? 2
+                                                     : -1;
   int best = -1;
   size_t len = 0;
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
@@ -110,6 +117,15 @@ int fb_cmp_verdict_rank(const char *property, const char *verdict)
     }
   }
   return best;
+}
+
+fb_cmp_dir fb_cmp_verdict_value_direction(const char *property)
+{
+  if (strncmp(property, "cost@", 5) == 0)
+    return FB_CMP_LOWER; /* evaluations of the cheapest run reaching the accuracy */
+  if (strcmp(property, "stable-step") == 0)
+    return FB_CMP_HIGHER; /* the smallest largest stable h over scenarios (§10.2) */
+  return FB_CMP_CHANGED;
 }
 
 int fb_cmp_beyond(fb_cmp_dir d, double a, double b, double rtol, int *worse)

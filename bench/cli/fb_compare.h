@@ -26,6 +26,10 @@ int fb_cmp_status_rank(const char *status);
  * it does not know. */
 int fb_cmp_verdict_rank(const char *property, const char *verdict);
 
+/* The good direction of a verdict row's value between two verdicts of the same rank
+ * (cost at matched accuracy: lower; stable-step: higher; others: none). */
+fb_cmp_dir fb_cmp_verdict_value_direction(const char *property);
+
 /* 1 when a change from a to b of a directional column is beyond rtol relative to the
  * smaller magnitude (and the larger is above the round-off floor); its sign in *worse. */
 int fb_cmp_beyond(fb_cmp_dir d, double a, double b, double rtol, int *worse);
