@@ -181,6 +181,10 @@ Test(compare, other_parameters_are_other_runs)
                   "nan,nan,h,0.001,ok,,9,9,9,9,9,9,5,100,3,1e-6,1e-6,1e-3\n";
   cr_assert_eq(cmp("1," R1 M1, m, NULL, NULL, NULL), 0, "%s", out);
   cr_assert(has_line("only in B", "K=1e5"), "%s", out);
+  /* their verdicts were judged on other runs: a changed one is not rated */
+  cr_assert_eq(cmp("1," R1 M1, b, "kikuuwe,rk4,fixed,0.001,drift,no,1,1,1,R,stick-slip\n",
+                   "kikuuwe,rk4,fixed,0.001,drift,yes,1,1,1,R,stick-slip\n", NULL), 0, "%s", out);
+  cr_assert(has_line("changed", "verdict") && strstr(out, "not rated"), "%s", out);
   /* a run missing from B is listed, not a regression (a filtered suite B) */
   cr_assert_eq(cmp("1," R1 M1 "2," R2 M2, "1," R1 M1, NULL, NULL, NULL), 0);
   cr_assert(has_line("only in A", "lugre") && strstr(out, "1 only in A"), "%s", out);

@@ -112,6 +112,7 @@ typedef struct cmp {
   size_t regressions, better, changed;
   size_t runs[3], verdicts[3]; /* matched, only in A, only in B */
   double rtol, time_rtol;      /* time_rtol < 0: timings not rated */
+  int rate_verdicts;           /* the same runs on both sides: see compare_verdict */
   int json;
 } cmp;
 
@@ -498,8 +499,25 @@ static void verdict_name(const table *T, size_t r, char *buf, size_t len)
            fb_csv_s(t, r, T->col[2]), fb_csv_s(t, r, T->col[3]), fb_csv_s(t, r, T->col[4]));
 }
 
-/* A changed verdict, rated by its property's word order; "unstable ..." is below every
+/* A changed verdict's label: by its property's word order; "unstable ..." is below every
  * other verdict; the same rank compares the value where the property has a direction. */
+static label verdict_label(const cmp *c, const char *prop, const char *x, const char *y,
+                           const char *vx, const char *vy)
+{
+  const int ka = fb_cmp_verdict_rank(prop, x), kb = fb_cmp_verdict_rank(prop, y);
+  if (ka == 0 || kb == 0)
+    return ka == kb ? L_CHANGED : ka == 0 ? L_BETTER : L_WORSE;
+  if (ka > 0 && kb > 0 && ka != kb)
+    return kb > ka ? L_BETTER : L_WORSE;
+  double a, b;
+  int worse;
+  const fb_cmp_dir d = fb_cmp_verdict_value_direction(prop);
+  if (ka == kb && d != FB_CMP_CHANGED && num_ok(vx, &a) && num_ok(vy, &b) && isfinite(a) &&
+      isfinite(b) && fb_cmp_beyond(d, a, b, c->rtol, &worse))
+    return worse ? L_WORSE : L_BETTER;
+  return L_CHANGED;
+}
+
 static void compare_verdict(cmp *c, const table *A, size_t ra, const table *B, size_t rb)
 {
   const char *prop = fb_csv_s(&A->t, ra, A->col[4]);
@@ -508,22 +526,11 @@ static void compare_verdict(cmp *c, const table *A, size_t ra, const table *B, s
     return;
   char what[1024];
   verdict_name(A, ra, what, sizeof what);
-  const int ka = fb_cmp_verdict_rank(prop, x), kb = fb_cmp_verdict_rank(prop, y);
-  label l = L_CHANGED;
-  if (ka == 0 || kb == 0)
-    l = ka == kb ? L_CHANGED : ka == 0 ? L_BETTER : L_WORSE;
-  else if (ka > 0 && kb > 0 && ka != kb)
-    l = kb > ka ? L_BETTER : L_WORSE;
-  else if (ka == kb && A->col[6] >= 0 && B->col[6] >= 0) {
-    double a, b;
-    int worse;
-    const fb_cmp_dir d = fb_cmp_verdict_value_direction(prop);
-    num_ok(fb_csv_s(&A->t, ra, A->col[6]), &a);
-    num_ok(fb_csv_s(&B->t, rb, B->col[6]), &b);
-    if (d != FB_CMP_CHANGED && isfinite(a) && isfinite(b) &&
-        fb_cmp_beyond(d, a, b, c->rtol, &worse))
-      l = worse ? L_WORSE : L_BETTER;
-  }
+  /* a verdict's key does not say which runs it was judged on (other parameters, a
+   * filter): when the runs differ, a changed verdict answers another question */
+  const label l = !c->rate_verdicts ? L_CHANGED
+                  : verdict_label(c, prop, x, y, fb_csv_s(&A->t, ra, A->col[6]),
+                                  fb_csv_s(&B->t, rb, B->col[6]));
   change(c, "verdict", l, what, prop, x, y);
 }
 
@@ -564,6 +571,7 @@ static void report(cmp *c, const char *A, const char *B, const table tab[4], int
     json_object_set_new(o, "verdicts_matched", json_integer((json_int_t)c->verdicts[0]));
     json_object_set_new(o, "verdicts_only_in_a", json_integer((json_int_t)c->verdicts[1]));
     json_object_set_new(o, "verdicts_only_in_b", json_integer((json_int_t)c->verdicts[2]));
+    json_object_set_new(o, "verdicts_rated", json_boolean(verdicts && c->rate_verdicts));
     json_object_set_new(o, "timings_compared", json_boolean(c->time_rtol >= 0));
     json_object_set_new(o, "regressions", json_integer((json_int_t)c->regressions));
     json_object_set_new(o, "better", json_integer((json_int_t)c->better));
@@ -574,10 +582,11 @@ static void report(cmp *c, const char *A, const char *B, const table tab[4], int
     json_decref(o);
     return;
   }
-  char vs[96] = "not compared: verdicts.csv missing", ts[48] = "not compared";
+  char vs[128] = "not compared: verdicts.csv missing", ts[48] = "not compared";
   if (verdicts)
-    snprintf(vs, sizeof vs, "%zu matched, %zu only in A, %zu only in B", c->verdicts[0],
-             c->verdicts[1], c->verdicts[2]);
+    snprintf(vs, sizeof vs, "%zu matched, %zu only in A, %zu only in B%s", c->verdicts[0],
+             c->verdicts[1], c->verdicts[2],
+             c->rate_verdicts ? "" : ", not rated: judged on other runs");
   if (c->time_rtol >= 0)
     snprintf(ts, sizeof ts, "compared at rtol %g", c->time_rtol);
   printf("%zu runs in A, %zu in B: %zu matched, %zu only in A, %zu only in B; %zu "
@@ -651,6 +660,7 @@ int fb_cmd_compare(int argc, char **argv)
            "B");
   compare_columns(&c, &tab[0], &tab[1]);
   merge_keys(&c, &tab[0], &tab[1], compare_run, run_name, "run", c.runs);
+  c.rate_verdicts = c.runs[1] == 0 && c.runs[2] == 0;
   if (hv[0] && hv[1])
     merge_keys(&c, &tab[2], &tab[3], compare_verdict, verdict_name, "verdict", c.verdicts);
   report(&c, A, B, tab, hv[0] && hv[1]);
