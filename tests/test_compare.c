@@ -147,6 +147,20 @@ Test(compare, each_metric_rated_by_its_direction)
   cr_assert(has_line("changed", "nevents") && strstr(out, "0 regressions"), "%s", out);
 }
 
+Test(compare, timings_only_at_a_tolerance_asked_for)
+{
+  static const char h[] = "group,tag,scenario,scenario_params,model,model_params,integrator,"
+                          "mode,h,atol,rtol,sweep,sweep_value,status,cpu_s\n";
+  char a[512], b[512];
+  snprintf(a, sizeof a, "%s" "x,,drift,m=1,lugre,,rk4,fixed,0.001,nan,nan,,nan,ok,0.001\n", h);
+  snprintf(b, sizeof b, "%s" "x,,drift,m=1,lugre,,rk4,fixed,0.001,nan,nan,,nan,ok,0.01\n", h);
+  /* one timing is noise: not rated by default */
+  cr_assert_eq(cmp_files(a, strlen(a), b, NULL, NULL, NULL), 0, "%s%s", out, err);
+  cr_assert(!strstr(out, "cpu_s") && strstr(out, "timings not compared"), "%s", out);
+  cr_assert_eq(cmp_files(a, strlen(a), b, NULL, NULL, "--time-rtol=0.5"), 1, "%s%s", out, err);
+  cr_assert(has_line("worse", "cpu_s"), "%s", out);
+}
+
 Test(compare, status_order)
 {
   const char *ok = "1," R1 M1;

@@ -45,12 +45,11 @@ static const char compare_help[] =
     "metric changed by more than R relative (default 0.1, above 1e-12 absolute), labelled\n"
     "better or worse by the metric's good direction (errors, cost, drift, chatter, energy\n"
     "excess: lower; stick held, stable step: higher), or changed when it has none; when\n"
-    "both have verdicts.csv, every changed verdict, rated the same way.  Timings (wall_s,\n"
-    "cpu_s: one measurement each, noise on a shared machine) only with --time-rtol.\n"
-    "A table on stdout,\n"
-    "or one JSON object with --json.  Exit status 0: nothing got worse; 1: something got\n"
-    "worse (a regression); 2: bad input (malformed runs.csv or verdicts.csv), nothing\n"
-    "printed.\n";
+    "both have verdicts.csv, every changed verdict, rated the same way (not rated when\n"
+    "the runs differ).  Timings (wall_s, cpu_s: one measurement each, noise on a shared\n"
+    "machine) only with --time-rtol R.  A table on stdout, or one JSON object with --json.\n"
+    "Exit status 0: nothing got worse; 1: something got worse (a regression); 2: bad\n"
+    "input (a malformed runs.csv or verdicts.csv: one line on stderr, nothing printed).\n";
 
 /* What a cell of a column may hold. */
 typedef enum cell_kind { CELL_ANY, CELL_TEXT, CELL_NAME, CELL_NUM, CELL_COUNT } cell_kind;
