@@ -326,6 +326,12 @@ Test(compare, no_value_is_allowed_where_the_suite_writes_one)
   cr_assert_eq(cmp("1," R1 ",nan,NaN,1,1,1,5,100,3,-nan,1e-6,nan\n2," R2 M2,
                    "1," R1 ",nan,NaN,1,1,1,5,100,3,-nan,1e-6,nan\n2," R2 M2, NULL, NULL, NULL),
                0, "%s%s", out, err);
+  /* inf in a run that did not complete (its metrics are not rated), and in a verdict's
+   * value (a rest measure that is NaN is written as inf) */
+  const char *ran_away = "1,fixed-step,,stick-slip,D=0.1;mu=4,kikuuwe,K=auto;B=auto,rk4,fixed,"
+                         "0.001,nan,nan,h,0.001,unstable,x,inf,-inf,1,1,1,1,5,100,3,1,1,1\n";
+  const char *v = "penalty-n,contact,contact,-,rests,does not rest,inf,x bound,nan,R,x\n";
+  cr_assert_eq(cmp(ran_away, ran_away, v, v, NULL), 0, "%s%s", out, err);
   /* a quoted key cell with a comma is one field */
   cr_assert_eq(cmp("1,\"a,b\",,stick-slip,D=0.1,kikuuwe,,rk4,fixed,0.001,nan,nan,h,0.001,ok,," M1,
                    "1,\"a,b\",,stick-slip,D=0.1,kikuuwe,,rk4,fixed,0.001,nan,nan,h,0.001,ok,," M1,

@@ -52,7 +52,12 @@ static const char compare_help[] =
     "input (a malformed runs.csv or verdicts.csv: one line on stderr, nothing printed).\n";
 
 /* What a cell of a column may hold. */
-typedef enum cell_kind { CELL_ANY, CELL_TEXT, CELL_NAME, CELL_NUM, CELL_COUNT } cell_kind;
+/* CELL_METRIC: a number or no value; inf too in a run that did not complete (a run that
+ * ran away may measure one), never in one whose metrics are rated.  CELL_NUM_INF: the
+ * verdict values (verdicts.c writes inf for a rest measure that is NaN). */
+typedef enum cell_kind {
+  CELL_ANY, CELL_TEXT, CELL_NAME, CELL_NUM, CELL_NUM_INF, CELL_METRIC, CELL_COUNT
+} cell_kind;
 
 typedef struct col_spec {
   const char *name;
@@ -76,19 +81,17 @@ static const col_spec run_cols[] = {
     {"nfe", CELL_COUNT, 0},          {"njac", CELL_COUNT, 0},
     {"nevents", CELL_COUNT, 0},      {"ninner", CELL_COUNT, 0},
     {"nswitch", CELL_COUNT, 0},      {"wall_s", CELL_NUM, 0},
-    {"cpu_s", CELL_NUM, 0},          {"creep_v", CELL_NUM, 0},
-    {"excess_disp", CELL_NUM, 0},    {"h_stable", CELL_NUM, 0},
+    {"cpu_s", CELL_NUM, 0},          {"creep_v", CELL_METRIC, 0},
+    {"excess_disp", CELL_METRIC, 0}, {"h_stable", CELL_METRIC, 0},
 };
 #define NRUNCOLS (sizeof run_cols / sizeof run_cols[0])
 #define NRUNKEY 13 /* the first 13 of run_cols */
-/* key cells read as numbers: compared by value ("1e-3" is "0.001", "-nan" is "nan") */
-#define KEY_IS_NUM(i) (run_cols[i].kind == CELL_NUM)
 static const char *const not_metrics[] = {"run_id", "status", "message", "ref"};
 
 static const col_spec verdict_cols[] = {
     {"model", CELL_NAME, 1}, {"integrator", CELL_TEXT, 1}, {"view", CELL_TEXT, 1},
     {"step", CELL_TEXT, 1},  {"property", CELL_NAME, 1},   {"verdict", CELL_NAME, 1},
-    {"value", CELL_NUM, 0},  {"value2", CELL_NUM, 0},
+    {"value", CELL_NUM_INF, 0},  {"value2", CELL_NUM_INF, 0},
 };
 #define NVERDCOLS (sizeof verdict_cols / sizeof verdict_cols[0])
 #define NVERDKEY 5
@@ -143,8 +146,8 @@ static const char *shown(const char *s, char *buf, size_t len)
 }
 
 /* A number cell: empty and NaN (how the suite writes "no value") allowed, a finite
- * decimal number allowed; inf, hex and anything else refused. */
-static int num_ok(const char *s, double *out)
+ * decimal number allowed, inf where allow_inf; hex and anything else refused. */
+static int num_parse(const char *s, double *out, int allow_inf)
 {
   if (s[0] == '\0' || strcasecmp(s, "nan") == 0 || strcasecmp(s, "-nan") == 0) {
     *out = NAN;
@@ -152,17 +155,31 @@ static int num_ok(const char *s, double *out)
   }
   char *end;
   *out = strtod(s, &end);
-  return end != s && *end == '\0' && isfinite(*out) && strpbrk(s, "xXpP") == NULL &&
-         !isspace((unsigned char)s[0]);
+  return end != s && *end == '\0' && !isnan(*out) && (allow_inf || isfinite(*out)) &&
+         strpbrk(s, "xXpP") == NULL && !isspace((unsigned char)s[0]);
 }
 
-static int cell_ok(cell_kind k, const char *s, const char **allowed)
+static int num_ok(const char *s, double *out)
+{
+  return num_parse(s, out, 0);
+}
+
+/* done: the row's run completed (ok or suspect), so its metrics are rated */
+static int cell_ok(cell_kind k, const char *s, int done, const char **allowed)
 {
   double d;
   switch (k) {
   case CELL_NUM:
     *allowed = "a finite number, or empty or nan for no value";
     return num_ok(s, &d);
+  case CELL_NUM_INF:
+    *allowed = "a number, inf, or empty or nan for no value";
+    return num_parse(s, &d, 1);
+  case CELL_METRIC:
+    *allowed = done ? "a finite number, or empty or nan for no value (inf only in a run "
+                      "that did not complete)"
+                    : "a number, inf, or empty or nan for no value";
+    return num_parse(s, &d, !done);
   case CELL_COUNT:
     *allowed = "a whole number >= 0";
     return s[0] != '\0' && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 19;
@@ -252,8 +269,9 @@ static int table_check(table *T, const col_spec *spec, size_t n)
       return refuse("%s line 1: no column '%s': it is required (columns in results/README.md)",
                     T->path, spec[i].name);
   }
+  const int st = fb_csv_col(t, "status"); /* runs.csv: inf only where not rated */
   for (size_t c = 0; c < t->ncols; c++) {
-    cell_kind k = is_metric_name(t->hdr[c]) ? CELL_NUM : CELL_ANY;
+    cell_kind k = is_metric_name(t->hdr[c]) ? CELL_METRIC : CELL_ANY;
     for (size_t i = 0; i < n; i++)
       if (T->col[i] == (int)c)
         k = spec[i].kind;
@@ -261,7 +279,9 @@ static int table_check(table *T, const col_spec *spec, size_t n)
     for (size_t r = 0; r < t->nrows; r++) {
       const char *s = fb_csv_s(t, r, (int)c);
       char b[64];
-      if (!cell_ok(k, s, &allowed))
+      const int done = st < 0 || fb_cmp_status_rank(fb_csv_s(t, r, st)) >=
+                                     fb_cmp_status_rank("suspect");
+      if (!cell_ok(k, s, done, &allowed))
         return refuse("%s line %zu, column %s: '%s' is not allowed: give %s", T->path,
                       T->line[r], t->hdr[c], shown(s, b, sizeof b), allowed);
     }
