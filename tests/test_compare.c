@@ -18,7 +18,7 @@ static char out[1 << 16], err[1 << 12];
 static const char hdr[] = "run_id,group,tag,scenario,scenario_params,model,model_params,"
                           "integrator,mode,h,atol,rtol,sweep,sweep_value,status,message,"
                           "err_x_l2,err_v_l2,err_F_l2,err_x_max,err_v_max,disc_x_l2,"
-                          "stick_held,nfe,nevents,creep_v,excess_disp,h_stable\n";
+                          "stick_held,nfe,nevents,hold_creep_v,hold_excess,t_reached\n";
 
 static void put_n(const char *dir, const char *name, const char *text, size_t len)
 {
@@ -73,7 +73,7 @@ static int cmp(const char *rows_a, const char *rows_b, const char *verd_a, const
 }
 
 /* Key cells up to the message, then the metrics of hdr: err_x_l2 ... disc_x_l2 (6),
- * stick_held, nfe, nevents, creep_v, excess_disp, h_stable. */
+ * stick_held, nfe, nevents, hold_creep_v, hold_excess, t_reached. */
 #define R1 "fixed-step,,stick-slip,D=0.1;mu=4,kikuuwe,K=auto;B=auto,rk4,fixed,0.001,nan,nan,h," \
            "0.001,ok,,"
 #define R2 "baseline,,drift,m=1;Fs=1.5,lugre,sigma0=auto,msbdf,adaptive,nan,1e-08,1e-08,,nan," \
@@ -134,14 +134,14 @@ Test(compare, each_metric_rated_by_its_direction)
   /* stick held and stable step: higher is better */
   cr_assert_eq(cmp(a, R1M("1,1,1,1,1,1", "6,100,3,-2e-6,1e-6,2e-3"), NULL, NULL, NULL), 0,
                "%s", out);
-  cr_assert(has_line("better", "stick_held") && has_line("better", "h_stable"), "%s", out);
+  cr_assert(has_line("better", "stick_held") && has_line("better", "t_reached"), "%s", out);
   cr_assert_eq(cmp(a, R1M("1,1,1,1,1,1", "4,100,3,-2e-6,1e-6,1e-3"), NULL, NULL, NULL), 1);
   cr_assert(has_line("worse", "stick_held"), "%s", out);
   /* cost, excess displacement: lower; creep velocity: lower |value| (it is signed) */
   cr_assert_eq(cmp(a, R1M("1,1,1,1,1,1", "5,200,3,1e-6,1e-6,1e-3"), NULL, NULL, NULL), 1);
-  cr_assert(has_line("worse", "nfe") && has_line("better", "creep_v"), "%s", out);
+  cr_assert(has_line("worse", "nfe") && has_line("better", "hold_creep_v"), "%s", out);
   cr_assert_eq(cmp(a, R1M("1,1,1,1,1,1", "5,100,3,3e-6,5e-7,1e-3"), NULL, NULL, NULL), 1);
-  cr_assert(has_line("worse", "creep_v") && has_line("better", "excess_disp"), "%s", out);
+  cr_assert(has_line("worse", "hold_creep_v") && has_line("better", "hold_excess"), "%s", out);
   /* a count without a direction only changed; so is a column compare does not know */
   cr_assert_eq(cmp(a, R1M("1,1,1,1,1,1", "5,100,9,-2e-6,1e-6,1e-3"), NULL, NULL, NULL), 0);
   cr_assert(has_line("changed", "nevents") && strstr(out, "0 regressions"), "%s", out);

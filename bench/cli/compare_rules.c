@@ -30,10 +30,11 @@ static const dir_rule exact[] = {
     {"t_reached", FB_CMP_HIGHER},
     /* hold, creep and drift (§10.1); creep_v is a signed slope */
     {"drift", FB_CMP_LOWER}, {"drift_per_cycle", FB_CMP_LOWER}, {"drift_rate", FB_CMP_LOWER},
-    {"drift_growth", FB_CMP_LOWER}, {"creep_v", FB_CMP_LOWER_ABS},
-    {"excess_disp", FB_CMP_LOWER},
-    /* stable step (§10.2) */
-    {"h_stable", FB_CMP_HIGHER}, {"h_max", FB_CMP_HIGHER},
+    {"drift_growth", FB_CMP_LOWER}, {"hold_creep_v", FB_CMP_LOWER_ABS},
+    {"hold_excess", FB_CMP_LOWER}, {"hold_slip_frac", FB_CMP_LOWER},
+    {"hold_accum", FB_CMP_LOWER}, {"push_creep_v", FB_CMP_LOWER_ABS},
+    /* stability (§10.2): the instability index is 1 at the bound */
+    {"instability", FB_CMP_LOWER},
     /* energy created by the friction element */
     {"power_pos_count", FB_CMP_LOWER}, {"power_pos_max", FB_CMP_LOWER},
     {"energy_excess", FB_CMP_LOWER}, {"energy_excess_rel", FB_CMP_LOWER},
