@@ -121,12 +121,20 @@ typedef struct fb_metrics {
    * (stop, rolling onset) minus the reference's (s), over the 2-D contacts, the largest in
    * magnitude; NaN when either never sticks */
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err;
+  /* the practitioners' questions (SPEC §5.2; bench/analysis/fb_pract_metrics.h), NaN where
+   * the plant does not pose them: push_creep_v the mean slip velocity over the last forcing
+   * segment of a one-contact plant with one forcing break (push-hold's push, m/s);
+   * slide_ratio the mean of |F|/|F_ref| - 1 where the run and the reference slide
+   * (|F_t|/(mu F_n) - 1 against a Coulomb reference), slide_ratio_max its value of largest
+   * magnitude; rest_energy_rise the largest rise of kinetic + spring + stored energy of a
+   * plant nothing drives (J) */
+  double push_creep_v, slide_ratio, slide_ratio_max, rest_energy_rise;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 53
+#define FB_NMETRICS 57
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

@@ -1,6 +1,7 @@
 /* metrics.c — docs/design.md §6 metrics from a trajectory and its reference (fb_metrics.h). */
 #include "fb_contact_metrics.h"
 #include "fb_metrics.h"
+#include "fb_pract_metrics.h"
 
 #include <gsl/gsl_fit.h>
 #include <math.h>
@@ -18,14 +19,16 @@ const char *const fb_metric_names[] = {
     "energy_excess_rel", "power_excess_rel", "e_nominal", "e_eff", "e_first", "t1_err",
     "t_imp_err", "pen_max", "contact_dur", "lambda_min", "t_inf_ref", "rest_pen", "rest_gap",
     "rest_force_err", "work_n_err", "ut_err", "stop_err",
-    "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err", NULL};
+    "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err",
+    "push_creep_v", "slide_ratio", "slide_ratio_max", "rest_energy_rise", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
     "s",       "s",        "m",       "m s^0.5", "m s^-0.5", "m", "m s^0.5", "m s^-0.5",
     "m s^0.5", "1", "m s^0.5", "J", "1", "1", "1", "1", "1", "s", "s", "m", "s", "N", "s", "m",
     "m", "1", "1", "m/s", "s",
-    "m", "deg", "deg", "s", NULL};
+    "m", "deg", "deg", "s",
+    "m/s", "1", "1", "J", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -40,7 +43,8 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->e_first, m->t1_err, m->t_imp_err, m->pen_max, m->contact_dur, m->lambda_min,
       m->t_inf_ref, m->rest_pen, m->rest_gap, m->rest_force_err, m->work_n_err, m->ut_err,
       m->stop_err, m->path_err_max, m->dir_err_max, m->dir_err_rms,
-      m->stop_time_err};
+      m->stop_time_err, m->push_creep_v, m->slide_ratio, m->slide_ratio_max,
+      m->rest_energy_rise};
   memcpy(o, v, sizeof v);
 }
 
@@ -64,7 +68,8 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .rest_pen = v[43],        .rest_gap = v[44],       .rest_force_err = v[45],
                     .work_n_err = v[46],      .ut_err = v[47],         .stop_err = v[48],
                     .path_err_max = v[49],    .dir_err_max = v[50],  .dir_err_rms = v[51],
-                    .stop_time_err = v[52]};
+                    .stop_time_err = v[52],   .push_creep_v = v[53], .slide_ratio = v[54],
+                    .slide_ratio_max = v[55], .rest_energy_rise = v[56]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -641,6 +646,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
   }
   m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
+  fb_pract_metrics(pb, tr, ref, m);
   return spatial_metrics(pb, tr, ref, m);
 }
 
