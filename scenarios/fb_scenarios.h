@@ -8,6 +8,7 @@ extern const fb_scenario_type fb_scenario_inclined_block;
 extern const fb_scenario_type fb_scenario_stick_slip;
 extern const fb_scenario_type fb_scenario_drift;
 extern const fb_scenario_type fb_scenario_preload_hold;
+extern const fb_scenario_type fb_scenario_push_hold;
 extern const fb_scenario_type fb_scenario_belt_oscillator;
 extern const fb_scenario_type fb_scenario_coupled_sledges;
 extern const fb_scenario_type fb_scenario_two_mass_drive;

@@ -8,6 +8,7 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_stick_slip,
     &fb_scenario_drift,
     &fb_scenario_preload_hold,
+    &fb_scenario_push_hold,
     &fb_scenario_belt_oscillator,
     &fb_scenario_coupled_sledges,
     &fb_scenario_two_mass_drive,

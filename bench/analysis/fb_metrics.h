@@ -148,12 +148,20 @@ typedef struct fb_metrics {
    * (10 max(energy_ref_max, m v_scale^2 / 2)) (fb_metrics_stability): a run above 1 is
    * `unstable` (1) */
   double own_x_l2, energy_max, energy_ref_max, instability;
+  /* the practitioners' questions (SPEC §5.2; bench/analysis/fb_pract_metrics.h), NaN where
+   * the plant does not pose them: push_creep_v the mean slip velocity over the last forcing
+   * segment of a one-contact plant with one forcing break (push-hold's push, m/s);
+   * slide_ratio the mean of |F|/|F_ref| - 1 where the run and the reference slide
+   * (|F_t|/(mu F_n) - 1 against a Coulomb reference), slide_ratio_max its value of largest
+   * magnitude; rest_energy_rise the largest rise of kinetic + spring + stored energy of a
+   * plant nothing drives (J) */
+  double push_creep_v, slide_ratio, slide_ratio_max, rest_energy_rise;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 64
+#define FB_NMETRICS 68
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

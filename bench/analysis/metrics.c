@@ -1,6 +1,7 @@
 /* metrics.c — docs/design.md §6 metrics from a trajectory and its reference (fb_metrics.h). */
 #include "fb_contact_metrics.h"
 #include "fb_metrics.h"
+#include "fb_pract_metrics.h"
 
 #include <gsl/gsl_fit.h>
 #include <math.h>
@@ -21,7 +22,8 @@ const char *const fb_metric_names[] = {
     "rest_force_err", "work_n_err", "ut_err", "stop_err",
     "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err",
     "hold_creep_v", "hold_excess", "hold_bound", "hold_slip_frac", "hold_accum", "L_scale",
-    "v_scale", "own_x_l2", "energy_max", "energy_ref_max", "instability", NULL};
+    "v_scale", "own_x_l2", "energy_max", "energy_ref_max", "instability",
+    "push_creep_v", "slide_ratio", "slide_ratio_max", "rest_energy_rise", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
@@ -29,7 +31,8 @@ const char *const fb_metric_units[] = {
     "m s^0.5", "1", "m s^0.5", "J", "1", "1", "1", "1", "1", "s", "s", "m", "s", "N", "s", "m",
     "m", "1", "1", "m/s", "s",
     "m", "deg", "deg", "s",
-    "m/s", "m", "m", "1", "m", "m", "m/s", "m s^0.5", "J", "J", "1", NULL};
+    "m/s", "m", "m", "1", "m", "m", "m/s", "m s^0.5", "J", "J", "1",
+    "m/s", "1", "1", "J", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -46,7 +49,9 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->stop_err, m->path_err_max, m->dir_err_max, m->dir_err_rms,
       m->stop_time_err, m->hold_creep_v, m->hold_excess, m->hold_bound, m->hold_slip_frac,
       m->hold_accum, m->L_scale, m->v_scale, m->own_x_l2, m->energy_max, m->energy_ref_max,
-      m->instability};
+      m->instability,
+      m->push_creep_v, m->slide_ratio, m->slide_ratio_max,
+      m->rest_energy_rise};
   memcpy(o, v, sizeof v);
 }
 
@@ -73,7 +78,9 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .stop_time_err = v[52],   .hold_creep_v = v[53],   .hold_excess = v[54],
                     .hold_bound = v[55],      .hold_slip_frac = v[56], .hold_accum = v[57],
                     .L_scale = v[58],         .v_scale = v[59],        .own_x_l2 = v[60],
-                    .energy_max = v[61],      .energy_ref_max = v[62], .instability = v[63]};
+                    .energy_max = v[61],      .energy_ref_max = v[62], .instability = v[63],
+                    .push_creep_v = v[64], .slide_ratio = v[65],
+                    .slide_ratio_max = v[66], .rest_energy_rise = v[67]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -843,6 +850,7 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   m->own_x_l2 = m->instability = NAN;
   if (hold_metrics(pb, tr, ref, m) != FB_OK)
     return FB_ENOMEM;
+  fb_pract_metrics(pb, tr, ref, m);
   return spatial_metrics(pb, tr, ref, m);
 }
 

@@ -43,6 +43,8 @@ static const char *group_about(const char *g)
       {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
                      "(step ladder for moreau-jean)"},
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
+      {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
+                       "0.1 ms, sliding at r = 2, rest energy; the puck's yaw sweep"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].g, g))
@@ -655,11 +657,12 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   sb_html(&h, base);
   sb_puts(&h, "</h1>\n<p>Numerical treatments of dry friction compared on the same scenarios: does each stick, "
               "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#run\">What was run</a>"
-              "<a href=\"#verdicts\">Verdicts</a><a href=\"#plots\">Plots</a><a href=\"#omissions\">Omissions</a>"
+              "<a href=\"#verdicts\">Verdicts</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
   html_run(&h, rp);
   html_verdicts(&h, vt);
   html_plots(&h, rp);
+  html_practitioner(&h, rp);
   html_omissions(&h, rp);
   html_numbers(&h, rp);
   sb_puts(&h, "<footer class=\"small\"><p>Made by fricbench from the files of this results directory.</p></footer>\n"

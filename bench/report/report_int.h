@@ -240,6 +240,10 @@ int plot_xy_all(report *rp, fb_err *err);
 int plot_contact_restitution(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
+/* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
+ * errors; and the report's table of the sliding ratio and rest energy. */
+int plot_practitioner(report *rp, fb_err *err);
+void html_practitioner(sbuf *h, const report *rp);
 /* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
 const char *treatment_color(const char *tag);
 /* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that

@@ -933,6 +933,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_contact_restitution},
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
+    {.single = plot_practitioner},
 };
 
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)

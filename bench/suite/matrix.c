@@ -10,7 +10,7 @@
  * mu), regularization (each regularized model's parameter), drift (the drift variants and
  * preload-hold's neighbours), grid ([Engleder2002]'s eps x h grid on two-mass-drive), and the
  * normal-contact groups (contact_groups below: contact, restitution, contact-wp,
- * contact-stiffness).  --quick
+ * contact-stiffness), and the practitioners' questions (practitioner_group).  --quick
  * keeps the experiments flagged QUICK with at most the first FB_QUICK_LADDER values of
  * their ladders (ladders run coarse to fine, so the quick ones are the cheap ones).
  *
@@ -277,6 +277,74 @@ static void contact_groups(builder *b)
   }
 }
 
+/* The practitioners' questions (SPEC §5.2; docs/design.md §8 group `practitioner`), asked of
+ * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
+ * an adaptive model, at its defaults too:
+ *  - creep: push-hold swept over the load fraction r (push_creep_v against r; 1.05 slides);
+ *  - slide: push-hold at r = 2 (slide_ratio, |F_t|/(mu F_n) - 1 while sliding);
+ *  - rest: push-hold without a push for 10 s (rest_energy_rise);
+ *  - yaw: the puck launched at 0 ... 45 degrees (dir_err_*, slide_ratio against the angle),
+ *    also under the box cone for the models that have one (the case where it must err).
+ * The r ladder starts at 0.95, 1.05 so that --quick (its first FB_QUICK_LADDER values, at
+ * 1 ms only) keeps the hold just below breakaway and the slide just above it; the report
+ * sorts by r.  The yaw ladder starts at 45 degrees for the same reason (where a box cone's
+ * magnitude errs most). */
+static const double pract_r[] = {0.95, 1.05, 0.99, 0.9, 0.8, 0.5};
+static const double pract_h[] = {1e-3, 1e-4};
+static const double pract_yaw[] = {45, 20, 0, 5, 10, 15, 25, 30, 35, 40};
+
+/* Is model m's default integrator adaptive (then it also runs at its defaults)? */
+static int default_adaptive(const fb_model_type *m)
+{
+  const fb_integrator_type *it = fb_integrator_find(m, m->default_integrator);
+  return it != NULL && it->adaptive_ok;
+}
+
+/* One push-hold experiment of the practitioner group: at step h (NaN: the model's
+ * defaults), settings s1, s2 (NULL-terminated), swept over r when sweep_r. */
+static void pract_push(builder *b, const fb_model_type *m, const char *tag, double h,
+                       const char *s1, const char *s2, int sweep_r, unsigned flags)
+{
+  const char *integ = isnan(h) ? NULL : fb_model_fixed_step_integrator(m);
+  fb_experiment *x = add(b, "practitioner", tag, "push-hold", m, integ, flags);
+  if (x == NULL)
+    return;
+  x->h = h;
+  x->sets[0] = s1;
+  x->sets[1] = s2;
+  if (sweep_r)
+    sweep(x, FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
+}
+
+static void practitioner_group(builder *b, const fb_model_type *const *models)
+{
+  static const char *const creep_tag[] = {"creep-h1e-3", "creep-h1e-4"};
+  for (const fb_model_type *const *m = models; *m != NULL; m++) {
+    for (size_t k = 0; k < sizeof pract_h / sizeof *pract_h; k++)
+      pract_push(b, *m, creep_tag[k], pract_h[k], NULL, NULL, 1, k == 0 ? Q : 0);
+    if (default_adaptive(*m))
+      pract_push(b, *m, "creep-default", NAN, NULL, NULL, 1, 0);
+    pract_push(b, *m, "slide-h1e-3", 1e-3, "r=2", NULL, 0, Q);
+    pract_push(b, *m, "slide-default", NAN, "r=2", NULL, 0, 0);
+    pract_push(b, *m, "rest-h1e-3", 1e-3, "r=0", "T=10", 0, Q);
+    pract_push(b, *m, "rest-default", NAN, "r=0", "T=10", 0, 0);
+    const char *integ = spatial_integrator(*m, NULL, 0);
+    if (integ != NULL && *integ == '\0')
+      continue; /* no 2-D form */
+    const int box = fb_params_find((*m)->params, "cone") != NULL;
+    for (int c = 0; c <= box; c++) {
+      fb_experiment *x = add(b, "practitioner", c ? "yaw-box" : "yaw", "puck", *m, integ,
+                             c ? 0 : Q);
+      if (x == NULL)
+        return;
+      x->sets[0] = "vx0=1";
+      x->sets[1] = "vy0=0";
+      x->sets[2] = c ? "cone=box" : NULL;
+      sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
+    }
+  }
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -435,6 +503,7 @@ int fb_table_default(fb_table *t)
       sweep(x, FB_SWEEP_H, NULL, grid_h, 2);
     }
   }
+  practitioner_group(&b, models);
   contact_groups(&b);
   if (b.failed) {
     fb_table_free(t);
