@@ -682,10 +682,14 @@ static double window_drift(const double *p, const unsigned char *ok, size_t nl, 
   }
   if (dir == 0)
     return 0.0;
+  /* a neighbour continues the trend when it moves the same way by a step within the
+   * agreement bound: a larger step is a jump (noise), not a drift */
   double lo = p[a], hi = p[b - 1];
-  if (a > 0 && ok[a - 1] && (p[a] - p[a - 1]) * dir >= 0)
+  const double d0 = a > 0 ? (p[a] - p[a - 1]) * dir : -1.0;
+  const double d1 = b < nl ? (p[b] - p[b - 1]) * dir : -1.0;
+  if (a > 0 && ok[a - 1] && d0 >= 0 && d0 <= FB_ORDER_AGREE)
     lo = p[a - 1];
-  if (b < nl && ok[b] && (p[b] - p[b - 1]) * dir >= 0)
+  if (b < nl && ok[b] && d1 >= 0 && d1 <= FB_ORDER_AGREE)
     hi = p[b];
   return fabs(hi - lo);
 }
