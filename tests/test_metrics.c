@@ -181,3 +181,48 @@ Test(metrics, observed_order)
   cr_assert_float_eq(fb_observed_order(h, bad, 4), 1.0, 1e-12, "non-finite and zero skipped");
   cr_assert(isnan(fb_observed_order(h, bad, 3)), "fewer than two points");
 }
+
+/* Errors whose local orders are the given ones, on a ratio-1.7 ladder (as the suite's). */
+static void ladder_errors(const double *p, size_t nl, double *h, double *e)
+{
+  h[0] = 0.0091;
+  e[0] = 1e-2;
+  for (size_t k = 0; k < nl; k++) {
+    h[k + 1] = h[k] / 1.7;
+    e[k + 1] = e[k] * pow(h[k + 1] / h[k], p[k]);
+  }
+}
+
+/* SPEC §10.4: a window is asymptotic only when its local orders agree within 0.3 and do
+ * not drift one way by more than 0.3.  moreau-jean on glowinski-tp2 fell 1.96 -> 1.54 over
+ * its ladder and was fitted (1.88) on 1.96 ... 1.77, a slice of that fall. */
+Test(metrics, order_window_refuses_a_drift)
+{
+  double h[8], e[8];
+  fb_order_fit f;
+  /* falling steadily by 0.16 per step: every window is a slice of the fall */
+  const double drift[] = {2.0, 1.84, 1.68, 1.52, 1.36, 1.2, 1.04};
+  ladder_errors(drift, 7, h, e);
+  fb_order_asymptotic(h, e, 8, 1e-15, &f);
+  cr_expect(isnan(f.order), "fitted %g on a drift", f.order);
+  cr_expect_str_eq(f.why, "local orders drift");
+  /* the glowinski-tp2 ladder: the coarse windows drift; what is left is the finest
+   * window the rule admits, never the coarse 1.96 ... 1.77 slice */
+  const double tp2[] = {1.96, 1.93, 1.9, 1.83, 1.77, 1.63, 1.54};
+  ladder_errors(tp2, 7, h, e);
+  fb_order_asymptotic(h, e, 8, 1e-15, &f);
+  cr_expect(isnan(f.order) || f.first >= 3, "window from point %zu, order %g", f.first, f.order);
+  /* converging to 2 from below: the settled fine end is fitted, the rising start is not */
+  const double conv[] = {1.52, 1.75, 1.91, 1.97, 1.98, 1.99, 2.0};
+  ladder_errors(conv, 7, h, e);
+  fb_order_asymptotic(h, e, 8, 1e-15, &f);
+  cr_expect_float_eq(f.order, 1.97, 0.03);
+  cr_expect_eq(f.first, 2, "the window starts where the orders settle: %zu", f.first);
+  /* clean first order with noise: accepted over the whole ladder */
+  const double clean[] = {1.01, 0.98, 1.03, 0.99, 1.02, 0.97, 1.0};
+  ladder_errors(clean, 7, h, e);
+  fb_order_asymptotic(h, e, 8, 1e-15, &f);
+  cr_expect_float_eq(f.order, 1.0, 0.02);
+  cr_expect_eq(f.count, 8);
+  cr_expect_str_eq(f.why, "");
+}

@@ -300,8 +300,8 @@ Test(suite, quick_report_has_every_section, .timeout = 300)
   snprintf(path, sizeof path, "%s/report.html", dir);
   cr_assert(exists_nonempty(path), "report.html written");
   char *s = slurp(path);
-  static const char *const ids[] = {"id=\"run\"", "id=\"verdicts\"", "id=\"plots\"",
-                                    "id=\"omissions\"", "id=\"numbers\""};
+  static const char *const ids[] = {"id=\"run\"", "id=\"verdicts\"", "id=\"seed-claims\"",
+                                    "id=\"plots\"", "id=\"omissions\"", "id=\"numbers\""};
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
     cr_expect(strstr(s, ids[i]) != NULL, "report.html lacks the section %s", ids[i]);
   /* self-contained: every expected plot embedded, no external script or style */

@@ -228,10 +228,13 @@ double fb_observed_order(const double *h, const double *err, size_t n);
  * round-off or the reference's own error.  Local orders p_k = log(e_k/e_{k+1}) /
  * log(h_k/h_{k+1}); the asymptotic range is the longest run of >= 3 consecutive errors,
  * all finite and above 100 x floor, falling monotonically, whose local orders agree
- * within FB_ORDER_AGREE; the order is the gsl_fit_linear slope over it.  Otherwise
- * NaN and *why names the reason ("too few points", "round-off", "plateau",
- * "non-monotone", "local orders disagree"). */
+ * within FB_ORDER_AGREE and do not drift: a window whose local orders move one way, and
+ * keep moving that way in the local order on either side of it, is refused when that
+ * change exceeds FB_ORDER_DRIFT (SPEC §10.4).  The order is the gsl_fit_linear slope over
+ * it.  Otherwise NaN and *why names the reason ("too few points", "local orders drift",
+ * "round-off", "plateau", "non-monotone", "local orders disagree"). */
 #define FB_ORDER_AGREE 0.3
+#define FB_ORDER_DRIFT 0.3
 typedef struct fb_order_fit {
   double order;          /* NaN: no asymptotic range */
   size_t first, count;   /* the range used, indices into h[] */

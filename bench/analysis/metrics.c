@@ -871,6 +871,39 @@ double fb_observed_order(const double *h, const double *err, size_t n)
   return c1;
 }
 
+/* A window whose local orders move one way is a slice of a trend, not of the asymptotic
+ * range, when the trend goes on past its edges: its change, counted from the local order
+ * before the window to the one after it when they continue the same way, is the drift
+ * (docs/design.md §6, SPEC §10.4: glowinski-tp2 under moreau-jean fell 1.96 -> 1.54 over
+ * the ladder and was fitted on its first 1.96 -> 1.77).  Inside one window it cannot exceed
+ * the agreement bound, so the neighbours are what makes the rule bite.  ok[k] says whether
+ * local order k lies between two usable errors.  Non-monotone windows do not drift: their
+ * spread is noise, bounded by FB_ORDER_AGREE. */
+static double window_drift(const double *p, const unsigned char *ok, size_t nl, size_t a,
+                           size_t b)
+{
+  int dir = 0; /* +1 rising, -1 falling, 0 flat so far */
+  for (size_t k = a; k + 1 < b; k++) {
+    const int d = (p[k + 1] > p[k]) - (p[k + 1] < p[k]);
+    if (d != 0 && dir != 0 && d != dir)
+      return 0.0;
+    if (d != 0)
+      dir = d;
+  }
+  if (dir == 0)
+    return 0.0;
+  /* a neighbour continues the trend when it moves the same way by a step within the
+   * agreement bound: a larger step is a jump (noise), not a drift */
+  double lo = p[a], hi = p[b - 1];
+  const double d0 = a > 0 ? (p[a] - p[a - 1]) * dir : -1.0;
+  const double d1 = b < nl ? (p[b] - p[b - 1]) * dir : -1.0;
+  if (a > 0 && ok[a - 1] && d0 >= 0 && d0 <= FB_ORDER_AGREE)
+    lo = p[a - 1];
+  if (b < nl && ok[b] && d1 >= 0 && d1 <= FB_ORDER_AGREE)
+    hi = p[b];
+  return fabs(hi - lo);
+}
+
 void fb_order_asymptotic(const double *h, const double *err, size_t n, double floor,
                          fb_order_fit *fit)
 {
@@ -879,14 +912,18 @@ void fb_order_asymptotic(const double *h, const double *err, size_t n, double fl
   fit->why = "too few points";
   if (n > FB_EXP_MAX_LOCAL)
     n = FB_EXP_MAX_LOCAL;
-  for (size_t k = 0; k + 1 < n; k++)
+  unsigned char ok[FB_EXP_MAX_LOCAL] = {0}; /* local order k between two usable errors */
+  for (size_t k = 0; k + 1 < n; k++) {
     fit->local[k] = (err[k] > 0 && err[k + 1] > 0 && h[k] != h[k + 1])
                         ? log(err[k] / err[k + 1]) / log(h[k] / h[k + 1])
                         : (double)NAN;
+    ok[k] = isfinite(err[k]) && isfinite(err[k + 1]) && err[k] > 100 * floor &&
+            err[k + 1] > 100 * floor && err[k + 1] < err[k] && fit->local[k] >= 0.2;
+  }
   if (n < 3)
     return;
   /* why the longest candidate failed, in the order a referee would ask */
-  int saw_roundoff = 0, saw_plateau = 0, saw_nonmono = 0, saw_disagree = 0;
+  int saw_roundoff = 0, saw_plateau = 0, saw_nonmono = 0, saw_disagree = 0, saw_drift = 0;
   size_t best_first = 0, best_count = 0;
   for (size_t a = 0; a + 2 < n; a++) {
     size_t b = a; /* extend [a, b] while the conditions hold */
@@ -918,14 +955,19 @@ void fb_order_asymptotic(const double *h, const double *err, size_t n, double fl
       lo = nlo, hi = nhi;
       b++;
     }
+    if (b - a + 1 >= 3 && window_drift(fit->local, ok, n - 1, a, b) > FB_ORDER_DRIFT) {
+      saw_drift = 1;
+      continue;
+    }
     if (b - a + 1 >= 3 && b - a + 1 > best_count) {
       best_first = a;
       best_count = b - a + 1;
     }
   }
   if (best_count < 3) {
-    fit->why = saw_roundoff ? "round-off" : saw_plateau ? "plateau" : saw_nonmono ? "non-monotone"
-               : saw_disagree ? "local orders disagree" : "too few points";
+    fit->why = saw_drift ? "local orders drift" : saw_roundoff ? "round-off" : saw_plateau ? "plateau"
+               : saw_nonmono ? "non-monotone" : saw_disagree ? "local orders disagree"
+               : "too few points";
     return;
   }
   fit->first = best_first;

@@ -957,6 +957,10 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
       if (st == FB_OK)
         st = fb_verdicts_load(dir, &vt, err);
     }
+    char sc[PATH_LEN];
+    if (st == FB_OK && path_fmt(sc, sizeof sc, "%s/seed-claims.csv", dir) == 0 &&
+        access(sc, R_OK) != 0)
+      st = fb_seed_claims_write(dir, err);
   }
   if (st == FB_OK)
     st = report_plots_all(rp, err);

@@ -277,6 +277,50 @@ static void html_verdicts(sbuf *h, const fb_vtable *vt)
   sb_puts(h, "</ul>\n</section>\n");
 }
 
+/* The source papers' headline claims, from seed-claims.csv (bench/analysis/fb_seed_claims.h):
+ * reproduced green, not reproduced red, partly and not measured grey. */
+static void html_seed_claims(sbuf *h, const report *rp)
+{
+  char path[PATH_LEN];
+  fb_csv T;
+  sb_puts(h, "<section id=\"seed-claims\">\n<h2>Seed claims</h2>\n<p>Drawn from "
+             "<code>seed-claims.csv</code>: each headline claim of the five source papers, how "
+             "it is measured here, the number and whether this suite reproduces it, judged from "
+             "runs with status ok only (SPEC §10.7).</p>\n");
+  if (path_fmt(path, sizeof path, "%s/seed-claims.csv", rp->dir) != 0 ||
+      fb_csv_load(&T, path, NULL) != FB_OK) {
+    sb_puts(h, "<p class=\"err\">seed-claims.csv is absent or unreadable.</p>\n</section>\n");
+    return;
+  }
+  static const char *const cols[] = {"seed", "claim", "measure", "value", "verdict", "why"};
+  int c[6];
+  for (size_t i = 0; i < 6; i++)
+    c[i] = fb_csv_col(&T, cols[i]);
+  sb_puts(h, "<table>\n<tr><th>seed</th><th>claim</th><th>measured here</th><th>value</th>"
+             "<th>verdict</th><th>why</th></tr>\n");
+  for (size_t k = 0; k < T.nrows; k++) {
+    const char *v = fb_csv_s(&T, k, c[4]);
+    const double x = fb_csv_d(&T, k, c[3]);
+    sb_puts(h, "<tr><td>");
+    sb_html(h, fb_csv_s(&T, k, c[0]));
+    sb_puts(h, "</td><td>");
+    sb_html(h, fb_csv_s(&T, k, c[1]));
+    sb_puts(h, "</td><td class=\"small\">");
+    sb_html(h, fb_csv_s(&T, k, c[2]));
+    sb_puts(h, "</td><td class=\"num\">");
+    if (!isnan(x))
+      sb_num(h, x);
+    sb_printf(h, "</td><td class=\"%s\"><b>", streq(v, "reproduced") ? "good"
+                                             : streq(v, "not reproduced") ? "bad" : "unk");
+    sb_html(h, v);
+    sb_puts(h, "</b></td><td class=\"small\">");
+    sb_html(h, fb_csv_s(&T, k, c[5]));
+    sb_puts(h, "</td></tr>\n");
+  }
+  sb_puts(h, "</table>\n</section>\n");
+  fb_csv_free(&T);
+}
+
 static void base64(sbuf *h, const unsigned char *p, size_t n)
 {
   static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -657,10 +701,11 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   sb_html(&h, base);
   sb_puts(&h, "</h1>\n<p>Numerical treatments of dry friction compared on the same scenarios: does each stick, "
               "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#run\">What was run</a>"
-              "<a href=\"#verdicts\">Verdicts</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
+              "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
   html_run(&h, rp);
   html_verdicts(&h, vt);
+  html_seed_claims(&h, rp);
   html_plots(&h, rp);
   html_practitioner(&h, rp);
   html_omissions(&h, rp);

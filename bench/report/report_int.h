@@ -23,6 +23,7 @@
 
 #include "fb_report.h"
 #include "fb_verdicts.h"
+#include "fb_seed_claims.h"
 #include "fb_csv.h"
 #include "fb_gzcsv.h"
 #include "fb_io.h"

@@ -883,6 +883,8 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   }
   if (st == FB_OK && o->nparts == 0) /* a part's verdicts would judge a part: merge's */
     st = fb_verdicts_write(o->out_dir, err);
+  if (st == FB_OK && o->nparts == 0) /* the source papers' claims, judged like the verdicts */
+    st = fb_seed_claims_write(o->out_dir, err);
   if (st == FB_OK && o->nparts > 0)
     st = fb_part_info_write(o->out_dir, o, S.njobs, err);
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */

@@ -1,0 +1,102 @@
+/* test_seed_claims.c — the seed claims of SPEC §10.7 (fb_seed_claims.h) on small synthetic
+ * runs.csv texts: a claim reads "reproduced" where the numbers say so and "not reproduced"
+ * where they do not; a run that is not ok is never scored.  No timing. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fb_seed_claims.h"
+
+#define HDR "group,tag,scenario,model,integrator,h,sweep_value,status,nfe,stick_time_ref\n"
+
+/* The cost-mu rows of coupled-sledges at A = 10: naive-sign's and switching's evaluations
+ * at mu = 0.01, 0.3 and 0.6. */
+static void cost_text(char *buf, size_t len, const double naive[3], const double sw[3],
+                      const char *status6)
+{
+  static const double mu[] = {0.01, 0.3, 0.6};
+  int n = snprintf(buf, len, HDR);
+  for (int i = 0; i < 3; i++) {
+    n += snprintf(buf + n, len - (size_t)n, "cost-mu,,coupled-sledges,naive-sign,rkf45,nan,%g,%s,%g,1\n",
+                  mu[i], i == 2 ? status6 : "ok", naive[i]);
+    n += snprintf(buf + n, len - (size_t)n, "cost-mu,,coupled-sledges,switching,event,nan,%g,ok,%g,1\n",
+                  mu[i], sw[i]);
+  }
+}
+
+static const fb_claim *find(const fb_claims *c, const char *seed, const char *claim_start)
+{
+  for (size_t k = 0; k < c->n; k++)
+    if (strcmp(c->r[k].seed, seed) == 0 && strncmp(c->r[k].claim, claim_start, strlen(claim_start)) == 0)
+      return &c->r[k];
+  return NULL;
+}
+
+Test(seed_claims, cost_claim_reproduced_or_not)
+{
+  char text[2048];
+  fb_claims c;
+  fb_err err = {{0}};
+  const double sw[] = {1000, 1000, 1000};
+  /* the paper's numbers: x1, x100 at 0.3, x20000 at 0.6 */
+  const double paper[] = {1000, 1e5, 2e7};
+  cost_text(text, sizeof text, paper, sw, "ok");
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+  const fb_claim *r = find(&c, "001", "the naive sign's cost");
+  cr_assert_not_null(r);
+  cr_expect_str_eq(r->verdict, "reproduced", "%s", r->why);
+  cr_expect_float_eq(r->value, 100.0, 1e-9);
+  cr_expect(strstr(r->why, "x20000 at 0.6") != NULL, "both ratios stated: %s", r->why);
+  /* flat: the naive sign costs what the multiplier method costs at every mu */
+  const double flat[] = {1000, 1100, 1200};
+  cost_text(text, sizeof text, flat, sw, "ok");
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK);
+  r = find(&c, "001", "the naive sign's cost");
+  cr_expect_str_eq(r->verdict, "not reproduced", "%s", r->why);
+  /* the paper's numbers, but the mu = 0.6 run did not end ok: not scored, at most partly */
+  cost_text(text, sizeof text, paper, sw, "budget");
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK);
+  r = find(&c, "001", "the naive sign's cost");
+  cr_expect_str_eq(r->verdict, "partly", "%s", r->why);
+  cr_expect(strstr(r->why, "not scored") != NULL, "%s", r->why);
+  /* the claims without their runs are not measured, and say why */
+  r = find(&c, "004", "the normal penalty");
+  cr_assert_not_null(r);
+  cr_expect_str_eq(r->verdict, "not measured");
+  cr_expect(strstr(r->why, "two-beam") != NULL, "%s", r->why);
+  r = find(&c, "000", "Lie and Strang");
+  cr_assert_not_null(r);
+  cr_expect_str_eq(r->verdict, "not measured", "no orders.csv: %s", r->why);
+}
+
+/* Seed 000 from orders.csv: first order for both splittings, Strang no better; a Strang
+ * of order 2 is "partly" at best. */
+Test(seed_claims, splitting_order_claim)
+{
+  const char *runs = HDR "baseline,,glowinski-tp1,glowinski,glowinski-lie,0.001,nan,ok,10,1\n";
+  char orders[1024];
+  fb_claims c;
+  fb_err err = {{0}};
+  for (int strang2 = 0; strang2 < 2; strang2++) {
+    snprintf(orders, sizeof orders,
+             "scenario,model,integrator,order_x,why_x\n"
+             "glowinski-tp1,glowinski,glowinski-lie,1.01,\n"
+             "glowinski-tp2,glowinski,glowinski-lie,0.98,\n"
+             "glowinski-tp1,glowinski,glowinski-strang,%s,\n"
+             "glowinski-tp2,glowinski,glowinski-strang,1.0,\n", strang2 ? "2.0" : "0.99");
+    cr_assert_eq(fb_seed_claims_compute(runs, strlen(runs), orders, strlen(orders), &c, &err), FB_OK);
+    const fb_claim *r = find(&c, "000", "Lie and Strang");
+    cr_assert_not_null(r);
+    cr_expect_str_eq(r->verdict, strang2 ? "not reproduced" : "reproduced", "%s", r->why);
+  }
+}
+
+Test(seed_claims, runs_without_status_refused)
+{
+  const char *runs = "group,model\nbaseline,naive-sign\n";
+  fb_claims c;
+  fb_err err = {{0}};
+  cr_expect_eq(fb_seed_claims_compute(runs, strlen(runs), NULL, 0, &c, &err), FB_EIO);
+  cr_expect(strstr(err.msg, "status") != NULL, "%s", err.msg);
+}
