@@ -132,7 +132,7 @@ typedef struct fb_metrics {
    *                  reference's stick force from the run's force at a (what a compliant
    *                  element may deflect without slipping), >= 0, the largest (m);
    *   hold_bound     |dF|/K_t of the interval where hold_excess is largest (m);
-   *   hold_slip_frac the largest share of an interval's time where |v_r| >= v_stick at
+   *   hold_slip_frac on the same intervals, the largest share of the time where |v_r| >= v_stick at
    *                  either end of a sample interval and the model's own stick flag
    *                  does not hold at both (1);
    *   hold_accum     on intervals of >= 2 periods: (|s(b) - s(a + 1/f_c)| - |dF|/K_t) per

@@ -499,10 +499,14 @@ static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_tra
     m->hold_excess = excess;
     m->hold_bound = bound;
   }
-  if (b > a)
+  /* slipping time and creep only on holds long enough to tell (the creep rule's
+   * intervals): on a short stick between slips, a stop a few samples late is the stick
+   * verdict's onset error, not a lost hold */
+  const int long_hold = ns >= 10 && (b - a >= 5.0 * P || b - a >= 0.5);
+  if (long_hold)
     m->hold_slip_frac = isnan(m->hold_slip_frac) ? slip / (b - a)
                                                  : fmax(m->hold_slip_frac, slip / (b - a));
-  if (ns >= 10 && (b - a >= 5.0 * P || b - a >= 0.5)) {
+  if (long_hold) {
     size_t kmid = ka;
     while (kmid < kb && tr->t[kmid] < 0.5 * (a + b))
       kmid++;

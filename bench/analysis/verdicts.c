@@ -185,7 +185,7 @@ static int hold_class(const vrun *r)
 {
   if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->excess) || !(r->L > 0))
     return -1;
-  if (r->excess > 1e-2 * r->L || r->slip_frac > 1e-2)
+  if (r->excess > 1e-2 * r->L || (r->slip_frac > 1e-2 && !isnan(r->slip_frac)))
     return 3;
   /* accumulation per cycle is the question of the oscillating sub-breakaway loads (the
    * drift scenario, docs/design.md §10.1); elsewhere the creep velocity answers it */
@@ -239,7 +239,7 @@ static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, con
       fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, sizeof txt, "accumulates %s/cycle", a);
     else {
       fmt_si(a, sizeof a, worst->excess, "m");
-      snprintf(b, sizeof b, "%.0f %%", 100.0 * fmin(1.0, worst->excess / worst->L));
+      snprintf(b, sizeof b, "%.2g %%", 100.0 * fmin(1.0, worst->excess / worst->L));
       snprintf(txt, sizeof txt, "slips %s (%s of %s)", a, b,
                streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
     }
