@@ -125,8 +125,11 @@ static int file_id(const char *what, const char *file, char *buf, size_t len, fb
   size_t size;
   uint64_t h;
   if (abs == NULL || fb_hash64_file(abs, &size, &h) != 0) {
+    const int e = errno;
     free(abs);
-    return fb_err_set(err, FB_EINVAL, "%s '%s' cannot be read: %s", what, file, strerror(errno));
+    fb_err_set(err, FB_EINVAL, "%s '%s' cannot be read: %s", what, file, strerror(e));
+    errno = e; /* for recipe_file's message */
+    return FB_EINVAL;
   }
   snprintf(buf, len, "%016" PRIx64 " %s", h, abs);
   free(abs);
@@ -181,8 +184,9 @@ static int recipe_file(const char *dir, const char *key, const char *v, const ch
   *path = v + 17;
   fb_err e = {{0}};
   if (file_id(key, *path, want, sizeof want, &e) != FB_OK)
-    return fb_err_set(err, FB_EINVAL, "--resume '%s': %s, which the suite ran with: put it "
-                      "back or rerun without --resume", dir, e.msg);
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': the suite ran with %s %s, which cannot "
+                      "be read now (%s): put it back or rerun without --resume", dir, key,
+                      *path, strerror(errno));
   if (strncmp(want, v, 16) != 0)
     return fb_err_set(err, FB_EINVAL, "--resume '%s': %s %s changed since the suite started "
                       "(its content hash is %.16s, the journal's %.16s): put the original "
