@@ -731,3 +731,36 @@ Test(resume, changed_plan_or_plugin_is_refused, .timeout = 300)
   free(sotext);
   fbt_rmdir(base);
 }
+
+/* The R lines: items with any bytes come back as written, records after them are read,
+ * and a damaged R line makes the recipe (not just the tail) invalid. */
+Test(resume, journal_recipe_round_trips)
+{
+  fb_journal_head h = {0xbeefULL, 3, 0, 2001, 10, 20, "rev", 0, 0};
+  const char *items[] = {"plan 0123456789abcdef /a dir/with space%.ini", "set mu=0.3",
+                         "scenario -", "tag new\nline\t\xc3\xa9", "-"};
+  const size_t ni = sizeof items / sizeof items[0];
+  char text[8 * FB_JOURNAL_LINE_MAX];
+  size_t len = fb_journal_format_head(&h, text, sizeof text);
+  for (size_t i = 0; i < ni; i++)
+    len += fb_journal_format_item(items[i], text + len, sizeof text - len);
+  const size_t recipe_end = len;
+  fb_journal_rec r = sample_rec(2, "");
+  len += fb_journal_format_rec(&r, h.sum, text + len, sizeof text - len);
+  char **got;
+  size_t n, valid, nrec;
+  fb_err err;
+  cr_assert_eq(fb_journal_recipe(text, len, &got, &n, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(n, ni);
+  for (size_t i = 0; i < ni; i++)
+    cr_assert_str_eq(got[i], items[i]);
+  fb_journal_recipe_free(got, n);
+  fb_journal_head hb;
+  fb_journal_rec back[3];
+  cr_assert_eq(fb_journal_parse(text, len, &hb, collect, back, &valid, &nrec, &err), FB_OK);
+  cr_assert_eq(nrec, 1, "the record after the R lines is read");
+  cr_assert_eq(valid, len);
+  text[recipe_end - 20] ^= 0x01; /* the last R line's crc no longer matches */
+  cr_assert_eq(fb_journal_recipe(text, len, &got, &n, &err), FB_EINVAL);
+  cr_assert(strstr(err.msg, "damaged"), "%s", err.msg);
+}

@@ -293,7 +293,9 @@ int fb_journal_parse_head(const char *line, size_t len, fb_journal_head *h)
   fb_journal_head v;
   memset(&v, 0, sizeof v);
   unsigned long version, njobs, quick, samples, part, nparts;
-  if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version != FB_JOURNAL_VERSION ||
+  /* version 1 is version 2 without R lines: still read (its sum names its revision) */
+  if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version < 1 ||
+      version > FB_JOURNAL_VERSION ||
       !tok_hex64(t[2], &v.sum) || !tok_ulong(t[3], &njobs) || njobs > 100000000UL ||
       !tok_ulong(t[4], &quick) || quick > 1 || !tok_ulong(t[5], &samples) || samples < 2 ||
       samples > FB_MAX_SAMPLES || !tok_ulong(t[6], &v.max_steps) || v.max_steps < 1 ||
