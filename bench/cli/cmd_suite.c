@@ -298,6 +298,79 @@ static int make_table(fb_table *table, const char *plan, const fb_select *sel, i
   return FB_OK;
 }
 
+/* The modes that exclude each other: a selection (or --print-plan) with --resume,
+ * --emit-jobs or --part; then --emit-jobs (done here) and --part (bench/cli/merge.c).
+ * FB_EXIT_OK to go on, -1 when the jobs file is written, else an exit status. */
+static int suite_modes(fb_suite_opts *o, const char *selecting, const char *resume_dir,
+                       const char *emit, const char *argv0)
+{
+  if (selecting != NULL && (resume_dir != NULL || emit != NULL || o->nparts > 0)) {
+    if (resume_dir != NULL)
+      fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite makes "
+                      "its table as its journal says (only --jobs and --no-plots may be given)\n",
+              selecting);
+    else
+      fprintf(stderr, "fricbench: %s cannot be combined with --emit-jobs or --part yet: run "
+                      "the selection in one suite\n",
+              selecting);
+    return FB_EXIT_USAGE;
+  }
+  if (emit == NULL && o->nparts == 0)
+    return FB_EXIT_OK;
+  fb_err err = {{0}};
+  const int drc = fb_suite_dist_check(o, emit, resume_dir != NULL);
+  if (drc != FB_EXIT_OK || emit == NULL)
+    return drc;
+  if (fb_emit_jobs(o, emit, argv0, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_USAGE;
+  }
+  return -1;
+}
+
+/* The table to run (o->table; NULL: the default) and how it was made (o->recipe): a resumed
+ * suite's from its journal, else the options'.  FB_EXIT_OK, -1 when --print-plan has
+ * printed it, else an exit status (message printed). */
+static int suite_table(fb_suite_opts *o, const char *resume_dir, const char *conflict,
+                       const char *selecting, int print_plan, const char *plan, fb_select *sel,
+                       int traj, fb_table *table, recipe *rcp)
+{
+  fb_err err = {{0}};
+  if (resume_dir != NULL) {
+    fb_select_init(sel);
+    traj = -1;
+    const int rrc = resume_setup(o, resume_dir, conflict, rcp, &plan, sel, &traj);
+    if (rrc != FB_EXIT_OK)
+      return rrc;
+    if (plan != NULL || sel->nscenarios + sel->nmodels + sel->nintegrators + sel->nsets > 0 ||
+        !isnan(sel->h) || !isnan(sel->tol) || traj >= 0)
+      selecting = "the journal's table";
+  }
+  if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
+                                            bad input leaves no directory behind */
+    const int trc = make_table(table, plan, sel, traj, &err);
+    if (trc != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return trc == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
+    }
+    if (print_plan) {
+      fb_plan_print(table, stdout);
+      return fflush(stdout) == 0 ? -1 : FB_EXIT_RUNTIME;
+    }
+    o->table = table;
+  }
+  if (resume_dir == NULL) { /* kept in the journal: --resume makes the same table */
+    const int mst = recipe_make(rcp, plan, sel, traj, &err);
+    if (mst != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return mst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
+    }
+    o->recipe = (const char *const *)rcp->items;
+    o->nrecipe = rcp->n;
+  }
+  return FB_EXIT_OK;
+}
+
 static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table, recipe *rcp)
 {
   static const struct option opts[] = {
@@ -425,57 +498,16 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
     return FB_EXIT_USAGE;
   }
   fb_err err = {{0}};
-  if ((selecting != NULL || print_plan) && (resume_dir != NULL || emit != NULL || o.nparts > 0)) {
-    if (resume_dir != NULL)
-      fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite makes "
-                      "its table as its journal says (only --jobs and --no-plots may be given)\n",
-              selecting != NULL ? selecting : "--print-plan");
-    else
-      fprintf(stderr, "fricbench: %s cannot be combined with --emit-jobs or --part yet: run "
-                      "the selection in one suite\n",
-              selecting != NULL ? selecting : "--print-plan");
-    return FB_EXIT_USAGE;
-  }
-  if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/cli/merge.c */
-    const int drc = fb_suite_dist_check(&o, emit, resume_dir != NULL);
-    if (drc != FB_EXIT_OK || emit != NULL)
-      return drc != FB_EXIT_OK ? drc : fb_emit_jobs(&o, emit, argv[0], &err) == FB_OK
-                                           ? FB_EXIT_OK
-                                           : (fprintf(stderr, "fricbench: %s\n", err.msg),
-                                              FB_EXIT_USAGE);
-  }
-  if (resume_dir != NULL) { /* after the part check: a part's journal restores its part */
-    fb_select_init(&sel);
-    traj = -1;
-    const int rrc = resume_setup(&o, resume_dir, conflict, rcp, &plan, &sel, &traj);
-    if (rrc != FB_EXIT_OK)
-      return rrc;
-    if (plan != NULL || sel.nscenarios + sel.nmodels + sel.nintegrators + sel.nsets > 0 ||
-        !isnan(sel.h) || !isnan(sel.tol) || traj >= 0)
-      selecting = "the journal's table";
-  }
-  if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
-                                            bad input leaves no directory behind */
-    const int trc = make_table(table, plan, &sel, traj, &err);
-    if (trc != FB_OK) {
-      fprintf(stderr, "fricbench: %s\n", err.msg);
-      return trc == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
-    }
-    if (print_plan) {
-      fb_plan_print(table, stdout);
-      return fflush(stdout) == 0 ? FB_EXIT_OK : FB_EXIT_RUNTIME;
-    }
-    o.table = table;
-  }
-  if (resume_dir == NULL) { /* kept in the journal: --resume makes the same table */
-    const int mst = recipe_make(rcp, plan, &sel, traj, &err);
-    if (mst != FB_OK) {
-      fprintf(stderr, "fricbench: %s\n", err.msg);
-      return mst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
-    }
-    o.recipe = (const char *const *)rcp->items;
-    o.nrecipe = rcp->n;
-  }
+  const int drc = suite_modes(&o, selecting != NULL ? selecting : print_plan ? "--print-plan"
+                                                                            : NULL,
+                              resume_dir, emit, argv[0]);
+  if (drc != FB_EXIT_OK)
+    return drc < 0 ? FB_EXIT_OK : drc;
+  /* after the part check: a part's journal restores its part */
+  const int trc = suite_table(&o, resume_dir, conflict, selecting, print_plan, plan, &sel, traj,
+                              table, rcp);
+  if (trc != FB_EXIT_OK)
+    return trc < 0 ? FB_EXIT_OK : trc;
   if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
     fb_manifest_remove(o.out_dir);
   int sig = 0;
