@@ -2,12 +2,12 @@
  * one file `fricbench suite --resume DIR` reads back.
  *
  * The input is taken as a whole journal (fb_journal_parse, with a callback checking each
- * record) and line by line (fb_journal_parse_head / fb_journal_parse_rec).  Properties
- * (abort on violation): the valid prefix ends at a line end inside the input; every
- * accepted record has an index below the header's job count and a status of the status
- * table other than "interrupted"; an
- * accepted header or record formats back to a line that parses to the same values (bit
- * for bit, NaN payloads aside); formatting never overflows. */
+ * record), line by line (fb_journal_parse_head / fb_journal_parse_rec) and for its
+ * recipe (fb_journal_recipe, the R lines).  Properties (abort on violation): the valid
+ * prefix ends at a line end inside the input; every accepted record has an index below
+ * the header's job count and a status of the status table other than "interrupted"; an
+ * accepted header, record or recipe item formats back to a line that parses to the same
+ * values (bit for bit, NaN payloads aside); formatting never overflows. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -77,6 +77,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         back.nparts != h.nparts ||
         strcmp(back.rev, h.rev) != 0)
       abort();
+  }
+  /* the recipe (R lines): every item formats back to a line that parses to it */
+  char **items;
+  size_t nitems;
+  if (fb_journal_recipe(text, size, &items, &nitems, &err) == FB_OK) {
+    for (size_t i = 0; i < nitems; i++) {
+      char line[FB_JOURNAL_LINE_MAX + 1];
+      const size_t n = fb_journal_format_item(items[i], line, sizeof line);
+      char **back;
+      size_t nback;
+      char two[2 * FB_JOURNAL_LINE_MAX + 2];
+      const size_t hn = fb_journal_format_head(&h, two, sizeof two);
+      if (n == 0 || hn == 0)
+        abort();
+      memcpy(two + hn, line, n);
+      if (fb_journal_recipe(two, hn + n, &back, &nback, &err) != FB_OK || nback != 1 ||
+          strcmp(back[0], items[i]) != 0)
+        abort();
+      fb_journal_recipe_free(back, nback);
+    }
+    fb_journal_recipe_free(items, nitems);
   }
   /* the raw input as a single record line of a table with sum from its first bytes */
   fb_journal_rec r;

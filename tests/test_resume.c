@@ -7,7 +7,10 @@
  * runs.csv, orders.csv and trajectories equal those of an uninterrupted quick suite run
  * alongside (apart from the timing columns wall_s and cpu_s).  Then a torn journal tail
  * and a corrupt record are cut off and their jobs rerun, again to the same runs.csv; a
- * journal of another table, or garbage, is refused.  The
+ * journal of another table, or garbage, is refused.  Tables other than the default (a
+ * plan, --scenario/--model filters, --set, --h, a plugin's model) are interrupted and
+ * resumed with `--resume DIR` alone to the uninterrupted result, and a plan or plugin that
+ * changed or went missing since is refused by name (issue 24).  The
  * journal reader itself is tested on hand-made lines (the fuzzer, fuzz/, goes further).
  * No test measures time: the interrupting test waits for journal lines, with a generous
  * limit only so that a broken build cannot hang it.
@@ -456,4 +459,308 @@ Test(resume, journal_text_stops_at_the_first_bad_line)
   /* not a header */
   cr_assert_eq(fb_journal_parse("J 0\n", 4, &hb, NULL, NULL, &valid, &nrec, &err), FB_EINVAL);
   cr_assert_eq(fb_journal_parse("", 0, &hb, NULL, NULL, &valid, &nrec, &err), FB_EINVAL);
+}
+
+/* ---- tables other than the default: plans, filters, settings, plugins (issue 24) -------- *
+ * Each case runs a small suite to the end and the same suite interrupted with SIGINT after
+ * its first finished job, then resumes the second with `--resume DIR` alone (no plan,
+ * filter, setting or --plugin given again: the journal says how the table was made).  The
+ * resumed runs.csv must equal the uninterrupted one apart from wall_s and cpu_s, and the
+ * trajectories must be the same bytes. */
+
+/* Journal records ("J " lines; the header and the recipe's R lines are not). */
+static size_t count_recs(const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL)
+    return 0;
+  size_t n = 0;
+  char line[FB_JOURNAL_LINE_MAX + 2];
+  while (fgets(line, sizeof line, fp) != NULL)
+    n += line[0] == 'J' && line[1] == ' ' && strchr(line, '\n') != NULL;
+  fclose(fp);
+  return n;
+}
+
+/* SIGINT once the journal holds a record.  A suite that ends first (a very fast machine)
+ * is cut instead: its journal back to the header, the R lines and one record, runs.csv
+ * removed, which is the state an interrupt leaves (resume reads nothing else). */
+static void interrupt_or_cut(pid_t pid, const char *dir)
+{
+  char j[600], runs[600];
+  snprintf(j, sizeof j, "%s/%s", dir, FB_JOURNAL_NAME);
+  snprintf(runs, sizeof runs, "%s/runs.csv", dir);
+  const struct timespec nap = {0, 1000000}; /* 1 ms */
+  for (long i = 0; i < 300000; i++) {
+    int status;
+    if (count_recs(j) >= 1) {
+      kill(pid, SIGINT);
+      const int rc = wait_exit(pid);
+      cr_assert(rc == 130 || rc == 0, "interrupted suite: exit %d", rc);
+      if (rc == 130) {
+        cr_assert_eq(count_lines(runs), 1 + count_recs(j), "runs.csv: the finished rows");
+        return;
+      }
+      break; /* it finished before the signal: cut it below */
+    }
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    cr_assert(w == 0 || (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0),
+              "the suite failed before it was interrupted");
+    if (w == pid)
+      break;
+    nanosleep(&nap, NULL);
+  }
+  cr_log_warn("the suite ended before SIGINT: its journal is cut instead");
+  size_t len, keep = 0, recs = 0;
+  char *text = slurp(j, &len);
+  for (size_t i = 0; i < len && recs < 2; i++)
+    if (text[i] == '\n') {
+      keep = i + 1;
+      recs += text[i + 1] == 'J'; /* the line after this one is a record */
+    }
+  spit(j, text, keep);
+  free(text);
+  cr_assert_eq(count_recs(j), 1);
+  unlink(runs);
+}
+
+/* argv: pre (e.g. --plugin FILE, may be empty), "suite", args, then --no-plots --jobs 1
+ * --out DIR; NULL-terminated. */
+static void suite_argv(const char **v, size_t cap, const char *const *pre,
+                       const char *const *args, const char *dir)
+{
+  size_t n = 0;
+  for (size_t i = 0; pre[i] != NULL; i++)
+    v[n++] = pre[i];
+  v[n++] = "suite";
+  for (size_t i = 0; args[i] != NULL; i++)
+    v[n++] = args[i];
+  const char *tail[] = {"--no-plots", "--jobs", "1", "--out", dir, NULL};
+  for (size_t i = 0; tail[i] != NULL; i++)
+    v[n++] = tail[i];
+  v[n] = NULL;
+  cr_assert_lt(n, cap);
+}
+
+/* Files with a name ending in .csv or .csv.gz under dir/traj. */
+static size_t count_traj(const char *dir)
+{
+  char p[600];
+  snprintf(p, sizeof p, "%s/traj", dir);
+  DIR *d = opendir(p);
+  if (d == NULL)
+    return 0;
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (e->d_name[0] != '.') {
+      char sub[1200];
+      snprintf(sub, sizeof sub, "%s/%s", p, e->d_name);
+      n += fbt_dir_entries(sub);
+    }
+  closedir(d);
+  return n;
+}
+
+/* The whole case; base: a fresh directory.  Returns the number of rows. */
+static size_t resume_case(const char *base, const char *const *pre, const char *const *args)
+{
+  char a[256], b[256], ra[300], rb[300];
+  snprintf(a, sizeof a, "%s/full", base);
+  snprintf(b, sizeof b, "%s/cut", base);
+  snprintf(ra, sizeof ra, "%s/runs.csv", a);
+  snprintf(rb, sizeof rb, "%s/runs.csv", b);
+  const char *va[64], *vb[64];
+  suite_argv(va, 64, pre, args, a);
+  suite_argv(vb, 64, pre, args, b);
+  int rc = fbt_cli(va, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "uninterrupted suite: exit %d: %s", rc, errbuf);
+  interrupt_or_cut(spawn(vb), b);
+  const char *resume[] = {"suite", "--resume", b, "--no-plots", "--jobs", "1", NULL};
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "resume: exit %d: %s", rc, errbuf);
+  cr_assert(strstr(errbuf, "runs from the journal") != NULL, "%s", errbuf);
+  rows ref = read_rows(ra), got = read_rows(rb);
+  cr_assert_gt(ref.n, 2, "a table of several runs");
+  cr_assert_eq(got.n, ref.n, "same number of rows");
+  for (size_t i = 0; i < ref.n; i++)
+    cr_expect_str_eq(got.line[i], ref.line[i], "row %zu differs apart from wall_s, cpu_s", i);
+  expect_same_tree(a, b);
+  cr_assert_eq(count_traj(b), count_traj(a));
+  cr_assert_eq(count_tmp(b), 0);
+  const size_t n = ref.n - 1;
+  free_rows(&ref);
+  free_rows(&got);
+  return n;
+}
+
+/* A plan of three models at three steps, with trajectories. */
+static const char small_plan[] =
+    "[hold]\n"
+    "group = fixed-step\n"
+    "scenario = stick-slip\n"
+    "model = karnopp, kikuuwe-be, smooth-sign\n"
+    "set = mu=0.3\n"
+    "sweep = h\n"
+    "values = 1e-3, 5e-4, 2.5e-4\n"
+    "traj = yes\n";
+
+Test(resume, plan_is_resumed, .timeout = 300)
+{
+  char base[64], plan[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/my.ini", base);
+  spit(plan, small_plan, sizeof small_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 9);
+  char b[128];
+  snprintf(b, sizeof b, "%s/cut", base);
+  cr_assert_gt(count_traj(b), 0, "the plan's trajectories");
+  fbt_rmdir(base);
+}
+
+Test(resume, scenario_and_model_filters_are_resumed, .timeout = 300)
+{
+  char base[64];
+  fbt_tmpdir(base, sizeof base);
+  const char *pre[] = {NULL}, *args[] = {"--quick", "--scenario", "stick-slip", "--model",
+                                         "karnopp", "--model", "kikuuwe-be", NULL};
+  resume_case(base, pre, args);
+  fbt_rmdir(base);
+}
+
+Test(resume, set_is_resumed, .timeout = 300)
+{
+  char base[64];
+  fbt_tmpdir(base, sizeof base);
+  const char *pre[] = {NULL}, *args[] = {"--quick", "--scenario", "stick-slip", "--model",
+                                         "karnopp", "--model", "smooth-sign", "--set",
+                                         "mu=0.25", NULL};
+  resume_case(base, pre, args);
+  fbt_rmdir(base);
+}
+
+Test(resume, fixed_step_view_is_resumed, .timeout = 300)
+{
+  char base[64];
+  fbt_tmpdir(base, sizeof base);
+  const char *pre[] = {NULL}, *args[] = {"--quick", "--scenario", "stick-slip", "--model",
+                                         "karnopp", "--model", "smooth-sign", "--h", "7e-4",
+                                         NULL};
+  resume_case(base, pre, args);
+  fbt_rmdir(base);
+}
+
+Test(resume, plugin_model_is_resumed, .timeout = 300)
+{
+  const char *plugin = getenv("FB_PLUGIN_STRIBECK");
+  cr_assert_not_null(plugin, "FB_PLUGIN_STRIBECK is not set (run through meson test)");
+  char base[64];
+  fbt_tmpdir(base, sizeof base);
+  const char *pre[] = {"--plugin", plugin, NULL},
+             *args[] = {"--quick", "--scenario", "stick-slip", "--model", "drake-stribeck",
+                        "--model", "karnopp", NULL};
+  resume_case(base, pre, args);
+  fbt_rmdir(base);
+}
+
+/* A suite run to its end is resumed (nothing to do) only as long as what made its table is
+ * unchanged: a changed plan, a changed or missing plugin are refused with one line naming
+ * the file, and nothing is written. */
+Test(resume, changed_plan_or_plugin_is_refused, .timeout = 300)
+{
+  const char *plugin = getenv("FB_PLUGIN_STRIBECK");
+  cr_assert_not_null(plugin, "FB_PLUGIN_STRIBECK is not set (run through meson test)");
+  char base[64], plan[128], so[128], d[128], rpath[160];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/my.ini", base);
+  snprintf(so, sizeof so, "%s/copy.so", base);
+  snprintf(d, sizeof d, "%s/run", base);
+  snprintf(rpath, sizeof rpath, "%s/runs.csv", d);
+  spit(plan, small_plan, sizeof small_plan - 1);
+  size_t solen;
+  char *sotext = slurp(plugin, &solen);
+  spit(so, sotext, solen);
+  const char *run[] = {"--plugin", so, "suite", "--plan", plan, "--no-plots", "--jobs", "1",
+                       "--out", d, NULL};
+  int rc = fbt_cli(run, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "%s", errbuf);
+  const char *resume[] = {"suite", "--resume", d, "--no-plots", "--jobs", "1", NULL};
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "unchanged: resumed (nothing left to run): %s", errbuf);
+  size_t before_len;
+  char *before = slurp(rpath, &before_len);
+
+  /* the plan's text changed: refused, naming the plan */
+  char *edited = strdup(small_plan);
+  *strstr(edited, "5e-4") = '6';
+  spit(plan, edited, strlen(edited));
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "changed plan: exit %d: %s", rc, errbuf);
+  cr_assert_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+  cr_assert(strstr(errbuf, "plan") && strstr(errbuf, plan) && strstr(errbuf, "changed"),
+            "%s", errbuf);
+  spit(plan, small_plan, sizeof small_plan - 1); /* put back */
+
+  /* the plugin changed: refused, naming the plugin (not loaded) */
+  spit(so, sotext, solen - 1);
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "changed plugin: exit %d: %s", rc, errbuf);
+  cr_assert_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+  cr_assert(strstr(errbuf, "plugin") && strstr(errbuf, so) && strstr(errbuf, "changed"), "%s",
+            errbuf);
+
+  /* the plugin gone: refused, naming it */
+  unlink(so);
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 2, "missing plugin: exit %d: %s", rc, errbuf);
+  cr_assert_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+  cr_assert(strstr(errbuf, "plugin") && strstr(errbuf, "copy.so"), "%s", errbuf);
+
+  /* nothing was written by the refusals; put back, it resumes again */
+  size_t after_len;
+  char *after = slurp(rpath, &after_len);
+  cr_assert(after_len == before_len && memcmp(after, before, after_len) == 0,
+            "runs.csv untouched");
+  spit(so, sotext, solen);
+  rc = fbt_cli(resume, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "restored: %s", errbuf);
+  free(after);
+  free(before);
+  free(edited);
+  free(sotext);
+  fbt_rmdir(base);
+}
+
+/* The R lines: items with any bytes come back as written, records after them are read,
+ * and a damaged R line makes the recipe (not just the tail) invalid. */
+Test(resume, journal_recipe_round_trips)
+{
+  fb_journal_head h = {0xbeefULL, 3, 0, 2001, 10, 20, "rev", 0, 0};
+  const char *items[] = {"plan 0123456789abcdef /a dir/with space%.ini", "set mu=0.3",
+                         "scenario -", "tag new\nline\t\xc3\xa9", "-"};
+  const size_t ni = sizeof items / sizeof items[0];
+  char text[8 * FB_JOURNAL_LINE_MAX];
+  size_t len = fb_journal_format_head(&h, text, sizeof text);
+  for (size_t i = 0; i < ni; i++)
+    len += fb_journal_format_item(items[i], text + len, sizeof text - len);
+  const size_t recipe_end = len;
+  fb_journal_rec r = sample_rec(2, "");
+  len += fb_journal_format_rec(&r, h.sum, text + len, sizeof text - len);
+  char **got;
+  size_t n, valid, nrec;
+  fb_err err;
+  cr_assert_eq(fb_journal_recipe(text, len, &got, &n, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(n, ni);
+  for (size_t i = 0; i < ni; i++)
+    cr_assert_str_eq(got[i], items[i]);
+  fb_journal_recipe_free(got, n);
+  fb_journal_head hb;
+  fb_journal_rec back[3];
+  cr_assert_eq(fb_journal_parse(text, len, &hb, collect, back, &valid, &nrec, &err), FB_OK);
+  cr_assert_eq(nrec, 1, "the record after the R lines is read");
+  cr_assert_eq(valid, len);
+  text[recipe_end - 20] ^= 0x01; /* the last R line's crc no longer matches */
+  cr_assert_eq(fb_journal_recipe(text, len, &got, &n, &err), FB_EINVAL);
+  cr_assert(strstr(err.msg, "damaged"), "%s", err.msg);
 }

@@ -1,6 +1,9 @@
 /* cmd_suite.c — `fricbench suite [--quick] [--out DIR] [--jobs N] ...`. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,8 @@
 #include "fb_io.h"
 #include "fb_manifest.h"
 #include "fb_plan.h"
+#include "fb_plugin.h"
+#include "fb_resume.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
@@ -52,8 +57,9 @@ static const char suite_help[] =
     "  --traj WHICH     trajectories kept: report (default: those the report draws),\n"
     "                   none (smallest directory; the report then has no overlays) or all\n"
     "  --resume DIR     finish an interrupted suite: run only the jobs missing from\n"
-    "                   DIR/journal, with its options; the result equals an\n"
-    "                   uninterrupted run apart from the timing columns\n"
+    "                   DIR/journal, with its options, plan, filters, settings and\n"
+    "                   plugins (refused if the plan or a plugin changed); the result\n"
+    "                   equals an uninterrupted run apart from the timing columns\n"
     "  --emit-jobs FILE write FILE, one independent command per line (--parts K of\n"
     "                   them, default 16), each running part I of the table into\n"
     "                   DIR/part-I; run them with GNU Parallel (parallel -a FILE, or\n"
@@ -81,9 +87,170 @@ static int suite_count(int c, const char *text, unsigned long *out)
   return FB_EXIT_OK;
 }
 
-/* --resume DIR takes the options that change results from DIR/journal: giving them too
- * (or --out) is a conflict. */
-static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
+/* ---- how the table was made (the journal's R lines, fb_resume.h) ------------------------ *
+ * A plan, filters, settings and plugins make a table other than the default: the journal
+ * keeps them as "key value" items so that `--resume DIR` alone makes the same table again.
+ * Files (the plan, each plugin) are kept by absolute path and content hash: a resume with
+ * a changed or missing file is refused, naming it, rather than run on another table. */
+
+typedef struct recipe {
+  char **items; /* "key value" */
+  size_t n;
+  const char **lists; /* a resumed selection's name lists (fb_select points into them) */
+} recipe;
+
+static void recipe_free(recipe *r)
+{
+  fb_journal_recipe_free(r->items, r->n);
+  free(r->lists);
+  memset(r, 0, sizeof *r);
+}
+
+static int recipe_add(recipe *r, const char *key, const char *value)
+{
+  const size_t len = strlen(key) + strlen(value) + 2;
+  char **nv = realloc(r->items, (r->n + 1) * sizeof *nv);
+  if (nv == NULL)
+    return FB_ENOMEM;
+  r->items = nv;
+  if ((nv[r->n] = malloc(len)) == NULL)
+    return FB_ENOMEM;
+  snprintf(nv[r->n++], len, "%s %s", key, value);
+  return FB_OK;
+}
+
+/* "<hash> <absolute path>" of a file, or FB_EINVAL with err naming what and why. */
+static int file_id(const char *what, const char *file, char *buf, size_t len, fb_err *err)
+{
+  char *abs = realpath(file, NULL);
+  size_t size;
+  uint64_t h;
+  if (abs == NULL || fb_hash64_file(abs, &size, &h) != 0) {
+    const int e = errno;
+    free(abs);
+    fb_err_set(err, FB_EINVAL, "%s '%s' cannot be read: %s", what, file, strerror(e));
+    errno = e; /* for recipe_file's message */
+    return FB_EINVAL;
+  }
+  snprintf(buf, len, "%016" PRIx64 " %s", h, abs);
+  free(abs);
+  return FB_OK;
+}
+
+/* The items of a new suite: every loaded plugin (they join the default table too), then
+ * the plan and the selection as given.  FB_EINVAL (err set) when one cannot be kept. */
+static int recipe_make(recipe *r, const char *plan, const fb_select *sel, int traj, fb_err *err)
+{
+  char buf[8400];
+  int st = FB_OK;
+  for (size_t i = 0; i < fb_plugin_count() && st == FB_OK; i++)
+    if ((st = file_id("plugin", fb_plugin_path(i), buf, sizeof buf, err)) == FB_OK)
+      st = recipe_add(r, "plugin", buf);
+  if (plan != NULL && st == FB_OK && (st = file_id("plan", plan, buf, sizeof buf, err)) == FB_OK)
+    st = recipe_add(r, "plan", buf);
+  static const char *const keys[] = {"scenario", "model", "integrator", "set"};
+  const char *const *lists[] = {sel->scenarios, sel->models, sel->integrators, sel->sets};
+  const size_t counts[] = {sel->nscenarios, sel->nmodels, sel->nintegrators, sel->nsets};
+  for (size_t k = 0; k < 4; k++)
+    for (size_t i = 0; i < counts[k] && st == FB_OK; i++)
+      st = recipe_add(r, keys[k], lists[k][i]);
+  const double nums[] = {sel->h, sel->tol};
+  for (size_t k = 0; k < 2 && st == FB_OK; k++)
+    if (!isnan(nums[k])) {
+      snprintf(buf, sizeof buf, "%.17g", nums[k]); /* strtod reads it back bit for bit */
+      st = recipe_add(r, k == 0 ? "h" : "tol", buf);
+    }
+  if ((traj == 0 || traj == 2) && st == FB_OK) { /* report is the default */
+    snprintf(buf, sizeof buf, "%d", traj);
+    st = recipe_add(r, "traj", buf);
+  }
+  if (st == FB_ENOMEM)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t i = 0; i < r->n && st == FB_OK; i++) /* refused now, not after DIR is made */
+    if (fb_journal_format_item(r->items[i], buf, sizeof buf) == 0)
+      st = fb_err_set(err, FB_EINVAL, "'%.40s...' is too long to be kept in the suite's "
+                      "journal for --resume", r->items[i]);
+  return st;
+}
+
+/* A file item of a resumed suite ("<hash> <path>"): the same bytes as when the suite
+ * started, and the plugin loaded.  *path points into the item. */
+static int recipe_file(const char *dir, const char *key, const char *v, const char **path,
+                       fb_err *err)
+{
+  char want[8400];
+  if (strlen(v) < 18 || v[16] != ' ')
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': its journal's %s item is damaged: rerun "
+                      "it without --resume", dir, key);
+  *path = v + 17;
+  fb_err e = {{0}};
+  if (file_id(key, *path, want, sizeof want, &e) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': the suite ran with %s %s, which cannot "
+                      "be read now (%s): put it back or rerun without --resume", dir, key,
+                      *path, strerror(errno));
+  if (strncmp(want, v, 16) != 0)
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': %s %s changed since the suite started "
+                      "(its content hash is %.16s, the journal's %.16s): put the original "
+                      "back or rerun without --resume", dir, key, *path, want, v);
+  if (strcmp(key, "plugin") == 0 && fb_plugin_load(*path, &e) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "--resume '%s': %s", dir, e.msg);
+  return FB_OK;
+}
+
+/* Make a resumed suite's plugins, plan and selection from its journal's items. */
+static int recipe_replay(recipe *r, const char *dir, const char **plan, fb_select *sel,
+                         int *traj, fb_err *err)
+{
+  static const char *const keys[] = {"scenario", "model", "integrator", "set"};
+  const char **lists[] = {NULL, NULL, NULL, NULL};
+  size_t *counts[] = {&sel->nscenarios, &sel->nmodels, &sel->nintegrators, &sel->nsets};
+  r->lists = calloc(4 * r->n + 4, sizeof *r->lists);
+  if (r->lists == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t k = 0; k < 4; k++)
+    lists[k] = r->lists + k * (r->n + 1);
+  sel->scenarios = lists[0];
+  sel->models = lists[1];
+  sel->integrators = lists[2];
+  sel->sets = lists[3];
+  for (size_t i = 0; i < r->n; i++) {
+    char *key = r->items[i], *v = strchr(key, ' '), *end;
+    if (v == NULL)
+      v = key + strlen(key);
+    else
+      *v++ = '\0'; /* the item is ours: split in place */
+    size_t k = 0;
+    while (k < 4 && strcmp(key, keys[k]) != 0)
+      k++;
+    int known = 1;
+    if (k < 4) {
+      lists[k][(*counts[k])++] = v;
+    } else if (!strcmp(key, "plugin") || !strcmp(key, "plan")) {
+      const char *path = NULL;
+      const int st = recipe_file(dir, key, v, &path, err);
+      if (st != FB_OK)
+        return st;
+      if (!strcmp(key, "plan"))
+        *plan = path;
+    } else if (!strcmp(key, "h") || !strcmp(key, "tol")) {
+      *(key[0] == 'h' ? &sel->h : &sel->tol) = strtod(v, &end);
+      known = end != v && *end == '\0';
+    } else if (!strcmp(key, "traj") && (v[0] >= '0' && v[0] <= '2') && v[1] == '\0') {
+      *traj = v[0] - '0';
+    } else {
+      known = 0;
+    }
+    if (!known)
+      return fb_err_set(err, FB_EINVAL, "--resume '%s': its journal keeps '%.40s %.40s', which "
+                        "this fricbench does not know: rerun it without --resume", dir, key, v);
+  }
+  return FB_OK;
+}
+
+/* --resume DIR takes the options that change results and how the table was made from
+ * DIR/journal: giving them too (or --out) is a conflict. */
+static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict, recipe *r,
+                        const char **plan, fb_select *sel, int *traj)
 {
   if (conflict != NULL) {
     fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite keeps its "
@@ -99,9 +266,12 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
   o->out_dir = dir;
   o->resume = 1;
   fb_err err = {{0}};
-  if (fb_suite_resume_opts(o, &err) != FB_OK) {
+  int st = fb_suite_resume_opts(o, &r->items, &r->n, &err);
+  if (st == FB_OK)
+    st = recipe_replay(r, dir, plan, sel, traj, &err);
+  if (st != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
-    return FB_EXIT_USAGE;
+    return st == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
   }
   /* a SIGKILLed suite leaves its temporaries (plots/, traj/): they are not results */
   const size_t stale = fb_remove_stale_tmp(dir);
@@ -110,7 +280,98 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict)
   return FB_EXIT_OK;
 }
 
-static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
+/* The table of a plan (or the default one) with a selection and --traj applied. */
+static int make_table(fb_table *table, const char *plan, const fb_select *sel, int traj,
+                      fb_err *err)
+{
+  int st = plan != NULL ? fb_plan_load(table, plan, err) : fb_table_default(table);
+  if (st == FB_OK)
+    st = fb_table_select(table, sel, err);
+  if (st != FB_OK)
+    return st;
+  for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++) {
+    table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
+                                  : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
+    if (traj == 2) /* all: whole trajectories, not the report's windows */
+      table->e[i].traj_tail = 0.0;
+  }
+  return FB_OK;
+}
+
+/* The modes that exclude each other: a selection (or --print-plan) with --resume,
+ * --emit-jobs or --part; then --emit-jobs (done here) and --part (bench/cli/merge.c).
+ * FB_EXIT_OK to go on, -1 when the jobs file is written, else an exit status. */
+static int suite_modes(fb_suite_opts *o, const char *selecting, const char *resume_dir,
+                       const char *emit, const char *argv0)
+{
+  if (selecting != NULL && (resume_dir != NULL || emit != NULL || o->nparts > 0)) {
+    if (resume_dir != NULL)
+      fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite makes "
+                      "its table as its journal says (only --jobs and --no-plots may be given)\n",
+              selecting);
+    else
+      fprintf(stderr, "fricbench: %s cannot be combined with --emit-jobs or --part yet: run "
+                      "the selection in one suite\n",
+              selecting);
+    return FB_EXIT_USAGE;
+  }
+  if (emit == NULL && o->nparts == 0)
+    return FB_EXIT_OK;
+  fb_err err = {{0}};
+  const int drc = fb_suite_dist_check(o, emit, resume_dir != NULL);
+  if (drc != FB_EXIT_OK || emit == NULL)
+    return drc;
+  if (fb_emit_jobs(o, emit, argv0, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_USAGE;
+  }
+  return -1;
+}
+
+/* The table to run (o->table; NULL: the default) and how it was made (o->recipe): a resumed
+ * suite's from its journal, else the options'.  FB_EXIT_OK, -1 when --print-plan has
+ * printed it, else an exit status (message printed). */
+static int suite_table(fb_suite_opts *o, const char *resume_dir, const char *conflict,
+                       const char *selecting, int print_plan, const char *plan, fb_select *sel,
+                       int traj, fb_table *table, recipe *rcp)
+{
+  fb_err err = {{0}};
+  if (resume_dir != NULL) {
+    fb_select_init(sel);
+    traj = -1;
+    const int rrc = resume_setup(o, resume_dir, conflict, rcp, &plan, sel, &traj);
+    if (rrc != FB_EXIT_OK)
+      return rrc;
+    if (plan != NULL || sel->nscenarios + sel->nmodels + sel->nintegrators + sel->nsets > 0 ||
+        !isnan(sel->h) || !isnan(sel->tol) || traj >= 0)
+      selecting = "the journal's table";
+  }
+  if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
+                                            bad input leaves no directory behind */
+    const int trc = make_table(table, plan, sel, traj, &err);
+    if (trc != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return trc == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
+    }
+    if (print_plan) {
+      fb_plan_print(table, stdout);
+      return fflush(stdout) == 0 ? -1 : FB_EXIT_RUNTIME;
+    }
+    o->table = table;
+  }
+  if (resume_dir == NULL) { /* kept in the journal: --resume makes the same table */
+    const int mst = recipe_make(rcp, plan, sel, traj, &err);
+    if (mst != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return mst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
+    }
+    o->recipe = (const char *const *)rcp->items;
+    o->nrecipe = rcp->n;
+  }
+  return FB_EXIT_OK;
+}
+
+static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table, recipe *rcp)
 {
   static const struct option opts[] = {
       {"quick", no_argument, NULL, 'q'},      {"out", required_argument, NULL, 'o'},
@@ -237,46 +498,16 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
     return FB_EXIT_USAGE;
   }
   fb_err err = {{0}};
-  if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
-                                            bad input leaves no directory behind */
-    if (resume_dir != NULL || emit != NULL || o.nparts > 0) {
-      fprintf(stderr, "fricbench: %s cannot be combined with --resume, --emit-jobs or --part "
-                      "yet: run the selection in one suite\n",
-              selecting != NULL ? selecting : "--print-plan");
-      return FB_EXIT_USAGE;
-    }
-    int pst = plan != NULL ? fb_plan_load(table, plan, &err) : fb_table_default(table);
-    if (pst == FB_OK)
-      pst = fb_table_select(table, &sel, &err);
-    if (pst != FB_OK) {
-      fprintf(stderr, "fricbench: %s\n", err.msg);
-      return pst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
-    }
-    for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++) {
-      table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
-                                    : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
-      if (traj == 2) /* all: whole trajectories, not the report's windows */
-        table->e[i].traj_tail = 0.0;
-    }
-    if (print_plan) {
-      fb_plan_print(table, stdout);
-      return fflush(stdout) == 0 ? FB_EXIT_OK : FB_EXIT_RUNTIME;
-    }
-    o.table = table;
-  }
-  if (emit != NULL || o.nparts > 0) { /* --emit-jobs, --part: bench/cli/merge.c */
-    const int drc = fb_suite_dist_check(&o, emit, resume_dir != NULL);
-    if (drc != FB_EXIT_OK || emit != NULL)
-      return drc != FB_EXIT_OK ? drc : fb_emit_jobs(&o, emit, argv[0], &err) == FB_OK
-                                           ? FB_EXIT_OK
-                                           : (fprintf(stderr, "fricbench: %s\n", err.msg),
-                                              FB_EXIT_USAGE);
-  }
-  if (resume_dir != NULL) { /* after the part check: a part's journal restores its part */
-    const int rrc = resume_setup(&o, resume_dir, conflict);
-    if (rrc != FB_EXIT_OK)
-      return rrc;
-  }
+  const int drc = suite_modes(&o, selecting != NULL ? selecting : print_plan ? "--print-plan"
+                                                                            : NULL,
+                              resume_dir, emit, argv[0]);
+  if (drc != FB_EXIT_OK)
+    return drc < 0 ? FB_EXIT_OK : drc;
+  /* after the part check: a part's journal restores its part */
+  const int trc = suite_table(&o, resume_dir, conflict, selecting, print_plan, plan, &sel, traj,
+                              table, rcp);
+  if (trc != FB_EXIT_OK)
+    return trc < 0 ? FB_EXIT_OK : trc;
   if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
     fb_manifest_remove(o.out_dir);
   int sig = 0;
@@ -301,8 +532,10 @@ int fb_cmd_suite(int argc, char **argv)
     return FB_EXIT_RUNTIME;
   }
   fb_table table = {0};
-  const int rc = suite_cmd(argc, argv, lists, &table);
+  recipe rcp = {0};
+  const int rc = suite_cmd(argc, argv, lists, &table, &rcp);
   fb_table_free(&table);
+  recipe_free(&rcp);
   free(lists);
   return rc;
 }

@@ -9,11 +9,18 @@
  *
  * Format (text, one record per line, fields separated by one space):
  *
- *   fricbench-journal 1 <sum> <njobs> <quick> <samples> <max_steps> <max_rhs> <part>
+ *   fricbench-journal 2 <sum> <njobs> <quick> <samples> <max_steps> <max_rhs> <part>
  *     <nparts> <rev> <crc>
+ *   R <item> <crc>                     zero or more, right after the header
  *   J <index> <sum> <status> <ref> <t_reached> <nsteps> <nrejected> <nfe> <njac>
  *     <nevents> <ninner> <nswitch> <metric 1> ... <metric FB_NMETRICS> <wall_s> <cpu_s>
  *     <message> <crc>
+ *
+ * The R lines say how the table was made, so that `--resume DIR` alone can make it again
+ * (a plan, filters, settings or plugins are not the default table): each <item> is
+ * "<key> <value>" (bench/cli/cmd_suite.c: plugin, plan, scenario, model, integrator, set, h,
+ * tol, traj), kept in order.  They are written with the header, in one renamed file, so
+ * an invalid one is damage, not a torn tail.
  *
  * <sum> is a 64-bit checksum (16 hex digits) of the expanded experiment table, the
  * options that change results and the fricbench revision: a journal is only ever
@@ -21,7 +28,7 @@
  * in the table (run_id - 1), <ref> the kind of reference it was scored against (0 none, 1
  * exact, 2 event: fb_ref_kind).  Numbers are printed with 17 significant digits (nan, inf
  * as such), so they read back bit for bit.  <rev> and <message> are percent-encoded
- * (bytes outside '!'..'~' and '%' as %XX; the empty string as "-").  <crc> is the
+ * (bytes outside '!'..'~' and '%' as %XX; the empty string as "-"), and so is <item>.  <crc> is the
  * FNV-1a 64-bit hash (16 hex digits) of the line's bytes before the space that precedes
  * it; a line whose crc does not match, that does not end in a newline or that breaks
  * any rule above is invalid, and reading stops there (what follows is rerun).
@@ -43,7 +50,7 @@
 #include "fb_status.h"
 
 #define FB_JOURNAL_NAME "journal"
-#define FB_JOURNAL_VERSION 1
+#define FB_JOURNAL_VERSION 2 /* 2: the R lines */
 #define FB_JOURNAL_LINE_MAX 8192            /* longer lines are invalid */
 #define FB_JOURNAL_FILE_MAX (256UL << 20)   /* larger journals are refused */
 #define FB_HASH64_INIT 0xcbf29ce484222325ULL /* FNV-1a offset basis */
@@ -52,6 +59,8 @@
 uint64_t fb_hash64(uint64_t h, const void *p, size_t n);
 /* The same over a string and its terminating NUL (so that "ab","c" != "a","bc"). */
 uint64_t fb_hash64_str(uint64_t h, const char *s);
+/* Size and FNV-1a 64 hash of a file's bytes: 0, or -1 with errno set. */
+int fb_hash64_file(const char *path, size_t *size, uint64_t *hash);
 
 typedef struct fb_journal_head {
   uint64_t sum;            /* checksum of the table, options and revision */
@@ -78,6 +87,7 @@ typedef struct fb_journal_rec {
  * 0 when it does not fit in len (or in FB_JOURNAL_LINE_MAX). */
 size_t fb_journal_format_head(const fb_journal_head *h, char *buf, size_t len);
 size_t fb_journal_format_rec(const fb_journal_rec *r, uint64_t sum, char *buf, size_t len);
+size_t fb_journal_format_item(const char *item, char *buf, size_t len);
 
 /* Parse one line (without its newline): FB_OK or FB_EINVAL.  A record must carry `sum`
  * and an index below njobs. */
@@ -89,11 +99,17 @@ int fb_journal_parse_rec(const char *line, size_t len, uint64_t sum, size_t njob
 typedef int (*fb_journal_fn)(void *ctx, const fb_journal_rec *r);
 
 /* Parse a journal's text: the header into *h (FB_EINVAL with err set when the first line
- * is not a valid header), then, when fn is not NULL, every valid record (carrying h->sum)
+ * is not a valid header), then, past the R lines, when fn is not NULL, every valid record (carrying h->sum)
  * up to the first invalid or unterminated line.  *valid_len (may be NULL) receives the
  * length of the valid prefix, *nrec (may be NULL) the number of valid records. */
 int fb_journal_parse(const char *text, size_t len, fb_journal_head *h, fb_journal_fn fn,
                      void *ctx, size_t *valid_len, size_t *nrec, fb_err *err);
+
+/* The items of a journal's R lines, decoded, in order: *items (free with
+ * fb_journal_recipe_free) and their number (0 for the default table).  FB_EINVAL with err
+ * set when the header or an R line is invalid; FB_ENOMEM. */
+int fb_journal_recipe(const char *text, size_t len, char ***items, size_t *nitems, fb_err *err);
+void fb_journal_recipe_free(char **items, size_t n);
 
 /* Records reach the file with one write() each, so a killed process loses none; they
  * are synced to the disk (group commit) at most every FB_JOURNAL_SYNC_S seconds and at
@@ -110,9 +126,11 @@ typedef struct fb_journal {
   double synced; /* CLOCK_MONOTONIC seconds of the last sync (under lock) */
 } fb_journal;
 
-/* Start a new journal at path (replacing any): the header is written to a temporary
- * file, synced and renamed into place.  FB_EIO with err set when it cannot be written. */
-int fb_journal_create(fb_journal *j, const char *path, const fb_journal_head *h, fb_err *err);
+/* Start a new journal at path (replacing any): the header and the R lines of the nitems
+ * items are written to a temporary file, synced and renamed into place.  FB_EINVAL when
+ * an item does not fit in a line, FB_EIO when the file cannot be written (err set). */
+int fb_journal_create(fb_journal *j, const char *path, const fb_journal_head *h,
+                      const char *const *items, size_t nitems, fb_err *err);
 /* Read the whole journal at path into *text (malloc'd, NUL-terminated) and its length. */
 int fb_journal_read(const char *path, char **text, size_t *len, fb_err *err);
 /* Reopen a journal for appending after its first valid_len bytes (a torn or invalid tail

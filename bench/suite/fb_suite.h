@@ -97,15 +97,20 @@ typedef struct fb_suite_opts {
   size_t part, nparts;
   /* The experiments to run; NULL: the default table (fb_table_default). */
   const fb_table *table;
+  /* How the table was made ("key value" items: the plugins, plan, filters, settings;
+   * bench/cli/cmd_suite.c), kept in the journal so that --resume makes it again. */
+  const char *const *recipe;
+  size_t nrecipe;
 } fb_suite_opts;
 
 void fb_suite_opts_default(fb_suite_opts *o);
 
 /* For `--resume DIR` (o->out_dir): read DIR/journal's header and set the options that
  * change results (quick, samples, max_steps, max_rhs, part, nparts) to the interrupted
- * suite's (a part resumes as that part, without plots).
+ * suite's (a part resumes as that part, without plots), and return how its table was made
+ * in *recipe (free with fb_journal_recipe_free) and *nrecipe.
  * FB_EINVAL with err set when DIR holds no valid journal. */
-int fb_suite_resume_opts(fb_suite_opts *o, fb_err *err);
+int fb_suite_resume_opts(fb_suite_opts *o, char ***recipe, size_t *nrecipe, fb_err *err);
 
 /* Run the suite; writes everything under o->out_dir (created).  Returns FB_OK, or a
  * failure with err set (bad options, unwritable directory). */

@@ -107,30 +107,6 @@ static int part_files(const char *dir, names *out)
   return st;
 }
 
-/* Size and FNV-1a hash of a file: 0, or -1 with errno set. */
-static int file_sum(const char *path, size_t *size, uint64_t *hash)
-{
-  FILE *fp = fopen(path, "rb");
-  if (fp == NULL)
-    return -1;
-  char buf[1 << 16];
-  size_t r, total = 0;
-  uint64_t h = FB_HASH64_INIT;
-  while ((r = fread(buf, 1, sizeof buf, fp)) > 0) {
-    h = fb_hash64(h, buf, r);
-    total += r;
-  }
-  const int bad = ferror(fp);
-  fclose(fp);
-  if (bad) {
-    errno = EIO;
-    return -1;
-  }
-  *size = total;
-  *hash = h;
-  return 0;
-}
-
 /* ---- writing ---------------------------------------------------------------------------- */
 
 int fb_manifest_write(const char *dir, fb_err *err)
@@ -151,7 +127,7 @@ int fb_manifest_write(const char *dir, fb_err *err)
     size_t size;
     uint64_t h;
     snprintf(path, sizeof path, "%s/%s", dir, files.v[i]);
-    if (file_sum(path, &size, &h) != 0)
+    if (fb_hash64_file(path, &size, &h) != 0)
       st = fb_err_set(err, FB_EIO, "manifest: cannot read '%s': %s", path, strerror(errno));
     else
       fprintf(mem, "%zu %016" PRIx64 " %s\n", size, h, files.v[i]);
@@ -326,7 +302,7 @@ static int check_files(const char *dir, const char *name, char *text, size_t len
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     size_t have;
     uint64_t hh;
-    if (file_sum(path, &have, &hh) != 0)
+    if (fb_hash64_file(path, &have, &hh) != 0)
       st = fb_err_set(err, FB_EINVAL,
                       "merge: '%s/%s' is missing (%s), but the part's manifest lists it (%lu "
                       "bytes): run the part's line of the jobs file again",

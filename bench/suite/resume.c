@@ -139,6 +139,14 @@ size_t fb_journal_format_rec(const fb_journal_rec *r, uint64_t sum, char *buf, s
   return lb_finish(&b);
 }
 
+size_t fb_journal_format_item(const char *item, char *buf, size_t len)
+{
+  lbuf b = {buf, len, 0, len == 0};
+  lb_printf(&b, "R");
+  lb_pct(&b, item);
+  return lb_finish(&b);
+}
+
 /* ==== parsing a line ==================================================================== */
 
 typedef struct tok {
@@ -285,7 +293,9 @@ int fb_journal_parse_head(const char *line, size_t len, fb_journal_head *h)
   fb_journal_head v;
   memset(&v, 0, sizeof v);
   unsigned long version, njobs, quick, samples, part, nparts;
-  if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version != FB_JOURNAL_VERSION ||
+  /* version 1 is version 2 without R lines: still read (its sum names its revision) */
+  if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version < 1 ||
+      version > FB_JOURNAL_VERSION ||
       !tok_hex64(t[2], &v.sum) || !tok_ulong(t[3], &njobs) || njobs > 100000000UL ||
       !tok_ulong(t[4], &quick) || quick > 1 || !tok_ulong(t[5], &samples) || samples < 2 ||
       samples > FB_MAX_SAMPLES || !tok_ulong(t[6], &v.max_steps) || v.max_steps < 1 ||
@@ -339,6 +349,25 @@ int fb_journal_parse_rec(const char *line, size_t len, uint64_t sum, size_t njob
   return FB_OK;
 }
 
+/* A recipe line "R <item> <crc>": FB_OK with the item decoded into out[cap]. */
+static int parse_item(const char *line, size_t len, char *out, size_t cap)
+{
+  tok t[4];
+  if (len > FB_JOURNAL_LINE_MAX || split(line, len, t, 4) != 3 || !tok_is(t[0], "R") ||
+      !crc_ok(line, &t[2]) || !tok_pct(t[1], out, cap))
+    return FB_EINVAL;
+  return FB_OK;
+}
+
+/* The next line of text from pos (without its newline): its length, or SIZE_MAX when
+ * there is no complete line of at most FB_JOURNAL_LINE_MAX bytes. */
+static size_t next_line(const char *text, size_t len, size_t pos)
+{
+  const size_t left = len - pos;
+  const char *e = memchr(text + pos, '\n', left < FB_JOURNAL_LINE_MAX + 1 ? left : FB_JOURNAL_LINE_MAX + 1);
+  return e == NULL ? SIZE_MAX : (size_t)(e - (text + pos));
+}
+
 int fb_journal_parse(const char *text, size_t len, fb_journal_head *h, fb_journal_fn fn,
                      void *ctx, size_t *valid_len, size_t *nrec, fb_err *err)
 {
@@ -350,7 +379,11 @@ int fb_journal_parse(const char *text, size_t len, fb_journal_head *h, fb_journa
   if (nl == NULL || fb_journal_parse_head(text, (size_t)(nl - text), h) != FB_OK)
     return fb_err_set(err, FB_EINVAL, "not a fricbench journal (version %d): its first line is "
                       "not a valid header", FB_JOURNAL_VERSION);
-  size_t pos = (size_t)(nl - text) + 1, count = 0;
+  size_t pos = (size_t)(nl - text) + 1, count = 0, n;
+  char item[FB_JOURNAL_LINE_MAX + 1]; /* only checked here: fb_journal_recipe keeps them */
+  while (pos < len && text[pos] == 'R' && (n = next_line(text, len, pos)) != SIZE_MAX &&
+         parse_item(text + pos, n, item, sizeof item) == FB_OK)
+    pos += n + 1; /* the recipe, written with the header */
   while (pos < len) {
     const size_t left = len - pos;
     const char *line = text + pos;
@@ -368,6 +401,76 @@ int fb_journal_parse(const char *text, size_t len, fb_journal_head *h, fb_journa
   if (nrec != NULL)
     *nrec = count;
   return FB_OK;
+}
+
+void fb_journal_recipe_free(char **items, size_t n)
+{
+  for (size_t i = 0; items != NULL && i < n; i++)
+    free(items[i]);
+  free(items);
+}
+
+int fb_journal_recipe(const char *text, size_t len, char ***items, size_t *nitems, fb_err *err)
+{
+  *items = NULL;
+  *nitems = 0;
+  fb_journal_head h;
+  size_t n = next_line(text, len, 0);
+  if (n == SIZE_MAX || fb_journal_parse_head(text, n, &h) != FB_OK)
+    return fb_err_set(err, FB_EINVAL, "not a fricbench journal (version %d): its first line is "
+                      "not a valid header", FB_JOURNAL_VERSION);
+  char *item = malloc(FB_JOURNAL_LINE_MAX + 1);
+  char **v = NULL;
+  size_t cnt = 0, pos = n + 1;
+  int st = item == NULL ? fb_err_set(err, FB_ENOMEM, "out of memory") : FB_OK;
+  /* written with the header and renamed into place with it: a bad line is damage, not a
+   * torn tail, and a table rebuilt without it would not be the journal's */
+  for (; st == FB_OK && pos < len && text[pos] == 'R'; pos += n + 1, cnt++) {
+    n = next_line(text, len, pos);
+    if (n == SIZE_MAX || parse_item(text + pos, n, item, FB_JOURNAL_LINE_MAX + 1) != FB_OK) {
+      st = fb_err_set(err, FB_EINVAL, "journal damaged: its line %zu (how the table was made) "
+                      "is invalid", cnt + 2);
+      break;
+    }
+    char **nv = realloc(v, (cnt + 1) * sizeof *nv);
+    if (nv == NULL || (nv[cnt] = strdup(item)) == NULL) {
+      v = nv != NULL ? nv : v;
+      st = fb_err_set(err, FB_ENOMEM, "out of memory");
+      break;
+    }
+    v = nv;
+  }
+  free(item);
+  if (st != FB_OK) {
+    fb_journal_recipe_free(v, cnt);
+    return st;
+  }
+  *items = v;
+  *nitems = cnt;
+  return FB_OK;
+}
+
+int fb_hash64_file(const char *path, size_t *size, uint64_t *hash)
+{
+  FILE *fp = fopen(path, "rb");
+  if (fp == NULL)
+    return -1;
+  char buf[1 << 16];
+  size_t r, total = 0;
+  uint64_t h = FB_HASH64_INIT;
+  while ((r = fread(buf, 1, sizeof buf, fp)) > 0) {
+    h = fb_hash64(h, buf, r);
+    total += r;
+  }
+  const int bad = ferror(fp);
+  fclose(fp);
+  if (bad) {
+    errno = EIO;
+    return -1;
+  }
+  *size = total;
+  *hash = h;
+  return 0;
 }
 
 /* ==== the file ========================================================================== */
@@ -409,18 +512,28 @@ static int open_append(fb_journal *j, const char *path, uint64_t sum, fb_err *er
   return FB_OK;
 }
 
-int fb_journal_create(fb_journal *j, const char *path, const fb_journal_head *h, fb_err *err)
+int fb_journal_create(fb_journal *j, const char *path, const fb_journal_head *h,
+                      const char *const *items, size_t nitems, fb_err *err)
 {
   j->fd = -1;
-  char line[FB_JOURNAL_LINE_MAX + 1];
-  const size_t n = fb_journal_format_head(h, line, sizeof line);
-  if (n == 0)
+  char line[FB_JOURNAL_LINE_MAX + 1], head[FB_JOURNAL_LINE_MAX + 1];
+  const size_t hn = fb_journal_format_head(h, head, sizeof head);
+  if (hn == 0)
     return fb_err_set(err, FB_EINVAL, "journal header too long");
+  for (size_t i = 0; i < nitems; i++) /* checked before the file is started */
+    if (fb_journal_format_item(items[i], line, sizeof line) == 0)
+      return fb_err_set(err, FB_EINVAL, "'%.40s...' is too long to be kept in the journal "
+                        "(at most about %d bytes)", items[i], FB_JOURNAL_LINE_MAX / 3);
   fb_outfile of;
   int st = fb_outfile_open(&of, path, "journal", err);
   if (st != FB_OK)
     return st;
-  if (fwrite(line, 1, n, of.fp) != n || fflush(of.fp) != 0 || fsync(fileno(of.fp)) != 0) {
+  int bad = fwrite(head, 1, hn, of.fp) != hn;
+  for (size_t i = 0; i < nitems && !bad; i++) {
+    const size_t n = fb_journal_format_item(items[i], line, sizeof line);
+    bad = fwrite(line, 1, n, of.fp) != n;
+  }
+  if (bad || fflush(of.fp) != 0 || fsync(fileno(of.fp)) != 0) {
     const int e = errno;
     fb_outfile_abort(&of);
     return fb_err_set(err, FB_EIO, "journal '%s' cannot be written: %s", path, strerror(e));

@@ -466,15 +466,19 @@ static int resume_take(void *ctx, const fb_journal_rec *r)
   return 0;
 }
 
-int fb_suite_resume_opts(fb_suite_opts *o, fb_err *err)
+int fb_suite_resume_opts(fb_suite_opts *o, char ***recipe, size_t *nrecipe, fb_err *err)
 {
   char path[1024], *text;
   size_t len;
   fb_journal_head h;
   journal_path(o, path, sizeof path);
+  *recipe = NULL;
+  *nrecipe = 0;
   int st = fb_journal_read(path, &text, &len, err);
   if (st == FB_OK) {
     st = fb_journal_parse(text, len, &h, NULL, NULL, NULL, NULL, err);
+    if (st == FB_OK)
+      st = fb_journal_recipe(text, len, recipe, nrecipe, err);
     free(text);
   }
   if (st != FB_OK) {
@@ -563,7 +567,7 @@ static int resume_begin(suite *S, fb_err *err)
     if (st == FB_OK)
       st = fb_journal_reopen(&S->journal, path, &h, valid, err);
   } else {
-    st = fb_journal_create(&S->journal, path, &h, err);
+    st = fb_journal_create(&S->journal, path, &h, o->recipe, o->nrecipe, err);
   }
   if (st != FB_OK) {
     fb_sigwatch_stop(&S->watch);
