@@ -80,8 +80,8 @@ int fb_contact_stepper_init(fb_contact_stepper *s, const fb_contact_step_type *t
   if (s == NULL)
     return fb_err_set(err, FB_EINVAL, "no stepper (NULL)");
   memset(s, 0, sizeof *s);
-  if (t == NULL)
-    return fb_err_set(err, FB_EINVAL, "no step kind given");
+  if (t == NULL || t->name == NULL || t->step == NULL) /* a host's own kind needs both */
+    return fb_err_set(err, FB_EINVAL, "no step kind given, or one without a name or step()");
   if (c == NULL || c->law == NULL)
     return fb_err_set(err, FB_EINVAL, "step '%s': no contact or no friction law (NULL)",
                       t->name);
@@ -110,7 +110,7 @@ int fb_contact_stepper_init(fb_contact_stepper *s, const fb_contact_step_type *t
 int fb_contact_step(fb_contact_stepper *s, const fb_contact_in *c, const fb_contact_step_in *in)
 {
   /* a stepper made by fb_contact_stepper_init has its type; the kinds check h and m */
-  if (s == NULL || s->type == NULL || c == NULL || c->law == NULL || in == NULL ||
+  if (s == NULL || s->type == NULL || s->type->step == NULL || c == NULL || c->law == NULL || in == NULL ||
       !isfinite(in->h) || !isfinite(in->m) || !isfinite(in->f_other) || !isfinite(in->x) ||
       !isfinite(in->v) || !isfinite(in->u))
     return FB_EINVAL;

@@ -446,6 +446,8 @@ Test(embed, misuse_of_normals_and_contact_steps)
   fb_contact_stepper s;
   EINVAL_MSG(fb_contact_stepper_init(NULL, relay, NULL, 0, &c, 0, 0, &err), "NULL");
   EINVAL_MSG(fb_contact_stepper_init(&s, NULL, NULL, 0, &c, 0, 0, &err), "no step kind");
+  const fb_contact_step_type nostep = {.name = "nostep", .title = "a kind without step()"};
+  EINVAL_MSG(fb_contact_stepper_init(&s, &nostep, NULL, 0, &c, 0, 0, &err), "no step kind");
   EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, NULL, 0, 0, &err), "no contact");
   EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, &nolaw, 0, 0, &err), "no contact");
   EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, &c, NAN, 0, &err), "finite");
