@@ -9,6 +9,11 @@ const char *const fb_shape_names[] = {"coulomb", "stribeck", "glowinski-linear",
 
 double fb_friction_mu(const fb_friction *law, double w, double *dmu_dw)
 {
+  if (law == NULL) { /* no status to return: NaN, which every caller's finiteness guard sees */
+    if (dmu_dw != NULL)
+      *dmu_dw = NAN;
+    return NAN;
+  }
   double mu, d;
   const double dm = law->mu_s - law->mu_k;
   switch (law->shape) {
@@ -52,6 +57,8 @@ double fb_friction_mu(const fb_friction *law, double w, double *dmu_dw)
 
 double fb_friction_mu_inf(const fb_friction *law)
 {
+  if (law == NULL)
+    return NAN;
   switch (law->shape) {
   case FB_SHAPE_COULOMB:
     return law->mu_s;
@@ -64,6 +71,10 @@ double fb_friction_mu_inf(const fb_friction *law)
 
 int fb_friction_check(const fb_friction *law, const char *owner, fb_err *err)
 {
+  if (owner == NULL)
+    owner = "friction law";
+  if (law == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: no friction law (NULL)", owner);
   if (!(law->shape >= 0 && law->shape < FB_SHAPE_COUNT))
     return fb_err_set(err, FB_EINVAL, "%s: unknown friction shape %d", owner, (int)law->shape);
   if (!(isfinite(law->mu_s) && law->mu_s >= 0))

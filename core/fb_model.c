@@ -5,9 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+int fb_model_check_call(const fb_model *m, size_t i, size_t width, const fb_contact_in *c,
+                        fb_err *err)
+{
+  if (m == NULL)
+    return fb_err_set(err, FB_EINVAL, "no model instance (NULL)");
+  if (m->type == NULL || m->params == NULL)
+    return fb_err_set(err, FB_EINVAL, "model instance not initialised (fb_model_init)");
+  if (m->cparams == NULL || m->nc == 0)
+    return fb_err_set(err, FB_EINVAL, "model %s is not resolved yet (fb_model_resolve or "
+                      "fb_model_resolve_scales)", m->type->name);
+  if (i >= m->nc || m->nc - i < width)
+    return fb_err_set(err, FB_EINVAL, "model %s: contact %zu%s is beyond the %zu resolved",
+                      m->type->name, i, width > 1 ? " (and the next)" : "", m->nc);
+  if (c == NULL || c->law == NULL)
+    return fb_err_set(err, FB_EINVAL, "model %s: no contact or no friction law (NULL)",
+                      m->type->name);
+  return FB_OK;
+}
+
 int fb_model_init(fb_model *m, const fb_model_type *type)
 {
+  if (m == NULL)
+    return FB_EINVAL;
   memset(m, 0, sizeof *m);
+  if (type == NULL || type->params == NULL)
+    return FB_EINVAL;
   m->type = type;
   m->params = calloc(1, type->params->size ? type->params->size : 1);
   if (m->params == NULL)
@@ -16,8 +39,23 @@ int fb_model_init(fb_model *m, const fb_model_type *type)
   return FB_OK;
 }
 
+/* A failed resolution leaves the instance unresolved, not half resolved: the per-contact
+ * calls then refuse it instead of reading NaN autos. */
+static int unresolve(fb_model *m, int st)
+{
+  free(m->cparams);
+  m->cparams = NULL;
+  m->nc = 0;
+  return st;
+}
+
 int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err)
 {
+  if (m == NULL || m->type == NULL || m->params == NULL)
+    return fb_err_set(err, FB_EINVAL, "model instance NULL or not initialised (fb_model_init)");
+  if (pl == NULL || pl->n == 0 || (pl->nc > 0 && pl->contact == NULL))
+    return fb_err_set(err, FB_EINVAL, "model %s: no plant, or one not built (fb_plant_alloc, "
+                      "fb_plant_finish)", m->type->name);
   const size_t sz = m->type->params->size;
   int st = fb_params_check_all(m->type->params, m->type->name, m->params, err);
   if (st != FB_OK)
@@ -40,7 +78,7 @@ int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err)
                              fb_plant_contact_Fs(pl, i), pl->f_c, pl->v_scale};
       st = m->type->resolve(cp, &sc, err);
       if (st != FB_OK)
-        return st;
+        return unresolve(m, st);
     }
   }
   return FB_OK;
@@ -58,9 +96,11 @@ void fb_model_free(fb_model *m)
 int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double vr, const double *z,
                     double *F, int *stick)
 {
+  int st = fb_model_check_call(m, i, 1, c, NULL);
+  if (st != FB_OK || (z == NULL && m->type->nz > 0) || F == NULL || stick == NULL)
+    return FB_EINVAL;
   const fb_model_type *t = m->type;
   const void *cp = fb_model_cparams(m, i);
-  int st;
   if (t->output != NULL) {
     st = t->output(cp, c, vr, z, F);
     *stick = st >= 0 ? st : -1;
@@ -75,6 +115,10 @@ int fb_model_output(const fb_model *m, size_t i, const fb_contact_in *c, double 
 int fb_model_output2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
                      const double *z, double *F, int *stick)
 {
+  /* the x entry's contact and the y entry's, next to it */
+  if (fb_model_check_call(m, i, 2, c, NULL) != FB_OK || vr == NULL ||
+      (z == NULL && m->type->nz > 0) || F == NULL || stick == NULL)
+    return FB_EINVAL;
   const fb_model_type *t = m->type;
   const void *cp = fb_model_cparams(m, i);
   if (t->output != NULL) { /* owned schemes: each component reports from its own states */

@@ -247,6 +247,11 @@ typedef struct fb_model {
 } fb_model;
 
 FB_API int fb_model_init(fb_model *m, const fb_model_type *type);
+/* The arguments every per-contact call shares (not exported): an instance made by
+ * fb_model_init, resolved for contacts i .. i + width - 1, a contact with a friction law.
+ * FB_EINVAL with err (when not NULL) saying which is missing. */
+int fb_model_check_call(const fb_model *m, size_t i, size_t width, const fb_contact_in *c,
+                        fb_err *err);
 /* Resolve the auto parameters for every contact of the plant and check them. */
 FB_API int fb_model_resolve(fb_model *m, const fb_plant *pl, fb_err *err);
 FB_API void fb_model_free(fb_model *m);
@@ -282,8 +287,8 @@ FB_API double fb_model_get(const fb_model *m, size_t i, const char *name);
 FB_API int fb_model_resolve_scales(fb_model *m, size_t nc, const fb_contact_scale *sc,
                                    fb_err *err);
 /* Internal states z0[nz] of contact i starting at relative velocity vr0. */
-FB_API void fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
-                                double *z0);
+FB_API int fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
+                               double *z0);
 /* ODE family: friction force *F on the body and state rates dz[nz] of contact i at (vr, z).
  * FB_EUNSUP for a model without force() (model-owned schemes only). */
 FB_API int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,

@@ -7,8 +7,20 @@
 
 #include "fb_model.h"
 
+/* An instance made by fb_model_init (zeroed or freed ones have no type). */
+static int model_ready(const fb_model *m, fb_err *err)
+{
+  if (m == NULL || m->type == NULL || m->params == NULL)
+    return fb_err_set(err, FB_EINVAL, "model instance NULL or not initialised (fb_model_init)");
+  return FB_OK;
+}
+
 int fb_model_set(fb_model *m, const char *name, double value, fb_err *err)
 {
+  if (model_ready(m, err) != FB_OK)
+    return FB_EINVAL;
+  if (name == NULL)
+    return fb_err_set(err, FB_EINVAL, "model %s: no parameter name (NULL)", m->type->name);
   const fb_param_set *set = m->type->params;
   const fb_param_desc *d = fb_params_find(set, name);
   if (d == NULL)
@@ -26,6 +38,8 @@ int fb_model_set(fb_model *m, const char *name, double value, fb_err *err)
 
 double fb_model_get(const fb_model *m, size_t i, const char *name)
 {
+  if (model_ready(m, NULL) != FB_OK || name == NULL || (m->nc > 0 && m->cparams == NULL))
+    return NAN;
   const fb_param_desc *d = fb_params_find(m->type->params, name);
   if (d == NULL || (m->nc > 0 && i >= m->nc))
     return NAN;
@@ -42,8 +56,23 @@ static int check_scale(const char *model, size_t i, const char *name, double v, 
                     "finite number %s 0", model, i, name, v, positive ? ">" : ">=");
 }
 
+/* A failed resolution leaves the instance unresolved, not half resolved: the per-contact
+ * calls then refuse it instead of reading NaN autos. */
+static int unresolve(fb_model *m, int st)
+{
+  free(m->cparams);
+  m->cparams = NULL;
+  m->nc = 0;
+  return st;
+}
+
 int fb_model_resolve_scales(fb_model *m, size_t nc, const fb_contact_scale *sc, fb_err *err)
 {
+  if (model_ready(m, err) != FB_OK)
+    return FB_EINVAL;
+  if (nc == 0 || sc == NULL)
+    return fb_err_set(err, FB_EINVAL, "model %s: resolve for at least one contact, with its "
+                      "scales (nc = %zu, sc %s)", m->type->name, nc, sc == NULL ? "NULL" : "given");
   const fb_model_type *t = m->type;
   const size_t sz = t->params->size;
   int st = fb_params_check_all(t->params, t->name, m->params, err);
@@ -70,25 +99,31 @@ int fb_model_resolve_scales(fb_model *m, size_t nc, const fb_contact_scale *sc, 
     void *p = (char *)m->cparams + i * sz;
     memcpy(p, m->params, sz);
     if (t->resolve != NULL && (st = t->resolve(p, &sc[i], err)) != FB_OK)
-      return st;
+      return unresolve(m, st);
     if ((st = fb_params_check_all(t->params, t->name, p, err)) != FB_OK)
-      return st;
+      return unresolve(m, st);
   }
   return FB_OK;
 }
 
-void fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
-                         double *z0)
+int fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, double vr0,
+                        double *z0)
 {
+  if (fb_model_check_call(m, i, 1, c, NULL) != FB_OK || z0 == NULL || !isfinite(vr0))
+    return FB_EINVAL;
   for (size_t k = 0; k < m->type->nz; k++)
     z0[k] = 0.0;
   if (m->type->init != NULL)
     m->type->init(fb_model_cparams(m, i), c, vr0, z0);
+  return FB_OK;
 }
 
 int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,
                    const double *z, double *F, double *dz)
 {
+  if (fb_model_check_call(m, i, 1, c, NULL) != FB_OK || !isfinite(vr) || F == NULL ||
+      (m->type->nz > 0 && (z == NULL || dz == NULL)))
+    return FB_EINVAL;
   if (m->type->force == NULL)
     return FB_EUNSUP;
   return m->type->force(fb_model_cparams(m, i), c, vr, z, F, dz);
@@ -97,6 +132,9 @@ int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double v
 int fb_model_force2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
                     const double *z, double *F, double *dz)
 {
+  if (fb_model_check_call(m, i, 1, c, NULL) != FB_OK || vr == NULL || !isfinite(vr[0]) ||
+      !isfinite(vr[1]) || F == NULL || (m->type->nz > 0 && (z == NULL || dz == NULL)))
+    return FB_EINVAL;
   if (m->type->force2 == NULL)
     return FB_EUNSUP;
   return m->type->force2(fb_model_cparams(m, i), c, vr, z, F, dz);

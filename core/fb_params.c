@@ -14,19 +14,24 @@ static double *field(const fb_param_desc *d, void *p)
 
 double fb_param_get(const fb_param_desc *d, const void *p)
 {
+  if (d == NULL || p == NULL)
+    return NAN;
   return *(const double *)(const void *)((const char *)p + d->offset);
 }
 
-void fb_params_default(const fb_param_set *set, void *p)
+int fb_params_default(const fb_param_set *set, void *p)
 {
+  if (set == NULL || p == NULL || (set->n > 0 && set->desc == NULL))
+    return FB_EINVAL;
   memset(p, 0, set->size);
   for (size_t i = 0; i < set->n; i++)
     *field(&set->desc[i], p) = set->desc[i].def;
+  return FB_OK;
 }
 
 const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name)
 {
-  if (set == NULL)
+  if (set == NULL || name == NULL || set->desc == NULL)
     return NULL;
   for (size_t i = 0; i < set->n; i++)
     if (strcmp(set->desc[i].name, name) == 0)
@@ -109,12 +114,20 @@ int fb_parse_ulong(const char *text, unsigned long *out)
   return FB_OK;
 }
 
+static size_t choice_count(const fb_param_desc *d)
+{
+  size_t n = 0;
+  while (d->choices != NULL && d->choices[n] != NULL)
+    n++;
+  return n;
+}
+
 static void describe_range(const fb_param_desc *d, char *buf, size_t len)
 {
   if (d->flags & FB_PARAM_CHOICE) {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; d->choices[i] != NULL && used < len; i++)
+    for (size_t i = 0; d->choices != NULL && d->choices[i] != NULL && used < len; i++)
       used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "one of ", d->choices[i]);
     return;
   }
@@ -132,6 +145,10 @@ static void describe_range(const fb_param_desc *d, char *buf, size_t len)
 
 int fb_param_check(const fb_param_desc *d, const char *owner, double v, fb_err *err)
 {
+  if (owner == NULL)
+    owner = "parameters";
+  if (d == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: no parameter row (NULL)", owner);
   char range[256];
   describe_range(d, range, sizeof range);
   if (isnan(v) && (d->flags & FB_PARAM_AUTO))
@@ -152,10 +169,15 @@ int fb_param_check(const fb_param_desc *d, const char *owner, double v, fb_err *
 int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, double *out,
                    fb_err *err)
 {
+  if (owner == NULL)
+    owner = "parameters";
+  if (d == NULL || text == NULL || out == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: fb_param_parse needs a row, a text and an output "
+                      "(one is NULL)", owner);
   char range[256];
   describe_range(d, range, sizeof range);
   if (d->flags & FB_PARAM_CHOICE) {
-    for (size_t i = 0; d->choices[i] != NULL; i++)
+    for (size_t i = 0; d->choices != NULL && d->choices[i] != NULL; i++)
       if (strcmp(d->choices[i], text) == 0) {
         *out = (double)i;
         return FB_OK;
@@ -192,6 +214,11 @@ int fb_param_parse(const fb_param_desc *d, const char *owner, const char *text, 
 int fb_params_set(const fb_param_set *set, const char *owner, void *p, const char *name,
                   const char *text, fb_err *err)
 {
+  if (owner == NULL)
+    owner = "parameters";
+  if (set == NULL || p == NULL || name == NULL || text == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: fb_params_set needs a set, a struct, a name and a "
+                      "text (one is NULL)", owner);
   const fb_param_desc *d = fb_params_find(set, name);
   if (d == NULL) {
     char names[320];
@@ -212,6 +239,10 @@ int fb_params_set(const fb_param_set *set, const char *owner, void *p, const cha
 
 int fb_params_check_all(const fb_param_set *set, const char *owner, const void *p, fb_err *err)
 {
+  if (owner == NULL)
+    owner = "parameters";
+  if (set == NULL || p == NULL || (set->n > 0 && set->desc == NULL))
+    return fb_err_set(err, FB_EINVAL, "%s: no parameter set or struct (NULL)", owner);
   for (size_t i = 0; i < set->n; i++) {
     int st = fb_param_check(&set->desc[i], owner, fb_param_get(&set->desc[i], p), err);
     if (st != FB_OK)
@@ -222,7 +253,11 @@ int fb_params_check_all(const fb_param_set *set, const char *owner, const void *
 
 void fb_param_format(const fb_param_desc *d, double v, char *buf, size_t len)
 {
-  if ((d->flags & FB_PARAM_CHOICE) && v >= 0)
+  if (buf == NULL || len == 0)
+    return;
+  if (d == NULL)
+    snprintf(buf, len, "?");
+  else if ((d->flags & FB_PARAM_CHOICE) && v >= 0 && v < (double)choice_count(d))
     snprintf(buf, len, "%s", d->choices[(size_t)v]);
   else if (isnan(v) && (d->flags & FB_PARAM_AUTO))
     snprintf(buf, len, "auto");
@@ -232,6 +267,10 @@ void fb_param_format(const fb_param_desc *d, double v, char *buf, size_t len)
 
 void fb_params_print(const fb_param_set *set, const void *p, const char *indent, FILE *fp)
 {
+  if (set == NULL || p == NULL || fp == NULL || (set->n > 0 && set->desc == NULL))
+    return; /* nothing to print, nowhere to say so: the one void entry point stays quiet */
+  if (indent == NULL)
+    indent = "";
   for (size_t i = 0; i < set->n; i++) {
     const fb_param_desc *d = &set->desc[i];
     char val[64];

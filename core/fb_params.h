@@ -47,7 +47,7 @@ typedef struct fb_param_set {
 } fb_param_set;
 
 /* Fill a parameter struct with the defaults of every row. */
-FB_API void fb_params_default(const fb_param_set *set, void *p);
+FB_API int fb_params_default(const fb_param_set *set, void *p);
 /* Find a row by name; NULL if none. */
 FB_API const fb_param_desc *fb_params_find(const fb_param_set *set, const char *name);
 /* Read a field. */

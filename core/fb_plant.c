@@ -8,10 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sizes far beyond any plant, so that the block size below cannot wrap around. */
+#define FB_PLANT_MAX_N 4096u
+#define FB_PLANT_MAX_COUNT (1u << 24)
+
 int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
 {
+  if (pl == NULL)
+    return FB_EINVAL;
   memset(pl, 0, sizeof *pl);
-  if (n == 0)
+  if (n == 0 || n > FB_PLANT_MAX_N || nc > FB_PLANT_MAX_COUNT || nbreaks > FB_PLANT_MAX_COUNT)
     return FB_EINVAL;
   /* One block: 4 matrices, x0, v0, breaks, then the contacts (aligned as doubles). */
   const size_t nd = 4 * n * n + 2 * n + nbreaks;
@@ -44,6 +50,8 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
 
 int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 {
+  if (pl == NULL || pl->block_ == NULL || nn > FB_PLANT_MAX_COUNT) /* before fb_plant_alloc */
+    return FB_EINVAL;
   if (nn == 0)
     return FB_OK;
   /* one block: the nn descriptors, then their nn rows of n doubles */
@@ -66,6 +74,8 @@ int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 
 int fb_plant_alloc_jacobians(fb_plant *pl)
 {
+  if (pl == NULL || pl->block_ == NULL)
+    return FB_EINVAL;
   if (pl->nc == 0)
     return FB_OK;
   double *rows = calloc(pl->nc * pl->n, sizeof(double));
@@ -78,13 +88,16 @@ int fb_plant_alloc_jacobians(fb_plant *pl)
   return FB_OK;
 }
 
-void fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N)
+int fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N)
 {
+  if (pl == NULL || pl->contact == NULL || i >= pl->nc || pl->nc - i < 2)
+    return FB_EINVAL; /* contacts i and i + 1 must exist */
   for (size_t a = 0; a < 2; a++) {
     pl->contact[i + a].law = law;
     pl->contact[i + a].c0 = (fb_contact_state){N, 0.0, 0.0};
     pl->contact[i + a].pair = a == 0 ? FB_PAIR_X : FB_PAIR_Y;
   }
+  return FB_OK;
 }
 
 void fb_plant_free(fb_plant *pl)
@@ -157,6 +170,10 @@ static int check_forcing(const fb_plant *pl, const char *owner, fb_err *err)
 
 int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
 {
+  if (owner == NULL)
+    owner = "plant";
+  if (pl == NULL || pl->block_ == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: no plant (NULL, or not fb_plant_alloc'ed)", owner);
   const size_t n = pl->n, nn = n * n;
   if (!all_finite(pl->M, nn) || !all_finite(pl->D, nn) || !all_finite(pl->K, nn))
     return fb_err_set(err, FB_EINVAL, "%s: mass, damping and stiffness must be finite", owner);
@@ -299,6 +316,8 @@ static double contact_form(const fb_plant *pl, const double *A, size_t i, size_t
 
 double fb_plant_contact_coupling(const fb_plant *pl, size_t i, size_t k)
 {
+  if (pl == NULL || pl->block_ == NULL || i >= pl->nc || k >= pl->nc)
+    return NAN;
   return contact_form(pl, pl->Minv, i, k);
 }
 

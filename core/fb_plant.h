@@ -140,7 +140,7 @@ FB_API int fb_plant_alloc_jacobians(fb_plant *pl);
 /* Make contacts i and i+1 one 2-D contact (docs/design.md §13): its x and y entries, with
  * friction law `law` and normal force N (N), surface at rest (set c0.u afterwards for a
  * moving one); Jt or dof are the caller's. */
-FB_API void fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N);
+FB_API int fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N);
 
 /* The other entry of the 2-D contact that entry i belongs to (i must be part of a pair). */
 static inline size_t fb_contact_partner(const fb_plant *pl, size_t i)

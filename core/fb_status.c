@@ -32,7 +32,9 @@ const char *fb_status_message(int status)
 
 int fb_err_set(fb_err *err, int status, const char *fmt, ...)
 {
-  if (err != NULL) {
+  if (err != NULL && fmt == NULL) { /* misuse, but the status still goes back */
+    snprintf(err->msg, sizeof err->msg, "%s", fb_status_message(status));
+  } else if (err != NULL) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);

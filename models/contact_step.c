@@ -64,6 +64,8 @@ const fb_contact_step_type *fb_contact_step_at(size_t i)
 
 const fb_contact_step_type *fb_contact_step_find(const char *name)
 {
+  if (name == NULL)
+    return NULL;
   const fb_contact_step_type *t;
   for (size_t i = 0; (t = fb_contact_step_at(i)) != NULL; i++)
     if (strcmp(t->name, name) == 0)
@@ -75,9 +77,17 @@ int fb_contact_stepper_init(fb_contact_stepper *s, const fb_contact_step_type *t
                             const fb_model *m, size_t i, const fb_contact_in *c, double x0,
                             double v0, fb_err *err)
 {
+  if (s == NULL)
+    return fb_err_set(err, FB_EINVAL, "no stepper (NULL)");
   memset(s, 0, sizeof *s);
-  if (t == NULL)
-    return fb_err_set(err, FB_EINVAL, "no step kind given");
+  if (t == NULL || t->name == NULL || t->step == NULL) /* a host's own kind needs both */
+    return fb_err_set(err, FB_EINVAL, "no step kind given, or one without a name or step()");
+  if (c == NULL || c->law == NULL)
+    return fb_err_set(err, FB_EINVAL, "step '%s': no contact or no friction law (NULL)",
+                      t->name);
+  if (!isfinite(x0) || !isfinite(v0))
+    return fb_err_set(err, FB_EINVAL, "step '%s': x0 = %g and v0 = %g must be finite",
+                      t->name, x0, v0);
   if (t->model != NULL) {
     if (m == NULL || m->type == NULL || strcmp(m->type->name, t->model) != 0)
       return fb_err_set(err, FB_EINVAL, "step '%s' needs an instance of model '%s'", t->name,
@@ -99,5 +109,10 @@ int fb_contact_stepper_init(fb_contact_stepper *s, const fb_contact_step_type *t
 
 int fb_contact_step(fb_contact_stepper *s, const fb_contact_in *c, const fb_contact_step_in *in)
 {
+  /* a stepper made by fb_contact_stepper_init has its type; the kinds check h and m */
+  if (s == NULL || s->type == NULL || s->type->step == NULL || c == NULL || c->law == NULL || in == NULL ||
+      !isfinite(in->h) || !isfinite(in->m) || !isfinite(in->f_other) || !isfinite(in->x) ||
+      !isfinite(in->v) || !isfinite(in->u))
+    return FB_EINVAL;
   return s->type->step(s, c, in);
 }

@@ -98,7 +98,7 @@ typedef struct fb_normal_variant {
 extern fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1];
 
 /* Give normal k of a plant treatment t with its defaults (autos NaN). */
-FB_API void fb_normal_select(fb_normal *nm, const fb_normal_type *t);
+FB_API int fb_normal_select(fb_normal *nm, const fb_normal_type *t);
 /* Set a parameter of normal nm's treatment by name (checked against its row). */
 FB_API int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err);
 /* Scales of normal k of a plant. */

@@ -81,22 +81,30 @@ fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
 
 const fb_normal_type *fb_normal_find(const char *name)
 {
+  if (name == NULL)
+    return NULL;
   for (size_t i = 0; fb_normal_registry[i] != NULL; i++)
     if (strcmp(fb_normal_registry[i]->name, name) == 0)
       return fb_normal_registry[i];
   return NULL;
 }
 
-void fb_normal_select(fb_normal *nm, const fb_normal_type *t)
+int fb_normal_select(fb_normal *nm, const fb_normal_type *t)
 {
+  /* np holds FB_NORMAL_NP doubles: a type that does not pass the registry's checks could
+   * write past it */
+  if (nm == NULL || fb_normal_check(t, NULL) != FB_OK)
+    return FB_EINVAL;
   nm->type = t;
   for (size_t j = 0; j < FB_NORMAL_NP; j++)
     nm->np[j] = NAN;
-  fb_params_default(t->params, nm->np);
+  return fb_params_default(t->params, nm->np);
 }
 
 int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err)
 {
+  if (nm == NULL || nm->type == NULL)
+    return fb_err_set(err, FB_EINVAL, "normal NULL or without a treatment (fb_normal_select)");
   return fb_params_set(nm->type->params, nm->type->name, nm->np, name, value, err);
 }
 
@@ -146,6 +154,8 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err)
  * zeta = 1 (critical, no rebound) for e = 0. */
 double fb_normal_zeta_of_e(double e)
 {
+  if (!(e <= 1)) /* NaN or e > 1: no damping ratio gives it */
+    return NAN;
   if (e <= 0)
     return 1.0;
   const double l = log(e);

@@ -50,6 +50,8 @@ int fb_model_register(const fb_model_type *t, fb_err *err)
 
 const fb_model_type *fb_model_find(const char *name)
 {
+  if (name == NULL)
+    return NULL;
   const fb_model_type *t;
   for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
     if (strcmp(t->name, name) == 0)

@@ -7,7 +7,11 @@
 
 int fb_scenario_init(fb_scenario *s, const fb_scenario_type *type)
 {
+  if (s == NULL)
+    return FB_EINVAL;
   memset(s, 0, sizeof *s);
+  if (type == NULL || type->params == NULL || type->build == NULL)
+    return FB_EINVAL;
   s->type = type;
   s->params = calloc(1, type->params->size);
   if (s->params == NULL)
@@ -18,6 +22,9 @@ int fb_scenario_init(fb_scenario *s, const fb_scenario_type *type)
 
 int fb_scenario_build(fb_scenario *s, fb_err *err)
 {
+  if (s == NULL || s->type == NULL || s->params == NULL)
+    return fb_err_set(err, FB_EINVAL, "scenario instance NULL or not initialised "
+                      "(fb_scenario_init)");
   if (s->built) {
     fb_plant_free(&s->plant);
     s->built = 0;
@@ -50,6 +57,8 @@ void fb_scenario_free(fb_scenario *s)
 
 const fb_scenario_type *fb_scenario_find(const char *name)
 {
+  if (name == NULL)
+    return NULL;
   const fb_scenario_type *t;
   for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
     if (strcmp(t->name, name) == 0)

@@ -1,33 +1,101 @@
-/* plugin_bad.c — broken plugins for test_plugin.c, one per build flag:
- *   FB_BAD_ABI        exports an ABI other than FB_ABI_VERSION
- *   FB_BAD_NOMODELS   exports the ABI but no fb_plugin_models
- *   FB_BAD_CLASH      a model named like a built-in ("kikuuwe") */
+/* plugin_bad.c — broken plugins for test_plugin.c, one per build flag, the model named
+ * FB_BAD_NAME unless the flag names it:
+ *   FB_BAD_ABI            exports an ABI other than FB_ABI_VERSION
+ *   FB_BAD_NOMODELS       exports the ABI but no fb_plugin_models
+ *   (FB_BAD_NAME alone)   a bad or clashing name ("kikuuwe", "../../evil", "a,b", "*")
+ *   FB_BAD_NEWLINE        a name with a newline in it
+ *   FB_BAD_LONG           a name of 3000 characters
+ *   FB_BAD_TWICE          two models of the same name
+ *   FB_BAD_NODEF          default_integrator NULL
+ *   FB_BAD_UNKNOWN_INTEG  default_integrator "rk99"
+ *   FB_BAD_NOFORCE        caps FB_MODEL_ODE without force()
+ *   FB_BAD_PARAM          a parameter whose default lies outside its own bounds
+ *   FB_BAD_ZNAME          a state column named "x"
+ *   FB_BAD_SCENARIO       a scenario without build()
+ *   FB_BAD_NORMAL         a normal treatment named "../n"
+ *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own */
+#include <math.h>
 #include <stddef.h>
 
 #include <fricbench.h>
+
+#include "fb_normal.h"
 
 typedef struct bad_params {
   double unused_;
 } bad_params;
 
+#if defined(FB_BAD_PARAM)
+static const fb_param_desc bad_desc[] = {
+    {"k", "N/m", "a stiffness", offsetof(bad_params, unused_), -1.0, 0, INFINITY, 0, NULL, NULL},
+};
+static const fb_param_set bad_set = {sizeof(bad_params), 1, bad_desc};
+#else
 static const fb_param_set bad_set = {sizeof(bad_params), 0, NULL};
+#endif
 
 static int bad_force(const void *p, const fb_contact_in *c, double vr, const double *z,
                      double *F, double *dz)
 {
   (void)p, (void)c, (void)vr, (void)z, (void)dz;
   *F = 0.0;
+#if defined(FB_BAD_FAILS)
+  return 42; /* not a fricbench status: the run must say whose code it is */
+#else
   return FB_OK;
+#endif
 }
 
+#if defined(FB_BAD_NOFORCE)
+static int bad_output(const void *p, const fb_contact_in *c, double vr, const double *z,
+                      double *F)
+{
+  return bad_force(p, c, vr, z, F, NULL);
+}
+#endif
+
+#define X10 "xxxxxxxxxx"
+#define X100 X10 X10 X10 X10 X10 X10 X10 X10 X10 X10
+#define X1000 X100 X100 X100 X100 X100 X100 X100 X100 X100 X100
+
+#if defined(FB_BAD_NEWLINE)
+#define MODEL_NAME "a\nb"
+#elif defined(FB_BAD_LONG)
+#define MODEL_NAME X1000 X1000 X1000
+#else
+#define MODEL_NAME FB_BAD_NAME
+#endif
+
+#if defined(FB_BAD_NODEF)
+#define DEFAULT_INTEGRATOR NULL
+#elif defined(FB_BAD_UNKNOWN_INTEG)
+#define DEFAULT_INTEGRATOR "rk99"
+#else
+#define DEFAULT_INTEGRATOR "rk4"
+#endif
+
+#if defined(FB_BAD_ZNAME)
+static const char *const bad_z[] = {"x"};
+#define NZ 1
+#else
+static const char *const bad_z[] = {"q"};
+#define NZ 0
+#endif
+
 static const fb_model_type bad_model = {
-    .name = FB_BAD_NAME,
+    .name = MODEL_NAME,
     .title = "a plugin model for the error paths",
     .reference = "tests/plugin_bad.c",
     .caps = FB_MODEL_ODE,
-    .default_integrator = "rk4",
+    .default_integrator = DEFAULT_INTEGRATOR,
     .params = &bad_set,
+    .nz = NZ,
+    .z_names = bad_z,
+#if !defined(FB_BAD_NOFORCE)
     .force = bad_force,
+#else
+    .output = bad_output, /* so that only the missing force() is the defect */
+#endif
 };
 
 #if defined(FB_BAD_ABI)
@@ -36,9 +104,54 @@ const int fb_plugin_abi = FB_ABI_VERSION + 1;
 const int fb_plugin_abi = FB_ABI_VERSION;
 #endif
 
-#if !defined(FB_BAD_NOMODELS)
+#if defined(FB_BAD_TWICE)
+static const fb_model_type bad_model_again = {
+    .name = MODEL_NAME,
+    .title = "the same name again",
+    .reference = "tests/plugin_bad.c",
+    .caps = FB_MODEL_ODE,
+    .default_integrator = "rk4",
+    .params = &bad_set,
+    .force = bad_force,
+};
+const fb_model_type *const fb_plugin_models[] = {&bad_model, &bad_model_again, NULL};
+#elif !defined(FB_BAD_NOMODELS)
 const fb_model_type *const fb_plugin_models[] = {&bad_model, NULL};
 #else
 /* Present but under another name, as a typo would leave it. */
 const fb_model_type *const fb_plugin_model[] = {&bad_model, NULL};
+#endif
+
+#if defined(FB_BAD_SCENARIO)
+static fb_ref_kind bad_ref_kind(const void *sp)
+{
+  (void)sp;
+  return FB_REF_NONE;
+}
+
+static const fb_scenario_type bad_scenario = {
+    .name = "nobuild",
+    .title = "a scenario without build()",
+    .source = "tests/plugin_bad.c",
+    .params = &bad_set,
+    .ref_kind = bad_ref_kind,
+};
+const fb_scenario_type *const fb_plugin_scenarios[] = {&bad_scenario, NULL};
+#endif
+
+#if defined(FB_BAD_NORMAL)
+static double bad_normal_force(const void *p, double g, double gd, const double *s, double *ds)
+{
+  (void)p, (void)gd, (void)s, (void)ds;
+  return g < 0 ? -1e6 * g : 0.0;
+}
+
+static const fb_normal_type bad_normal = {
+    .name = "../n",
+    .title = "a normal treatment with a path for a name",
+    .reference = "tests/plugin_bad.c",
+    .params = &bad_set,
+    .force = bad_normal_force,
+};
+const fb_normal_type *const fb_plugin_normals[] = {&bad_normal, NULL};
 #endif

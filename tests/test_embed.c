@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_normal.h"
 #include "fricbench.h"
 
 static const fb_friction coulomb = {FB_SHAPE_COULOMB, 0.5, 0.5, 0.0};
@@ -247,4 +248,263 @@ Test(embed, case_runner)
   cr_assert_eq(rows, 12, "header + 11 samples");
   free(buf);
   fb_case_close(c);
+}
+
+/* ---- Misuse of the public API (issue 24): every FB_API function given each bad argument
+ * (NULL pointers, indices beyond those resolved, instances used before init or resolve)
+ * returns FB_EINVAL (NULL for a lookup, NaN for a value) with a message where there is an
+ * fb_err, and crashes nothing; run under build-asan, where an overflow is fatal. */
+
+#define EINVAL_MSG(call, needle)                                                             \
+  do {                                                                                       \
+    err.msg[0] = '\0';                                                                       \
+    cr_assert_eq((call), FB_EINVAL, "%s", #call);                                            \
+    cr_assert(strstr(err.msg, needle), "%s: '%s' not in '%s'", #call, needle, err.msg);    \
+  } while (0)
+
+static const fb_contact_scale one_scale = {1.0, 0.0, 10.0, 1.0, 1.0};
+
+Test(embed, misuse_of_a_model_instance)
+{
+  fb_err err = {{0}};
+  const fb_contact_in c = {.law = &coulomb, .N = 20.0, .Fs = 10.0, .f_app = NAN};
+  const fb_contact_in nolaw = {.law = NULL, .N = 20.0, .Fs = 10.0, .f_app = NAN};
+  double z[2 * FB_MAX_Z] = {0}, dz[2 * FB_MAX_Z], F[2], vr[2] = {0.1, 0.0};
+  int stick;
+  cr_assert_eq(fb_model_init(NULL, fb_model_find("lugre")), FB_EINVAL);
+  fb_model m;
+  cr_assert_eq(fb_model_init(&m, NULL), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, F, dz), FB_EINVAL, "after a refused init");
+  fb_model zero = {0}; /* before init */
+  EINVAL_MSG(fb_model_set(&zero, "sigma0", 1e5, &err), "not initialised");
+  EINVAL_MSG(fb_model_resolve_scales(&zero, 1, &one_scale, &err), "not initialised");
+  EINVAL_MSG(fb_model_set(NULL, "sigma0", 1e5, &err), "NULL");
+  cr_assert(isnan(fb_model_get(&zero, 0, "sigma0")));
+  cr_assert(isnan(fb_model_get(NULL, 0, "sigma0")));
+  cr_assert_eq(fb_model_force(&zero, 0, &c, 0.1, z, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force(NULL, 0, &c, 0.1, z, F, dz), FB_EINVAL);
+  fb_model_free(&zero);
+  fb_model_free(NULL);
+  cr_assert_eq(fb_model_init(&m, fb_model_find("lugre")), FB_OK);
+  /* before resolve: no per-contact parameters yet */
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, F, dz), FB_EINVAL, "before resolve");
+  cr_assert_eq(fb_model_state_init(&m, 0, &c, 0.1, z), FB_EINVAL, "before resolve");
+  cr_assert_eq(fb_model_output(&m, 0, &c, 0.1, z, F, &stick), FB_EINVAL, "before resolve");
+  cr_assert_eq(fb_model_force2(&m, 0, &c, vr, z, F, dz), FB_EINVAL, "before resolve");
+  EINVAL_MSG(fb_model_set(&m, NULL, 1.0, &err), "no parameter name");
+  cr_assert(isnan(fb_model_get(&m, 0, NULL)));
+  EINVAL_MSG(fb_model_resolve_scales(&m, 1, NULL, &err), "scales");
+  EINVAL_MSG(fb_model_resolve_scales(&m, 0, &one_scale, &err), "at least one contact");
+  EINVAL_MSG(fb_model_resolve(&m, NULL, &err), "no plant");
+  fb_plant unbuilt = {0};
+  EINVAL_MSG(fb_model_resolve(&m, &unbuilt, &err), "not built");
+  EINVAL_MSG(fb_model_resolve(NULL, &unbuilt, &err), "NULL");
+  cr_assert_eq(fb_model_resolve_scales(&m, 1, &one_scale, &err), FB_OK, "%s", err.msg);
+  /* indices beyond those resolved: the heap-buffer-overflow of lugre.c */
+  const size_t far[] = {1, 2, (size_t)1 << 20, (size_t)-1};
+  for (size_t k = 0; k < sizeof far / sizeof far[0]; k++) {
+    cr_assert_eq(fb_model_force(&m, far[k], &c, 0.1, z, F, dz), FB_EINVAL, "i = %zu", far[k]);
+    cr_assert_eq(fb_model_force2(&m, far[k], &c, vr, z, F, dz), FB_EINVAL);
+    cr_assert_eq(fb_model_state_init(&m, far[k], &c, 0.1, z), FB_EINVAL);
+    cr_assert_eq(fb_model_output(&m, far[k], &c, 0.1, z, F, &stick), FB_EINVAL);
+    cr_assert_eq(fb_model_output2(&m, far[k], &c, vr, z, F, &stick), FB_EINVAL);
+    cr_assert(isnan(fb_model_get(&m, far[k], "sigma0")));
+  }
+  cr_assert_eq(fb_model_output2(&m, 0, &c, vr, z, F, &stick), FB_EINVAL, "needs contact 1 too");
+  /* NULL arguments and non-finite velocities */
+  cr_assert_eq(fb_model_force(&m, 0, NULL, 0.1, z, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &nolaw, 0.1, z, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, NULL, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, NULL, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, F, NULL), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, NAN, z, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_force2(&m, 0, &c, NULL, z, F, dz), FB_EINVAL);
+  cr_assert_eq(fb_model_state_init(&m, 0, NULL, 0.1, z), FB_EINVAL);
+  cr_assert_eq(fb_model_state_init(&m, 0, &c, 0.1, NULL), FB_EINVAL);
+  cr_assert_eq(fb_model_output(&m, 0, &c, 0.1, NULL, F, &stick), FB_EINVAL);
+  cr_assert_eq(fb_model_output(&m, 0, &c, 0.1, z, NULL, &stick), FB_EINVAL);
+  cr_assert_eq(fb_model_output(&m, 0, &c, 0.1, z, F, NULL), FB_EINVAL);
+  cr_assert_eq(fb_model_output(&m, 0, &nolaw, 0.1, z, F, &stick), FB_EINVAL);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, F, dz), FB_OK, "the instance still works");
+  const fb_contact_scale bad_scale = {-1.0, 0.0, 10.0, 1.0, 1.0};
+  EINVAL_MSG(fb_model_resolve_scales(&m, 1, &bad_scale, &err), "scale m");
+  fb_model_free(&m);
+  cr_assert_eq(fb_model_force(&m, 0, &c, 0.1, z, F, dz), FB_EINVAL, "after free");
+  fb_model_free(&m);
+}
+
+Test(embed, misuse_of_parameters_friction_and_status)
+{
+  fb_err err = {{0}};
+  const fb_model_type *t = fb_model_find("lugre");
+  const fb_param_desc *d = fb_params_find(t->params, "sigma0");
+  double p[64], v;
+  char buf[32];
+  cr_assert_null(fb_params_find(NULL, "sigma0"));
+  cr_assert_null(fb_params_find(t->params, NULL));
+  cr_assert_eq(fb_params_default(NULL, p), FB_EINVAL);
+  cr_assert_eq(fb_params_default(t->params, NULL), FB_EINVAL);
+  cr_assert(isnan(fb_param_get(NULL, p)) && isnan(fb_param_get(d, NULL)));
+  EINVAL_MSG(fb_param_parse(NULL, "lugre", "1", &v, &err), "NULL");
+  EINVAL_MSG(fb_param_parse(d, "lugre", NULL, &v, &err), "NULL");
+  EINVAL_MSG(fb_param_parse(d, NULL, "1", NULL, &err), "NULL");
+  EINVAL_MSG(fb_param_check(NULL, NULL, 1.0, &err), "no parameter row");
+  EINVAL_MSG(fb_params_set(NULL, "lugre", p, "sigma0", "1", &err), "NULL");
+  EINVAL_MSG(fb_params_set(t->params, "lugre", NULL, "sigma0", "1", &err), "NULL");
+  EINVAL_MSG(fb_params_set(t->params, "lugre", p, NULL, "1", &err), "NULL");
+  EINVAL_MSG(fb_params_set(t->params, NULL, p, "sigma0", NULL, &err), "NULL");
+  EINVAL_MSG(fb_params_check_all(NULL, "lugre", p, &err), "NULL");
+  EINVAL_MSG(fb_params_check_all(t->params, "lugre", NULL, &err), "NULL");
+  fb_params_print(NULL, p, "", stdout);
+  fb_params_print(t->params, NULL, "", stdout);
+  fb_params_print(t->params, p, "", NULL);
+  fb_param_format(NULL, 1.0, buf, sizeof buf);
+  cr_assert_str_eq(buf, "?");
+  fb_param_format(d, 1.0, NULL, 8);
+  /* a choice index beyond the choices is printed as a number, not read past the list */
+  const fb_param_desc *law = fb_params_find(fb_normal_find("hunt-crossley")->params, "law");
+  cr_assert_not_null(law);
+  fb_param_format(law, 1000.0, buf, sizeof buf);
+  cr_assert_str_eq(buf, "1000");
+  cr_assert(isnan(fb_friction_mu(NULL, 0.1, &v)) && isnan(v));
+  cr_assert(isnan(fb_friction_mu_inf(NULL)));
+  EINVAL_MSG(fb_friction_check(NULL, NULL, &err), "no friction law");
+  cr_assert_eq(fb_err_set(&err, FB_EINVAL, NULL), FB_EINVAL);
+  cr_assert_str_eq(err.msg, "invalid argument");
+  cr_assert_eq(fb_err_set(NULL, FB_EIO, "x"), FB_EIO);
+  cr_assert_str_eq(fb_status_name(12345), "unknown");
+  cr_assert_str_eq(fb_status_message(-12345), "unknown status");
+}
+
+Test(embed, misuse_of_plants_and_scenarios)
+{
+  fb_err err = {{0}};
+  fb_plant pl = {0};
+  cr_assert_eq(fb_plant_alloc(NULL, 1, 1, 0), FB_EINVAL);
+  cr_assert_eq(fb_plant_alloc(&pl, 0, 1, 0), FB_EINVAL);
+  cr_assert_eq(fb_plant_alloc(&pl, (size_t)1 << 40, 1, 0), FB_EINVAL, "n*n would wrap");
+  cr_assert_eq(fb_plant_alloc(&pl, 1, (size_t)-1, 0), FB_EINVAL);
+  /* before fb_plant_alloc */
+  EINVAL_MSG(fb_plant_finish(&pl, NULL, &err), "not fb_plant_alloc'ed");
+  EINVAL_MSG(fb_plant_finish(NULL, "s", &err), "NULL");
+  cr_assert_eq(fb_plant_alloc_normals(&pl, 1), FB_EINVAL);
+  cr_assert_eq(fb_plant_alloc_normals(NULL, 1), FB_EINVAL);
+  cr_assert_eq(fb_plant_alloc_jacobians(&pl), FB_EINVAL);
+  cr_assert_eq(fb_plant_alloc_jacobians(NULL), FB_EINVAL);
+  cr_assert_eq(fb_plant_set_pair(&pl, 0, coulomb, 1.0), FB_EINVAL);
+  cr_assert_eq(fb_plant_set_pair(NULL, 0, coulomb, 1.0), FB_EINVAL);
+  cr_assert(isnan(fb_plant_contact_coupling(&pl, 0, 0)));
+  cr_assert(isnan(fb_plant_contact_coupling(NULL, 0, 0)));
+  fb_plant_free(&pl);
+  fb_plant_free(NULL);
+  /* contacts beyond those allocated */
+  cr_assert_eq(fb_plant_alloc(&pl, 2, 2, 0), FB_OK);
+  cr_assert_eq(fb_plant_set_pair(&pl, 1, coulomb, 1.0), FB_EINVAL, "contact 2 does not exist");
+  cr_assert_eq(fb_plant_set_pair(&pl, (size_t)-1, coulomb, 1.0), FB_EINVAL);
+  cr_assert_eq(fb_plant_set_pair(&pl, 0, coulomb, 1.0), FB_OK);
+  cr_assert(isnan(fb_plant_contact_coupling(&pl, 2, 0)));
+  cr_assert(isnan(fb_plant_contact_coupling(&pl, 0, (size_t)1 << 30)));
+  fb_plant_free(&pl);
+  /* scenarios */
+  cr_assert_null(fb_scenario_find(NULL));
+  cr_assert_null(fb_model_find(NULL));
+  cr_assert_null(fb_scenario_at((size_t)-1));
+  cr_assert_null(fb_model_at((size_t)-1));
+  fb_scenario s;
+  cr_assert_eq(fb_scenario_init(NULL, fb_scenario_find("stick-slip")), FB_EINVAL);
+  cr_assert_eq(fb_scenario_init(&s, NULL), FB_EINVAL);
+  EINVAL_MSG(fb_scenario_build(&s, &err), "not initialised");
+  EINVAL_MSG(fb_scenario_build(NULL, &err), "NULL");
+  fb_scenario zero = {0};
+  EINVAL_MSG(fb_scenario_build(&zero, &err), "not initialised");
+  fb_scenario_free(&zero);
+  fb_scenario_free(NULL);
+}
+
+Test(embed, misuse_of_normals_and_contact_steps)
+{
+  fb_err err = {{0}};
+  cr_assert_null(fb_normal_find(NULL));
+  EINVAL_MSG(fb_normal_register(NULL, &err), "needs a name");
+  fb_normal nm = {0};
+  cr_assert_eq(fb_normal_select(NULL, fb_normal_find("newton")), FB_EINVAL);
+  cr_assert_eq(fb_normal_select(&nm, NULL), FB_EINVAL);
+  EINVAL_MSG(fb_normal_set(&nm, "e", "0.5", &err), "fb_normal_select");
+  EINVAL_MSG(fb_normal_set(NULL, "e", "0.5", &err), "NULL");
+  cr_assert_eq(fb_normal_select(&nm, fb_normal_find("penalty-n")), FB_OK);
+  EINVAL_MSG(fb_normal_set(&nm, NULL, "0.5", &err), "NULL");
+  EINVAL_MSG(fb_normal_set(&nm, "cN", NULL, &err), "NULL");
+  cr_assert(isnan(fb_normal_zeta_of_e(NAN)) && isnan(fb_normal_zeta_of_e(1.5)));
+  /* contact steps */
+  cr_assert_null(fb_contact_step_find(NULL));
+  cr_assert_null(fb_contact_step_at((size_t)-1));
+  const fb_contact_step_type *relay = fb_contact_step_find("relay");
+  const fb_contact_step_type *kbe = fb_contact_step_find("kikuuwe-be");
+  cr_assert(relay != NULL && kbe != NULL);
+  const fb_contact_in c = {.law = &coulomb, .N = 20.0, .Fs = 10.0, .f_app = NAN};
+  const fb_contact_in nolaw = {.law = NULL, .N = 20.0, .Fs = 10.0, .f_app = NAN};
+  fb_contact_stepper s;
+  EINVAL_MSG(fb_contact_stepper_init(NULL, relay, NULL, 0, &c, 0, 0, &err), "NULL");
+  EINVAL_MSG(fb_contact_stepper_init(&s, NULL, NULL, 0, &c, 0, 0, &err), "no step kind");
+  const fb_contact_step_type nostep = {.name = "nostep", .title = "a kind without step()"};
+  EINVAL_MSG(fb_contact_stepper_init(&s, &nostep, NULL, 0, &c, 0, 0, &err), "no step kind");
+  EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, NULL, 0, 0, &err), "no contact");
+  EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, &nolaw, 0, 0, &err), "no contact");
+  EINVAL_MSG(fb_contact_stepper_init(&s, relay, NULL, 0, &c, NAN, 0, &err), "finite");
+  /* a kind that reads a model's parameters: model missing, unresolved, index beyond */
+  EINVAL_MSG(fb_contact_stepper_init(&s, kbe, NULL, 0, &c, 0, 0, &err), "needs an instance");
+  fb_model m;
+  fb_model_init(&m, fb_model_find("kikuuwe-be"));
+  EINVAL_MSG(fb_contact_stepper_init(&s, kbe, &m, 0, &c, 0, 0, &err), "resolved for 0");
+  cr_assert_eq(fb_model_resolve_scales(&m, 1, &one_scale, &err), FB_OK, "%s", err.msg);
+  EINVAL_MSG(fb_contact_stepper_init(&s, kbe, &m, 1, &c, 0, 0, &err), "not for contact 1");
+  /* stepping before init, and with bad inputs */
+  fb_contact_stepper zero = {0};
+  const fb_contact_step_in in = {.h = 1e-3, .m = 1.0, .f_other = 1.0, .x = 0, .v = 0, .u = 0};
+  cr_assert_eq(fb_contact_step(&zero, &c, &in), FB_EINVAL, "before init");
+  cr_assert_eq(fb_contact_step(NULL, &c, &in), FB_EINVAL);
+  cr_assert_eq(fb_contact_stepper_init(&s, kbe, &m, 0, &c, 0, 0, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_contact_step(&s, NULL, &in), FB_EINVAL);
+  cr_assert_eq(fb_contact_step(&s, &nolaw, &in), FB_EINVAL);
+  cr_assert_eq(fb_contact_step(&s, &c, NULL), FB_EINVAL);
+  fb_contact_step_in bad = in;
+  bad.h = NAN;
+  cr_assert_eq(fb_contact_step(&s, &c, &bad), FB_EINVAL);
+  bad = in;
+  bad.m = 0.0;
+  cr_assert_eq(fb_contact_step(&s, &c, &bad), FB_EINVAL);
+  bad = in;
+  bad.v = INFINITY;
+  cr_assert_eq(fb_contact_step(&s, &c, &bad), FB_EINVAL);
+  cr_assert_eq(fb_contact_step(&s, &c, &in), FB_OK, "the stepper still works");
+  fb_model_free(&m);
+}
+
+Test(embed, misuse_of_the_case_runner_and_plugins)
+{
+  fb_err err = {{0}};
+  fb_case_summary sum;
+  cr_assert_null(fb_case_open(NULL, "kikuuwe", NULL, &err));
+  cr_assert(strstr(err.msg, "NULL"), "%s", err.msg);
+  cr_assert_null(fb_case_open("inclined-block", NULL, NULL, &err));
+  cr_assert_null(fb_case_open("inclined-block", "kikuuwe", "no-such", &err));
+  EINVAL_MSG(fb_case_assign(NULL, "mu_ratio=3", &err), "NULL");
+  EINVAL_MSG(fb_case_stepping(NULL, 1e-3, NAN, NAN, &err), "NULL");
+  EINVAL_MSG(fb_case_execute(NULL, 11, NULL, &sum, &err), "NULL");
+  fb_case_close(NULL);
+  fb_case_handle *c = fb_case_open("inclined-block", "kikuuwe", "rk4", &err);
+  cr_assert_not_null(c, "%s", err.msg);
+  EINVAL_MSG(fb_case_assign(c, NULL, &err), "NULL");
+  EINVAL_MSG(fb_case_execute(c, 11, NULL, NULL, &err), "summary");
+  cr_assert_eq(fb_case_execute(c, 0, NULL, &sum, &err), FB_EINVAL, "no samples");
+  cr_assert_eq(fb_case_execute(c, 1, NULL, &sum, &err), FB_EINVAL, "one sample");
+  cr_assert_eq(fb_case_stepping(c, 1e-2, NAN, NAN, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_execute(c, 11, NULL, &sum, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_execute(c, 11, NULL, &sum, &err), FB_OK, "again: %s", err.msg);
+  fb_case_close(c);
+  EINVAL_MSG(fb_plugin_load(NULL, &err), "no file name");
+  EINVAL_MSG(fb_plugin_load("", &err), "no file name");
+  cr_assert_eq(fb_plugin_load_list(NULL, &err), FB_OK, "nothing to load");
+  cr_assert_null(fb_plugin_path((size_t)-1));
+  cr_assert_not_null(fb_version());
 }

@@ -86,7 +86,8 @@ Test(plugin, environment_variable)
 /* Exit 2, nothing on stdout, one line on stderr containing the file and `why`. */
 static void refused(const char *file, const char *why)
 {
-  const char *a[] = {"--plugin", file, "list", NULL};
+  /* `list models` walks every model's integrators: where a NULL default crashed */
+  const char *a[] = {"--plugin", file, "list", "models", NULL};
   cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 2, "%s", err);
   cr_assert_str_empty(out, "no partial output");
   cr_assert_eq(fbt_lines(err), 1, "one line: %s", err);
@@ -98,7 +99,7 @@ Test(plugin, bad_plugins_exit_2)
   char buf[4200];
   refused(bad("badabi", buf, sizeof buf), "this fricbench has ABI");
   refused(bad("nomodels", buf, sizeof buf), "missing symbol fb_plugin_models");
-  refused(bad("clash", buf, sizeof buf), "'kikuuwe' clashes");
+  refused(bad("clash", buf, sizeof buf), "model \"kikuuwe\": name clashes");
   refused("/nonexistent/plugin.so", "cannot load");
   /* The same file twice (say in FRICBENCH_PLUGINS and by --plugin) loads once. */
   const char *a[] = {"--plugin", stribeck(), "--plugin", stribeck(), "list", "models", NULL};
@@ -108,6 +109,57 @@ Test(plugin, bad_plugins_exit_2)
   const char *b[] = {"list", "--plugin", NULL};
   cr_assert_eq(fbt_cli(b, out, sizeof out, err, sizeof err), 2, "%s", err);
   cr_assert(strstr(err, "--plugin needs a file name"), "%s", err);
+}
+
+/* Every field of a plugin's types is checked at load: names that would become paths, CSV
+ * cells or the plan wildcard, a missing or unknown integrator, a missing operation, a
+ * parameter outside its own bounds, a state column named like another column.  Each is
+ * refused in one line naming the file, the type and the field. */
+Test(plugin, bad_fields_refused_at_load)
+{
+  static const struct {
+    const char *file, *why;
+  } cases[] = {
+      {"evil", "model \"../../evil\": name must match [a-z0-9][a-z0-9._-]{0,47}"},
+      {"comma", "model \"a,b\": name must match"},
+      {"star", "model \"*\": name must match"},
+      {"newline", "model \"a\\nb\": name must match"},
+      {"long", "...\": name must match"},
+      {"twice", "model \"twice\": name is given twice"},
+      {"nodef", "model \"nodef\": default_integrator is missing (NULL)"},
+      {"unkinteg", "model \"unkinteg\": default_integrator \"rk99\" is not an integrator"},
+      {"noforce", "model \"noforce\": caps has FB_MODEL_ODE but force is NULL"},
+      {"param", "model \"param\": parameter \"k\": default -1 is not finite or not within"},
+      {"zname", "model \"zname\": z_names[0] \"x\" is already a column"},
+      {"nobuild", "scenario \"nobuild\": build and ref_kind are required"},
+      {"badnormal", "normal treatment \"../n\": name must match"},
+  };
+  char buf[4200];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    refused(bad(cases[i].file, buf, sizeof buf), cases[i].why);
+    cr_assert(strlen(err) < 600, "the 3000-character name is cut: %zu bytes", strlen(err));
+  }
+  /* refused for every command, not only list: nothing is written */
+  char dir[256], o[300];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(o, sizeof o, "%s/run.csv", dir);
+  const char *a[] = {"--plugin", bad("evil", buf, sizeof buf), "run", "--scenario", "stick-slip",
+                     "--model", "../../evil", "--out", o, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 2, "%s", err);
+  cr_assert_eq(fbt_dir_entries(dir), 0, "no file");
+  fbt_rmdir(dir);
+}
+
+/* A model's failure with a code of its own is reported as the model's, with the code, not
+ * as "output failed". */
+Test(plugin, a_models_own_error_code_is_named)
+{
+  char buf[4200];
+  const char *a[] = {"--plugin", bad("fails", buf, sizeof buf), "run", "--scenario",
+                     "stick-slip", "--model", "fails", "--samples", "3", NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 1, "%s", err);
+  cr_assert(strstr(err, "model fails returned 42 at t=0: a code of its own") &&
+            !strstr(err, "output failed"), "%s", err);
 }
 
 /* The default table is built from the registries, plugins included: the plugin's model

@@ -15,6 +15,10 @@ struct fb_case_handle {
 fb_case_handle *fb_case_open(const char *scenario, const char *model, const char *integrator,
                              fb_err *err)
 {
+  if (scenario == NULL || model == NULL) {
+    fb_err_set(err, FB_EINVAL, "fb_case_open needs a scenario and a model name (NULL)");
+    return NULL;
+  }
   fb_case_handle *h = calloc(1, sizeof *h);
   if (h == NULL) {
     fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -29,11 +33,16 @@ fb_case_handle *fb_case_open(const char *scenario, const char *model, const char
 
 int fb_case_assign(fb_case_handle *h, const char *assignment, fb_err *err)
 {
+  if (h == NULL || assignment == NULL)
+    return fb_err_set(err, FB_EINVAL, "fb_case_assign needs a case (fb_case_open) and an "
+                      "assignment (NULL)");
   return fb_case_set(&h->c, assignment, err);
 }
 
 int fb_case_stepping(fb_case_handle *h, double step, double atol, double rtol, fb_err *err)
 {
+  if (h == NULL)
+    return fb_err_set(err, FB_EINVAL, "fb_case_stepping needs a case (fb_case_open; NULL)");
   if (!isnan(step) && !(step > 0 && isfinite(step)))
     return fb_err_set(err, FB_EINVAL, "step %g is not allowed: use a finite number > 0 or NaN", step);
   if (!isnan(atol) && !(atol > 0 && isfinite(atol)))
@@ -51,6 +60,9 @@ int fb_case_stepping(fb_case_handle *h, double step, double atol, double rtol, f
 int fb_case_execute(fb_case_handle *h, size_t samples, FILE *csv, fb_case_summary *out,
                     fb_err *err)
 {
+  if (h == NULL || out == NULL)
+    return fb_err_set(err, FB_EINVAL, "fb_case_execute needs a case (fb_case_open) and a "
+                      "summary to fill (NULL)");
   fb_case *c = &h->c;
   memset(out, 0, sizeof *out);
   c->samples = samples;

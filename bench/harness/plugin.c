@@ -10,6 +10,7 @@
 
 #include "fb_model.h"
 #include "fb_normal.h"
+#include "fb_plugin_check.h"
 #include "fb_scenario.h"
 #include "fricbench.h"
 
@@ -51,57 +52,19 @@ static size_t list_len(const void *const *list)
   return n;
 }
 
-/* Names must be new: not a built-in, not an earlier plugin's, not twice in this list. */
-static int check_models(const char *path, const fb_model_type *const *ms, size_t n, fb_err *err)
-{
-  for (size_t i = 0; i < n; i++) {
-    const fb_model_type *t = ms[i];
-    if (t->name == NULL || *t->name == '\0' || t->params == NULL || t->nz > FB_MAX_Z ||
-        (t->force == NULL && t->schemes == NULL))
-      return fb_err_set(err, FB_EINVAL, "plugin '%s': model %zu has no name, no parameters, "
-                        "nz > %d or neither force() nor schemes", path, i, FB_MAX_Z);
-    if (fb_model_find(t->name) != NULL)
-      return fb_err_set(err, FB_EINVAL, "plugin '%s': model name '%s' clashes with a model "
-                        "already defined", path, t->name);
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(ms[k]->name, t->name) == 0)
-        return fb_err_set(err, FB_EINVAL, "plugin '%s': model name '%s' given twice", path,
-                          t->name);
-  }
-  return FB_OK;
-}
-
-static int check_scenarios(const char *path, const fb_scenario_type *const *ss, size_t n,
-                           fb_err *err)
-{
-  for (size_t i = 0; i < n; i++) {
-    const fb_scenario_type *t = ss[i];
-    if (t->name == NULL || *t->name == '\0' || t->params == NULL || t->build == NULL ||
-        t->ref_kind == NULL)
-      return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario %zu has no name, no parameters, "
-                        "no build() or no ref_kind()", path, i);
-    if (fb_scenario_find(t->name) != NULL)
-      return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario name '%s' clashes with a "
-                        "scenario already defined", path, t->name);
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(ss[k]->name, t->name) == 0)
-        return fb_err_set(err, FB_EINVAL, "plugin '%s': scenario name '%s' given twice", path,
-                          t->name);
-  }
-  return FB_OK;
-}
-
 int fb_plugin_load(const char *path, fb_err *err)
 {
+  if (path == NULL || *path == '\0')
+    return fb_err_set(err, FB_EINVAL, "plugin: no file name (NULL or empty)");
   if (n_plugins == FB_MAX_PLUGINS)
-    return fb_err_set(err, FB_EINVAL, "plugin '%s': more than %d plugins", path, FB_MAX_PLUGINS);
+    return fb_err_set(err, FB_EINVAL, "plugin %s: more than %d plugins", path, FB_MAX_PLUGINS);
   /* RTLD_NOW: an unresolved symbol fails here, with its name, not in the middle of a run.
    * dlopen needs a slash to take a file name rather than search the library path. */
   char buf[4096];
   const char *file = path;
   if (strchr(path, '/') == NULL) {
     if (strlen(path) + 3 > sizeof buf)
-      return fb_err_set(err, FB_EINVAL, "plugin '%.200s...': name too long", path);
+      return fb_err_set(err, FB_EINVAL, "plugin %.200s...: name too long", path);
     strcpy(buf, "./");
     strcat(buf, path);
     file = buf;
@@ -109,7 +72,7 @@ int fb_plugin_load(const char *path, fb_err *err)
   void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
   if (h == NULL) {
     const char *why = dlerror();
-    return fb_err_set(err, FB_EINVAL, "plugin '%s': cannot load: %s", path,
+    return fb_err_set(err, FB_EINVAL, "plugin %s: cannot load: %s", path,
                       why != NULL ? why : "unknown dlopen error");
   }
   /* The same file again (dlopen hands back its handle): already registered, nothing to do,
@@ -127,34 +90,29 @@ int fb_plugin_load(const char *path, fb_err *err)
   const fb_normal_type *const *ns_ = dlsym(h, "fb_plugin_normals");
   size_t nm = 0, ns = 0, nn = 0;
   if (abi == NULL)
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': missing symbol fb_plugin_abi "
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: missing symbol fb_plugin_abi "
                     "(const int fb_plugin_abi = FB_ABI_VERSION;)", path);
   else if (*abi != FB_ABI_VERSION)
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': ABI %d, this fricbench has ABI %d: rebuild "
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: ABI %d, this fricbench has ABI %d: rebuild "
                     "the plugin against these headers", path, *abi, FB_ABI_VERSION);
   else if (ms == NULL)
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': missing symbol fb_plugin_models "
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: missing symbol fb_plugin_models "
                     "(a NULL-terminated const fb_model_type *const[])", path);
   else if ((nm = list_len((const void *const *)ms)) == (size_t)-1 ||
            (ss != NULL && (ns = list_len((const void *const *)ss)) == (size_t)-1) ||
            (ns_ != NULL && (nn = list_len((const void *const *)ns_)) == (size_t)-1))
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': a list with more than %d entries or "
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: a list with more than %d entries or "
                     "without its NULL terminator", path, FB_MAX_PLUGIN_LIST);
   else if (nm + ns + nn == 0)
-    st = fb_err_set(err, FB_EINVAL, "plugin '%s': no models, scenarios or normal treatments",
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: no models, scenarios or normal treatments",
                     path);
-  for (size_t i = 0; i < nn && st == FB_OK; i++) {
-    fb_err why;
-    if (fb_normal_check(ns_[i], &why) != FB_OK)
-      st = fb_err_set(err, FB_EINVAL, "plugin '%s': normal treatment %zu: %s", path, i, why.msg);
-    else if (fb_normal_find(ns_[i]->name) != NULL)
-      st = fb_err_set(err, FB_EINVAL, "plugin '%s': normal treatment name '%s' clashes with "
-                      "one already defined", path, ns_[i]->name);
-  }
+  /* every field of every type, before any joins a registry: all or none */
   if (st == FB_OK)
-    st = check_models(path, ms, nm, err);
+    st = fb_plugin_check_normals(path, ns_, nn, err);
   if (st == FB_OK)
-    st = check_scenarios(path, ss, ns, err);
+    st = fb_plugin_check_models(path, ms, nm, err);
+  if (st == FB_OK)
+    st = fb_plugin_check_scenarios(path, ss, ns, err);
   if (st != FB_OK) {
     dlclose(h);
     return FB_EINVAL;
@@ -173,7 +131,7 @@ int fb_plugin_load(const char *path, fb_err *err)
   if (st != FB_OK) {
     char why[FB_ERR_LEN];
     snprintf(why, sizeof why, "%s", err->msg);
-    return fb_err_set(err, FB_EINVAL, "plugin '%s': %s", path, why);
+    return fb_err_set(err, FB_EINVAL, "plugin %s: %s", path, why);
   }
   return FB_OK;
 }

@@ -502,8 +502,10 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
     const double h = t - r->tp;
     for (double tk = grid_time(r, k); k < tr->ns && tk <= t; tk = grid_time(r, ++k)) {
       const double theta = (!r->have_prev || h <= 0) ? 1.0 : (tk - r->tp) / h;
-      if (trace_room(tr, k) != FB_OK)
+      if (trace_room(tr, k) != FB_OK) { /* named here: any other status is the model's */
+        snprintf(r->why, sizeof r->why, "writing the trajectory failed at t=%.17g", t);
         return r->status = FB_EIO;
+      }
       record_sample(r, k, tk, theta, h, y);
       if (k + 1 == tr->ns)
         break;
@@ -554,6 +556,20 @@ static int recorder_step(void *ctx, double t, const double *y)
   if (r->extra != NULL && r->extra->on_step != NULL)
     return r->extra->on_step(r->extra->ctx, t, y);
   return 0;
+}
+
+/* Why the run stopped when the recorder refused a state and no guard tripped: the model's
+ * force() or output() failed.  Its code may be a plugin's own (not in FB_STATUS_LIST), so
+ * the message says whose code it is and which, never a bare "output failed". */
+static int recorder_failure(const recorder *r, const fb_case *c, double t, fb_err *err)
+{
+  const int code = r->status;
+  const char *model = c->md.type->name;
+  if (strcmp(fb_status_name(code), "unknown") == 0)
+    return fb_err_set(err, code, "model %s returned %d at t=%.17g: a code of its own, not a "
+                      "fricbench status", model, code, t);
+  return fb_err_set(err, code, "model %s failed at t=%.17g: %s (status %s)", model, t,
+                    fb_status_message(code), fb_status_name(code));
 }
 
 double fb_clock_s(int clock_id)
@@ -622,14 +638,14 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
     st = fb_gsl_ode_evolve_quiet(ws, &t, y, &obs, &rec.q, &res->cnt, &err);
   else if (st == 0)
     st = c->integ->evolve(ws, &t, y, &obs, &res->cnt, &err);
-  else
-    fb_err_set(&err, st, "output failed at t=%g", t);
+  else if (rec.status == FB_OK) /* the caller's observer (extra) refused the first state */
+    fb_err_set(&err, st, "the observer stopped the run at t=%g", t);
   res->cpu_s = fb_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
   res->wall_s = fb_clock_s(CLOCK_MONOTONIC) - w0;
   if (rec.why[0] != '\0') /* a guard stopped it: its message, not "stopped by the observer" */
     st = fb_err_set(&err, rec.status, "%s", rec.why);
-  else if (st == FB_OK && rec.status != FB_OK)
-    st = fb_err_set(&err, rec.status, "model output failed");
+  else if (rec.status != FB_OK) /* the model's failure, not the integrator's "stopped" */
+    st = recorder_failure(&rec, c, t, &err);
   res->status = st;
   res->t_reached = t;
 done:
