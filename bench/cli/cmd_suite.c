@@ -156,12 +156,14 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
       selecting = argv[optind - 1];
       break;
     case 5:
-    case 6: {
-      char *end;
-      const double x = strtod(optarg, &end);
-      if (end == optarg || *end != '\0' || !(x > 0) || x > 1e6) {
-        fprintf(stderr, "fricbench: --%s '%s' is not allowed: give a positive number\n",
-                c == 5 ? "h" : "tol", optarg);
+    case 6: { /* run's number parser; the range is the runs' own (fb_table_validate) */
+      double x;
+      char typed[80];
+      fb_text_escape(optarg, typed, sizeof typed);
+      const char *why = fb_parse_double_why(optarg, &x);
+      if (why != NULL || !(x > 0)) {
+        fprintf(stderr, "fricbench: --%s '%s' %s: give a positive number\n",
+                c == 5 ? "h" : "tol", typed, why != NULL ? why : "is not allowed");
         return FB_EXIT_USAGE;
       }
       *(c == 5 ? &sel.h : &sel.tol) = x;
@@ -248,6 +250,8 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table)
     int pst = plan != NULL ? fb_plan_load(table, plan, &err) : fb_table_default(table);
     if (pst == FB_OK)
       pst = fb_table_select(table, &sel, &err);
+    if (pst == FB_OK) /* every run set up by run's rules: no directory for a doomed table */
+      pst = fb_table_validate(table, o.samples, &err);
     if (pst != FB_OK) {
       fprintf(stderr, "fricbench: %s\n", err.msg);
       return pst == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
