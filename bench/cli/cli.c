@@ -419,6 +419,12 @@ static int cmd_run(int argc, char **argv)
     rc = usage_error("run needs --scenario S (see 'fricbench list scenarios')%s%s", "", "");
   if (rc == FB_EXIT_OK && model == NULL)
     rc = usage_error("run needs --model M (see 'fricbench list models')%s%s", "", "");
+  if (rc == FB_EXIT_OK) { /* -o f --metrics=f: the metrics would replace the trajectory */
+    const char *const names[] = {"--out", "--metrics"}, *const paths[] = {out, metrics};
+    fb_err derr = {{0}};
+    if (fb_outputs_distinct(2, names, paths, &derr) != FB_OK)
+      rc = fail(&derr, FB_EXIT_USAGE);
+  }
   if (rc != FB_EXIT_OK) {
     free(sets);
     return rc;

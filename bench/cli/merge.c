@@ -1038,6 +1038,11 @@ int fb_cmd_merge(int argc, char **argv)
   }
   if (st == FB_OK && M.n == 0)
     st = fb_err_set(&err, FB_EINVAL, "merge: no parts given");
+  /* the output is written over: never a part (an input) nor inside one */
+  for (size_t i = 0; st == FB_OK && i < M.n; i++)
+    if (fb_path_within(out, M.p[i].path))
+      st = fb_err_set(&err, FB_EINVAL, "merge: --out '%s' is (or is inside) the part '%s', an "
+                      "input: allowed is a directory outside every part", out, M.p[i].path);
   if (st == FB_OK)
     st = merge_run(&M, out, plots, jobs, &err);
   for (size_t i = 0; i < M.n; i++) {
