@@ -1,7 +1,8 @@
 /* plugin_bad.c — broken plugins for test_plugin.c, one per build flag:
  *   FB_BAD_ABI        exports an ABI other than FB_ABI_VERSION
  *   FB_BAD_NOMODELS   exports the ABI but no fb_plugin_models
- *   FB_BAD_CLASH      a model named like a built-in ("kikuuwe") */
+ *   FB_BAD_CLASH      a model named like a built-in ("kikuuwe")
+ *   FB_BAD_SEGV       a model whose force segfaults (test_faults.c: no temporaries left) */
 #include <stddef.h>
 
 #include <fricbench.h>
@@ -16,6 +17,10 @@ static int bad_force(const void *p, const fb_contact_in *c, double vr, const dou
                      double *F, double *dz)
 {
   (void)p, (void)c, (void)vr, (void)z, (void)dz;
+#if defined(FB_BAD_SEGV)
+  volatile int *volatile nowhere = NULL; /* volatile: the store may not be proved away */
+  *nowhere = 1;
+#endif
   *F = 0.0;
   return FB_OK;
 }

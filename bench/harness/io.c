@@ -34,8 +34,9 @@ static void read_umask(void)
 }
 
 /* The registry of temporary files being written: a signal handler (installed once, by the
- * first fb_outfile_open) removes them before the process dies of SIGINT, SIGTERM or
- * SIGHUP, so an interrupted `run`, `reference` or `bench --out` leaves no FILE.tmp.XXXXXX.
+ * first fb_outfile_open) removes them before the process dies of any signal that kills
+ * (install_handler's list), so an interrupted or crashed `run`, `reference` or `bench
+ * --out` leaves no FILE.tmp.XXXXXX.
  * Lock-free slots: the handler may only read them.  A file opened while every slot is
  * taken is not registered (never more than a handful are open at once).  The suite
  * blocks these signals in every thread and takes them with its watcher, so the handler
@@ -58,11 +59,18 @@ static void tmp_handler(int sig)
 
 static void install_handler(void)
 {
-  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  /* every signal whose default action ends the process: the interrupts, the timers and
+   * SIGUSR1/2 (which kill by default), a closed pipe, and the faults of a plugin's code
+   * (SIGSEGV, SIGBUS, ...: re-raised on return, the process still dumps core) */
+  static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+                             SIGPIPE, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+                             SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGSYS, SIGTRAP};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     struct sigaction sa, old;
     if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
       continue; /* nohup and friends: an ignored signal stays ignored */
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+      continue; /* someone's handler (a sanitizer's for SIGSEGV, an embedding program's) */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = tmp_handler;
     sigemptyset(&sa.sa_mask);
