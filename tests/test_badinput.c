@@ -239,6 +239,16 @@ static const bad catalogue[] = {
      "mu = '0x10' is not a decimal number", "allowed is a finite number"},
     {{"run", "-s", "stick-slip", "-m", "lugre", "--h", "0x1p-10", "-o", "@/x.csv", NULL}, 2,
      "'0x1p-10' is not a decimal number", "> 0"},
+    /* ---- issue 24 item 8: refused outputs leave nothing; impacts says one line, exit 2 ---- */
+    {{"suite", "--quick", "--emit-jobs", "/dev/full", "--out", "@/d/e", NULL}, 2,
+     "--emit-jobs '/dev/full'", "give a file path"},
+    {{"suite", "--quick", "--emit-jobs", "@/no/jobs.txt", "--out", "@/d", NULL}, 2,
+     "/no/jobs.txt'", "cannot be written"},
+    {{"impacts", "--set", "e=0.5", NULL}, 2, "'--set'", "allowed are --out DIR and --help"},
+    {{"impacts", "--out", NULL}, 2, "'--out'", "allowed are --out DIR"},
+    {{"impacts", "--out", "/proc/fricbench-impacts", NULL}, 2, "'/proc/fricbench-impacts'",
+     "give a writable directory"},
+    {{"impacts", "--out", "@/d/sub", "extra", NULL}, 2, "'extra'", "allowed are --out DIR"},
     /* ---- list and the command itself ----------------------------------------------------- */
     {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios or integrators"},
     {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios or integrators"},

@@ -276,3 +276,40 @@ Test(faults, segfaulting_plugin_leaves_no_temporary, .timeout = 60)
   cr_expect_eq(fbt_dir_entries(dir), 0, "the temporary was left");
   fbt_rmdir(dir);
 }
+
+/* ---- issue 24 item 8: a full disk is one line ------------------------------------------ */
+
+/* argv with stdout on /dev/full; its exit status, stderr in errtext. */
+static int to_full(const char *const *argv, char *errtext, size_t len)
+{
+  const int full = open("/dev/full", O_WRONLY);
+  cr_assert_geq(full, 0);
+  char path[] = "/tmp/fbt_err_XXXXXX";
+  const int efd = mkstemp(path);
+  cr_assert_geq(efd, 0);
+  unlink(path);
+  const pid_t pid = fbt_spawn(argv, full, efd);
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  close(full);
+  lseek(efd, 0, SEEK_SET);
+  const ssize_t n = read(efd, errtext, len - 1);
+  errtext[n > 0 ? n : 0] = '\0';
+  close(efd);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+Test(faults, full_disk_is_one_line)
+{
+  const char *a1[] = {"run", "-s", "stick-slip", "-m", "lugre", NULL};
+  const char *a2[] = {"run", "-s", "stick-slip", "-m", "lugre", "--metrics", NULL};
+  const char *a3[] = {"reference", "-s", "stick-slip", NULL};
+  const char *a4[] = {"list", NULL};
+  const char *const *all[] = {a1, a2, a3, a4};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    const int rc = to_full(all[i], errbuf, sizeof errbuf);
+    cr_expect_eq(rc, 1, "case %zu: exit %d: %s", i, rc, errbuf);
+    cr_expect_eq(fbt_lines(errbuf), 1, "case %zu: one line: %s", i, errbuf);
+    cr_expect(strstr(errbuf, "failed") != NULL, "case %zu: %s", i, errbuf);
+  }
+}

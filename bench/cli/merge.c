@@ -105,13 +105,20 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
     exe[n] = '\0';
   else if (argv0 == NULL || realpath(argv0, exe) == NULL)
     snprintf(exe, sizeof exe, "fricbench");
-  if (fb_mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL)
+  /* a refused FILE leaves no directory: what mkdir -p creates here is removed again */
+  const size_t had = fb_existing_prefix(o->out_dir);
+  if (fb_mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL) {
+    const int e = errno;
+    fb_rmdir_back(o->out_dir, had);
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
-                      strerror(errno));
+                      strerror(e));
+  }
   fb_outfile of;
   int st = fb_outfile_open(&of, file, "--emit-jobs", err);
-  if (st != FB_OK)
+  if (st != FB_OK) {
+    fb_rmdir_back(o->out_dir, had);
     return st;
+  }
   for (size_t i = 1; i <= o->nparts; i++) {
     char part[PATH_LEN + 32];
     snprintf(part, sizeof part, "%s/part-%zu", dir, i);
@@ -126,6 +133,8 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
             o->quick ? " --quick" : "", o->samples, o->max_steps, o->max_rhs);
   }
   st = fb_outfile_commit(&of, err);
+  if (st != FB_OK)
+    fb_rmdir_back(o->out_dir, had);
   if (st == FB_OK)
     fprintf(stderr,
             "fricbench suite: %zu independent jobs in %s; run them (e.g. parallel -a %s, or "

@@ -40,6 +40,10 @@ int fb_path_within(const char *path, const char *dir);
  * once; /dev/null: exempt) are the same file.  names[i]: the option of paths[i]. */
 int fb_outputs_distinct(size_t n, const char *const *names, const char *const *paths,
                         fb_err *err);
+/* The length of path's longest prefix that exists (0: none), and, to undo a mkdir -p
+ * after a refusal, rmdir of path and its parents down to that length (empty ones only). */
+size_t fb_existing_prefix(const char *path);
+void fb_rmdir_back(const char *path, size_t keep);
 /* mkdir -p: create path and its missing parents (mode 0777 minus the umask).  Returns 0,
  * or -1 with errno set. */
 int fb_mkdir_p(const char *path);

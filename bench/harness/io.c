@@ -166,7 +166,8 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
 {
   if (o->fp == stdout) {
     if (fflush(stdout) != 0 || ferror(stdout))
-      return fb_err_set(err, FB_EIO, "writing to standard output failed");
+      return fb_err_set(err, FB_EIO, "writing to standard output failed: %s",
+                        strerror(errno ? errno : EIO));
     memset(o, 0, sizeof *o);
     return FB_OK;
   }
@@ -300,6 +301,44 @@ int fb_outputs_distinct(size_t n, const char *const *names, const char *const *p
                           names[i], a);
     }
   return FB_OK;
+}
+
+size_t fb_existing_prefix(const char *path)
+{
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n >= sizeof tmp)
+    return 0;
+  memcpy(tmp, path, n + 1);
+  struct stat sb;
+  while (n > 0 && stat(tmp, &sb) != 0) {
+    while (n > 0 && tmp[n - 1] == '/')
+      n--;
+    while (n > 0 && tmp[n - 1] != '/')
+      n--;
+    while (n > 1 && tmp[n - 1] == '/')
+      n--;
+    tmp[n] = '\0';
+  }
+  return n;
+}
+
+void fb_rmdir_back(const char *path, size_t keep)
+{
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n >= sizeof tmp)
+    return;
+  memcpy(tmp, path, n + 1);
+  while (n > keep) {
+    if (rmdir(tmp) != 0) /* not empty, or not ours: stop there */
+      return;
+    while (n > keep && tmp[n - 1] != '/')
+      n--;
+    while (n > keep && tmp[n - 1] == '/')
+      n--;
+    tmp[n] = '\0';
+  }
 }
 
 int fb_mkdir_p(const char *path)
