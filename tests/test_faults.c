@@ -313,3 +313,30 @@ Test(faults, full_disk_is_one_line)
     cr_expect(strstr(errbuf, "failed") != NULL, "case %zu: %s", i, errbuf);
   }
 }
+
+/* A journal whose sync fails (a full disk that shows at fdatasync: the lines since the last
+ * group commit are lost) is reported, naming the journal and the reason; it was silent. */
+Test(faults, journal_sync_failure_is_reported, .timeout = 120)
+{
+  if (getenv("ASAN_OPTIONS") != NULL)
+    cr_skip_test("LD_PRELOAD before the sanitizer's runtime is refused");
+  const char *plugins = getenv("FB_TEST_PLUGINS");
+  cr_assert_not_null(plugins);
+  char dir[64], o[128], plan[128], shim[512];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(o, sizeof o, "%s/out", dir);
+  snprintf(plan, sizeof plan, "%s/p.ini", dir);
+  snprintf(shim, sizeof shim, "%s/fault_fdatasync.so", plugins);
+  FILE *fp = fopen(plan, "w");
+  cr_assert_not_null(fp);
+  fputs("[a]\nscenario = drift\nmodel = dahl\n", fp);
+  fclose(fp);
+  const char *argv[] = {"suite", "--plan", plan, "--out", o, "--no-plots", "--jobs", "1", NULL};
+  cr_assert_eq(setenv("LD_PRELOAD", shim, 1), 0);
+  const int rc = fbt_cli(argv, out, sizeof out, errbuf, sizeof errbuf);
+  unsetenv("LD_PRELOAD");
+  cr_expect_eq(rc, 0, "the results are complete: %s", errbuf);
+  cr_expect(strstr(errbuf, "journal sync failed: No space left on device") != NULL,
+            "not reported: %s", errbuf);
+  fbt_rmdir(dir);
+}

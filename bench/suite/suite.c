@@ -628,6 +628,14 @@ static int resume_end(suite *S, fb_err *err)
   const fb_suite_opts *o = S->o;
   const int sig = atomic_load(&S->stop);
   int st = FB_OK;
+  if (S->have_journal) { /* every job has ended: no more lines */
+    fb_err je = {{0}};
+    if (fb_journal_close(&S->journal, &je) != FB_OK && !S->journal_failed) {
+      snprintf(S->journal_err, sizeof S->journal_err, "%s", je.msg);
+      S->journal_failed = 1;
+    }
+    S->have_journal = 0;
+  }
   if (S->journal_failed)
     fprintf(stderr, "fricbench suite: warning: %s: --resume would rerun the jobs after it\n",
             S->journal_err);
@@ -659,9 +667,6 @@ static int resume_end(suite *S, fb_err *err)
     *o->stopped_by = sig;
   if (sig != 0)
     fb_sigwatch_stop(&S->watch);
-  if (S->have_journal)
-    fb_journal_close(&S->journal);
-  S->have_journal = 0;
   return st;
 }
 
