@@ -317,7 +317,8 @@ static int run_metrics(fb_case *cs, const char *metrics, const char *out)
   memset(&res, 0, sizeof res);
   int st = fb_case_run_metrics(cs, &tr, &res, mf.fp, &err);
   if (st == FB_OK && traj && fb_trace_write_csv(&tr, cs->md.type->z_names, of.fp) != FB_OK)
-    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed: %s", strerror(errno ? errno : EIO));
+    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed: %s",
+                    strerror(errno ? errno : EIO));
   if (st == FB_OK && traj)
     st = fb_outfile_commit(&of, &err);
   else if (traj)

@@ -443,13 +443,14 @@ static int section_end(plan_reader *r)
                       r->have_sweep ? "give the values" : "give sweep = h, tol or param:NAME");
   /* one step mode per run: a second one would be silently ignored (job_setup takes the
    * sweep's, and h over tol) */
-  const char *mode = !isnan(r->h) && !isnan(r->tol) ? "'h' and 'tol' exclude each other"
-                     : r->sweep == FB_SWEEP_H && !isnan(r->h) ? "sweep = h and 'h' exclude each other"
-                     : r->sweep == FB_SWEEP_H && !isnan(r->tol) ? "sweep = h and 'tol' exclude each other"
-                     : r->sweep == FB_SWEEP_TOL && !isnan(r->h) ? "sweep = tol and 'h' exclude each other"
-                     : r->sweep == FB_SWEEP_TOL && !isnan(r->tol) ? "sweep = tol and 'tol' exclude each other"
-                     : NULL;
-  if (mode != NULL)
+  char mode[64] = "";
+  const char *swept = r->sweep == FB_SWEEP_H ? "h" : r->sweep == FB_SWEEP_TOL ? "tol" : NULL;
+  if (!isnan(r->h) && !isnan(r->tol))
+    snprintf(mode, sizeof mode, "'h' and 'tol' exclude each other");
+  else if (swept != NULL && (!isnan(r->h) || !isnan(r->tol)))
+    snprintf(mode, sizeof mode, "sweep = %s and '%s' exclude each other", swept,
+             isnan(r->h) ? "tol" : "h");
+  if (mode[0] != '\0')
     return fail(r, L, "section [%s]: %s: allowed is one of a fixed step, a tolerance or a "
                       "sweep of either", r->name, mode);
   const fb_scenario_type *st = fb_scenario_find(r->scenario);
