@@ -79,6 +79,10 @@ const char *fb_parse_double_why(const char *text, double *out)
   /* strtod accepts leading white space; a value with surrounding blanks is a typo. */
   if (edge_bad((unsigned char)text[0]) || edge_bad((unsigned char)text[strlen(text) - 1]))
     return "has leading or trailing blanks or control characters";
+  /* decimal only, as the integer options (--samples 0x10 is refused): strtod would also
+   * read hexadecimal (0x10 = 16, 0x1p-3), which nobody means in a physical parameter */
+  if (strpbrk(text, "xX") != NULL)
+    return "is not a decimal number";
   char *end = NULL;
   errno = 0;
   double v = strtod(text, &end);

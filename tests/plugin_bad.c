@@ -13,7 +13,8 @@
  *   FB_BAD_ZNAME          a state column named "x"
  *   FB_BAD_SCENARIO       a scenario without build()
  *   FB_BAD_NORMAL         a normal treatment named "../n"
- *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own */
+ *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own
+ *   FB_BAD_SEGV           a model whose force segfaults (test_faults.c: no temporaries left) */
 #include <math.h>
 #include <stddef.h>
 
@@ -38,6 +39,10 @@ static int bad_force(const void *p, const fb_contact_in *c, double vr, const dou
                      double *F, double *dz)
 {
   (void)p, (void)c, (void)vr, (void)z, (void)dz;
+#if defined(FB_BAD_SEGV)
+  volatile int *volatile nowhere = NULL; /* volatile: the store may not be proved away */
+  *nowhere = 1;
+#endif
   *F = 0.0;
 #if defined(FB_BAD_FAILS)
   return 42; /* not a fricbench status: the run must say whose code it is */

@@ -223,6 +223,32 @@ static const bad catalogue[] = {
     {{"run", "-s", "stick-slip", "-m", "lugre", "--bo\ngus", "-o", "@/x.csv", NULL}, 2,
      "'--bo\\ngus'", "fricbench run --help"},
     {{"reference", "-s", "x\ny", "-o", "@/r.csv", NULL}, 2, "'x\\ny'", "use one of"},
+    /* ---- issue 24 item 4: an output that is another output ------------------------------ */
+    {{"run", "-s", "stick-slip", "-m", "lugre", "-o", "@/f.csv", "--metrics=@/f.csv", NULL}, 2,
+     "--metrics '", "give each output its own file"},
+    {{"run", "-s", "stick-slip", "-m", "lugre", "-o", "@/f.csv", "--metrics=@/./f.csv", NULL}, 2,
+     "is the same file as --out", "give each output its own file"},
+    {{"run", "-s", "stick-slip", "-m", "lugre", "-o", "-", "--metrics=-", NULL}, 2,
+     "--metrics '-'", "one output on stdout"},
+    {{"reference", "-s", "stick-slip", "-o", "@/r.csv", "--intervals", "@/r.csv", NULL}, 2,
+     "--intervals '", "give each output its own file"},
+    {{"reference", "-s", "stick-slip", "-o", "@/sub/../r.csv", "--intervals", "@/r.csv", NULL},
+     2, "is the same file as --out", "give each output its own file"},
+    /* ---- issue 24 item 6: one number parser, decimal only -------------------------------- */
+    {{"run", "-s", "stick-slip", "-m", "lugre", "--set", "mu=0x10", "-o", "@/x.csv", NULL}, 2,
+     "mu = '0x10' is not a decimal number", "allowed is a finite number"},
+    {{"run", "-s", "stick-slip", "-m", "lugre", "--h", "0x1p-10", "-o", "@/x.csv", NULL}, 2,
+     "'0x1p-10' is not a decimal number", "> 0"},
+    /* ---- issue 24 item 8: refused outputs leave nothing; impacts says one line, exit 2 ---- */
+    {{"suite", "--quick", "--emit-jobs", "/dev/full", "--out", "@/d/e", NULL}, 2,
+     "--emit-jobs '/dev/full'", "give a file path"},
+    {{"suite", "--quick", "--emit-jobs", "@/no/jobs.txt", "--out", "@/d", NULL}, 2,
+     "/no/jobs.txt'", "cannot be written"},
+    {{"impacts", "--set", "e=0.5", NULL}, 2, "'--set'", "allowed are --out DIR and --help"},
+    {{"impacts", "--out", NULL}, 2, "'--out'", "allowed are --out DIR"},
+    {{"impacts", "--out", "/proc/fricbench-impacts", NULL}, 2, "'/proc/fricbench-impacts'",
+     "give a writable directory"},
+    {{"impacts", "--out", "@/d/sub", "extra", NULL}, 2, "'extra'", "allowed are --out DIR"},
     /* ---- list and the command itself ----------------------------------------------------- */
     {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios or integrators"},
     {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios or integrators"},
@@ -278,4 +304,53 @@ Test(badinput, every_case_exits_with_one_line_and_leaves_nothing, .timeout = 300
   cr_assert_eq(stat("/dev/full", &sb), 0);
   cr_assert(S_ISCHR(sb.st_mode), "/dev/full must still be the device");
   cr_assert_neq(stat("/proc/fricbench-test", &sb), 0);
+}
+
+/* issue 24 items 4 and 9: /dev/null is an output that discards (it was "not a regular
+ * file"), also for two outputs at once; the device stays a device */
+Test(badinput, dev_null_is_an_output)
+{
+  const char *a1[] = {"run", "-s", "stick-slip", "-m", "lugre", "-o", "/dev/null", NULL};
+  const char *a2[] = {"run", "-s", "stick-slip", "-m", "lugre", "-o", "/dev/null",
+                      "--metrics=/dev/null", NULL};
+  const char *a3[] = {"reference", "-s", "stick-slip", "-o", "/dev/null", "--intervals",
+                      "/dev/null", NULL};
+  const char *const *all[] = {a1, a2, a3};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    cr_expect_eq(fbt_cli(all[i], out, sizeof out, err, sizeof err), 0, "case %zu: %s", i, err);
+  struct stat sb;
+  cr_assert_eq(stat("/dev/null", &sb), 0);
+  cr_assert(S_ISCHR(sb.st_mode), "/dev/null must still be the device");
+}
+
+/* issue 24 item 4: the same file under two names (a hard link, a symbolic link) is one file */
+Test(badinput, outputs_under_two_names_are_one_file)
+{
+  char dir[64], f[128], hard[128], sym[128], mf[160];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(f, sizeof f, "%s/f.csv", dir);
+  snprintf(hard, sizeof hard, "%s/hard.csv", dir);
+  snprintf(sym, sizeof sym, "%s/sym.csv", dir);
+  FILE *fp = fopen(f, "w");
+  cr_assert_not_null(fp);
+  fputs("keep\n", fp);
+  fclose(fp);
+  cr_assert_eq(link(f, hard), 0);
+  cr_assert_eq(symlink(f, sym), 0);
+  const char *a1[] = {"reference", "-s", "stick-slip", "-o", f, "--intervals", hard, NULL};
+  snprintf(mf, sizeof mf, "--metrics=%s", f);
+  const char *a2[] = {"run", "-s", "stick-slip", "-m", "lugre", "-o", sym, mf, NULL};
+  const char *const *all[] = {a1, a2};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    cr_expect_eq(fbt_cli(all[i], out, sizeof out, err, sizeof err), 2, "case %zu: %s", i, err);
+    cr_expect_eq(fbt_lines(err), 1, "case %zu: %s", i, err);
+    cr_expect(strstr(err, "same file") != NULL, "case %zu: %s", i, err);
+  }
+  cr_expect_eq(fbt_dir_entries(dir), 3, "nothing but the three names");
+  fp = fopen(f, "r");
+  char line[16] = "";
+  cr_assert_not_null(fp);
+  cr_expect(fgets(line, sizeof line, fp) != NULL && strcmp(line, "keep\n") == 0, "f changed");
+  fclose(fp);
+  fbt_rmdir(dir);
 }

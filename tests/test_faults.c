@@ -8,10 +8,17 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "fb_test.h"
 
@@ -187,4 +194,149 @@ Test(faults, suite_records_budget_rows_and_goes_on, .timeout = 120)
   char cmd[160];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- issue 24 item 8: no temporaries after any fatal signal ----------------------------- */
+
+/* 1 when dir holds a NAME.tmp.XXXXXX (fb_outfile_open's temporary). */
+static int has_tmp(const char *dir)
+{
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d);
+  int found = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    found |= strstr(e->d_name, ".tmp.") != NULL;
+  closedir(d);
+  return found;
+}
+
+/* Start argv (its output in dir), wait until its temporary exists (polled, not timed: the
+ * child writes 10^7 rows), send sig, and expect death by sig with nothing left in dir. */
+static void killed_leaves_nothing(const char *const *argv, const char *dir, int sig)
+{
+  const int devnull = open("/dev/null", O_WRONLY);
+  cr_assert_geq(devnull, 0);
+  const pid_t pid = fbt_spawn(argv, devnull, devnull);
+  close(devnull);
+  int status = 0, started = 0;
+  const struct timespec tick = {0, 1000000};
+  while (!started) {
+    cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "%s ended before its output was open",
+                 argv[0]);
+    started = has_tmp(dir);
+    if (!started)
+      nanosleep(&tick, NULL);
+  }
+  cr_assert_eq(kill(pid, sig), 0);
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == sig, "%s, signal %d: status %#x",
+            argv[0], sig, status);
+  cr_expect_eq(fbt_dir_entries(dir), 0, "%s, signal %d: a file was left", argv[0], sig);
+}
+
+Test(faults, fatal_signals_leave_no_temporaries, .timeout = 300)
+{
+  const struct rlimit nocore = {0, 0}; /* SIGQUIT, SIGSEGV: no core files from the tests */
+  setrlimit(RLIMIT_CORE, &nocore);
+  static const int sigs[] = {SIGUSR1, SIGPIPE, SIGALRM, SIGQUIT, SIGUSR2, SIGSEGV, SIGINT};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    if (sigs[i] == SIGSEGV && getenv("ASAN_OPTIONS") != NULL)
+      continue; /* the sanitizer's SIGSEGV handler stays in place: its report matters more */
+    char dir[64], o[128];
+    fbt_tmpdir(dir, sizeof dir);
+    snprintf(o, sizeof o, "%s/x.csv", dir);
+    const char *run[] = {"run", "-s", "stick-slip", "-m", "lugre", "--samples", "10000000",
+                         "-o", o, NULL};
+    killed_leaves_nothing(run, dir, sigs[i]);
+    snprintf(o, sizeof o, "%s/r.csv", dir);
+    const char *ref[] = {"reference", "-s", "inclined-block", "--samples", "10000000", "-o", o,
+                         NULL};
+    killed_leaves_nothing(ref, dir, sigs[i]);
+    fbt_rmdir(dir);
+  }
+}
+
+/* A plugin's model that segfaults: the process dies of SIGSEGV, its temporary removed. */
+Test(faults, segfaulting_plugin_leaves_no_temporary, .timeout = 60)
+{
+  if (getenv("ASAN_OPTIONS") != NULL)
+    cr_skip_test("the sanitizer owns SIGSEGV (and reports the fault)");
+  const struct rlimit nocore = {0, 0};
+  setrlimit(RLIMIT_CORE, &nocore);
+  const char *plugins = getenv("FB_TEST_PLUGINS");
+  cr_assert_not_null(plugins);
+  char dir[64], o[128], plugin[512];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(o, sizeof o, "%s/x.csv", dir);
+  snprintf(plugin, sizeof plugin, "%s/plugin_segv.so", plugins);
+  const char *argv[] = {"--plugin", plugin, "run", "-s", "stick-slip", "-m", "segv", "-o", o,
+                        NULL};
+  const int rc = fbt_cli(argv, out, sizeof out, errbuf, sizeof errbuf);
+  cr_expect_eq(rc, 128 + SIGSEGV, "exit %d: %s", rc, errbuf);
+  cr_expect_eq(fbt_dir_entries(dir), 0, "the temporary was left");
+  fbt_rmdir(dir);
+}
+
+/* ---- issue 24 item 8: a full disk is one line ------------------------------------------ */
+
+/* argv with stdout on /dev/full; its exit status, stderr in errtext. */
+static int to_full(const char *const *argv, char *errtext, size_t len)
+{
+  const int full = open("/dev/full", O_WRONLY);
+  cr_assert_geq(full, 0);
+  char path[] = "/tmp/fbt_err_XXXXXX";
+  const int efd = mkstemp(path);
+  cr_assert_geq(efd, 0);
+  unlink(path);
+  const pid_t pid = fbt_spawn(argv, full, efd);
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  close(full);
+  lseek(efd, 0, SEEK_SET);
+  const ssize_t n = read(efd, errtext, len - 1);
+  errtext[n > 0 ? n : 0] = '\0';
+  close(efd);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+Test(faults, full_disk_is_one_line)
+{
+  const char *a1[] = {"run", "-s", "stick-slip", "-m", "lugre", NULL};
+  const char *a2[] = {"run", "-s", "stick-slip", "-m", "lugre", "--metrics", NULL};
+  const char *a3[] = {"reference", "-s", "stick-slip", NULL};
+  const char *a4[] = {"list", NULL};
+  const char *const *all[] = {a1, a2, a3, a4};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    const int rc = to_full(all[i], errbuf, sizeof errbuf);
+    cr_expect_eq(rc, 1, "case %zu: exit %d: %s", i, rc, errbuf);
+    cr_expect_eq(fbt_lines(errbuf), 1, "case %zu: one line: %s", i, errbuf);
+    cr_expect(strstr(errbuf, "failed") != NULL, "case %zu: %s", i, errbuf);
+  }
+}
+
+/* A journal whose sync fails (a full disk that shows at fdatasync: the lines since the last
+ * group commit are lost) is reported, naming the journal and the reason; it was silent. */
+Test(faults, journal_sync_failure_is_reported, .timeout = 120)
+{
+  if (getenv("ASAN_OPTIONS") != NULL)
+    cr_skip_test("LD_PRELOAD before the sanitizer's runtime is refused");
+  const char *plugins = getenv("FB_TEST_PLUGINS");
+  cr_assert_not_null(plugins);
+  char dir[64], o[128], plan[128], shim[512];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(o, sizeof o, "%s/out", dir);
+  snprintf(plan, sizeof plan, "%s/p.ini", dir);
+  snprintf(shim, sizeof shim, "%s/fault_fdatasync.so", plugins);
+  FILE *fp = fopen(plan, "w");
+  cr_assert_not_null(fp);
+  fputs("[a]\nscenario = drift\nmodel = dahl\n", fp);
+  fclose(fp);
+  const char *argv[] = {"suite", "--plan", plan, "--out", o, "--no-plots", "--jobs", "1", NULL};
+  cr_assert_eq(setenv("LD_PRELOAD", shim, 1), 0);
+  const int rc = fbt_cli(argv, out, sizeof out, errbuf, sizeof errbuf);
+  unsetenv("LD_PRELOAD");
+  cr_expect_eq(rc, 0, "the results are complete: %s", errbuf);
+  cr_expect(strstr(errbuf, "journal sync failed: No space left on device") != NULL,
+            "not reported: %s", errbuf);
+  fbt_rmdir(dir);
 }

@@ -384,3 +384,47 @@ Test(merge, more_part_directories_than_the_old_fixed_list)
   free(runs);
   fbt_rmdir(dir);
 }
+
+/* issue 24 item 4: merge's output is never a part (an input) nor inside one; it overwrote
+ * W/part-1's runs.csv with exit 0.  The part is left as it was. */
+Test(merge, out_is_never_a_part)
+{
+  enum { K = 2 };
+  char dir[64], path[256], o1[128], o2[160], o3[160];
+  fbt_tmpdir(dir, sizeof dir);
+  for (int i = 1; i <= K; i++) {
+    snprintf(path, sizeof path, "%s/part-%d", dir, i);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/part-%d/part.json", dir, i);
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "{\"part\": %d, \"parts\": %d, \"runs_total\": %d}\n", i, K, K);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/part-%d/runs.csv", dir, i);
+    fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "run_id,status\n%d,ok\n", i);
+    fclose(fp);
+    write_journal_and_manifest(dir, i, K);
+  }
+  snprintf(o1, sizeof o1, "%s/part-1", dir);
+  snprintf(o2, sizeof o2, "%s/part-2/../part-1/", dir);
+  snprintf(o3, sizeof o3, "%s/part-2/merged", dir);
+  const char *const outs[] = {o1, o2, o3};
+  for (size_t k = 0; k < 3; k++) {
+    const char *a[] = {"merge", "--no-plots", "--out", outs[k], dir, NULL};
+    const int rc = fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf);
+    cr_expect_eq(rc, 2, "--out %s: exit %d: %s", outs[k], rc, errbuf);
+    cr_expect_eq(fbt_lines(errbuf), 1, "%s", errbuf);
+    cr_expect(strstr(errbuf, "allowed is a directory outside every part") != NULL, "%s",
+              errbuf);
+  }
+  snprintf(path, sizeof path, "%s/part-1/runs.csv", dir);
+  char *runs = slurp(path);
+  cr_expect_str_eq(runs, "run_id,status\n1,ok\n", "part-1's runs.csv was written over");
+  free(runs);
+  snprintf(path, sizeof path, "%s/part-2/merged", dir);
+  struct stat sb;
+  cr_expect_neq(stat(path, &sb), 0, "nothing created inside a part");
+  fbt_rmdir(dir);
+}

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fb_cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -316,7 +317,8 @@ static int run_metrics(fb_case *cs, const char *metrics, const char *out)
   memset(&res, 0, sizeof res);
   int st = fb_case_run_metrics(cs, &tr, &res, mf.fp, &err);
   if (st == FB_OK && traj && fb_trace_write_csv(&tr, cs->md.type->z_names, of.fp) != FB_OK)
-    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed");
+    st = fb_err_set(&err, FB_EIO, "writing the trajectory failed: %s",
+                    strerror(errno ? errno : EIO));
   if (st == FB_OK && traj)
     st = fb_outfile_commit(&of, &err);
   else if (traj)
@@ -325,9 +327,10 @@ static int run_metrics(fb_case *cs, const char *metrics, const char *out)
     st = fb_outfile_commit(&mf, &err);
   else
     fb_outfile_abort(&mf);
-  if (st != FB_OK)
+  if (st != FB_OK) /* that line alone: the run's summary would be a second one */
     rc = fail(&err, FB_EXIT_RUNTIME);
-  fprintf(stderr, "fricbench: %s%s%s scenario=%s model=%s integrator=%s steps=%lu rhs=%lu\n",
+  else
+    fprintf(stderr, "fricbench: %s%s%s scenario=%s model=%s integrator=%s steps=%lu rhs=%lu\n",
           res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",
           res.status ? ": " : "", res.status ? res.message : "", cs->sc.type->name,
           cs->md.type->name, cs->integ->name, res.cnt.nsteps, res.cnt.nfe);
@@ -419,6 +422,12 @@ static int cmd_run(int argc, char **argv)
     rc = usage_error("run needs --scenario S (see 'fricbench list scenarios')%s%s", "", "");
   if (rc == FB_EXIT_OK && model == NULL)
     rc = usage_error("run needs --model M (see 'fricbench list models')%s%s", "", "");
+  if (rc == FB_EXIT_OK) { /* -o f --metrics=f: the metrics would replace the trajectory */
+    const char *const names[] = {"--out", "--metrics"}, *const paths[] = {out, metrics};
+    fb_err derr = {{0}};
+    if (fb_outputs_distinct(2, names, paths, &derr) != FB_OK)
+      rc = fail(&derr, FB_EXIT_USAGE);
+  }
   if (rc != FB_EXIT_OK) {
     free(sets);
     return rc;
@@ -508,7 +517,7 @@ static int cmd_run(int argc, char **argv)
   int wst = sink.failed ? FB_EIO : fb_trace_write_rows(&tr, tr.base, tr.filled, of.fp);
   if (wst != FB_OK || fb_outfile_commit(&of, &err) != FB_OK) {
     if (wst != FB_OK)
-      fb_err_set(&err, FB_EIO, "writing the trajectory failed");
+      fb_err_set(&err, FB_EIO, "writing the trajectory failed: %s", strerror(errno ? errno : EIO));
     fb_outfile_abort(&of);
     rc = fail(&err, FB_EXIT_RUNTIME);
   }
@@ -519,8 +528,10 @@ static int cmd_run(int argc, char **argv)
   else
     snprintf(step, sizeof step, "atol=%g rtol=%g", cs.opts.atol, cs.opts.rtol);
   /* "ok: scenario=...", "budget: <why>; scenario=...", "failed: <why>; scenario=..." (the
-   * statuses of runs.csv; the why keeps GSL's code and reason) */
-  fprintf(stderr,
+   * statuses of runs.csv; the why keeps GSL's code and reason); not after a failed output,
+   * whose line is the one line */
+  if (rc == FB_EXIT_OK)
+    fprintf(stderr,
           "fricbench: %s%s%s%s scenario=%s model=%s integrator=%s %s t=%.10g steps=%lu "
           "rejected=%lu rhs=%lu jac=%lu events=%lu inner=%lu wall=%.3f ms output=%.3f ms\n",
           res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",

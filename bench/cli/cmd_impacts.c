@@ -6,6 +6,7 @@
  * Effective e of a contact phase = -v_out/v_in (gap rates at the gap's zero crossings);
  * the table shows the first phase and the mean over the first (up to) three complete ones.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,33 +36,44 @@ int fb_cmd_impacts(int argc, char **argv)
                                      {NULL, 0, NULL, 0}};
   int ch;
   optind = 1;
-  while ((ch = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+  opterr = 0; /* getopt's own message would be a second line */
+  while ((ch = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
     if (ch == 'o')
       out = optarg;
     else if (ch == 'h') {
       fputs(impacts_help, stdout);
       return FB_EXIT_OK;
     } else {
-      fprintf(stderr, "fricbench impacts: bad option: allowed are --out DIR and --help\n");
+      char typed[160];
+      fb_text_escape(argv[optind - 1], typed, sizeof typed);
+      fprintf(stderr, "fricbench: impacts: %s '%s': allowed are --out DIR and --help\n",
+              ch == ':' ? "option needs a value" : "unknown option", typed);
       return FB_EXIT_USAGE;
     }
   }
   if (optind < argc) {
-    fprintf(stderr, "fricbench impacts: unexpected argument '%s': allowed are --out DIR\n",
+    fprintf(stderr, "fricbench: impacts: unexpected argument '%s': allowed are --out DIR\n",
             argv[optind]);
     return FB_EXIT_USAGE;
   }
-  if (fb_mkdir_p(out) != 0) {
-    fprintf(stderr, "fricbench impacts: cannot create directory '%s'\n", out);
-    return FB_EXIT_RUNTIME;
+  /* an unwritable --out is bad input (exit 2), and a refused one leaves no directory */
+  const size_t had = fb_existing_prefix(out);
+  if (*out == '\0' || fb_mkdir_p(out) != 0) {
+    fprintf(stderr, "fricbench: impacts: --out '%s' cannot be created: %s; give a writable "
+                    "directory\n", out, *out ? strerror(errno) : "empty name");
+    fb_rmdir_back(out, had);
+    return FB_EXIT_USAGE;
   }
   char path[4096];
   snprintf(path, sizeof path, "%s/impacts.csv", out);
-  FILE *fp = fopen(path, "w");
-  if (fp == NULL) {
-    fprintf(stderr, "fricbench impacts: cannot write '%s'\n", path);
-    return FB_EXIT_RUNTIME;
+  fb_outfile of;
+  fb_err oerr = {{0}};
+  if (fb_outfile_open(&of, path, "--out", &oerr) != FB_OK) {
+    fprintf(stderr, "fricbench: impacts: %s; give a writable directory\n", oerr.msg);
+    fb_rmdir_back(out, had);
+    return FB_EXIT_USAGE;
   }
+  FILE *fp = of.fp;
   static const double es[] = {0.1, 0.3, 0.5, 0.7, 0.9};
   fprintf(fp, "treatment,e_nominal,e_first,e_mean,t1_err,t_rest,max_pen,min_lambda,nfe\n");
   printf("%-34s %5s %8s %8s %10s %9s %10s %8s\n", "treatment", "e", "e_first", "e_mean",
@@ -103,8 +115,8 @@ int fb_cmd_impacts(int argc, char **argv)
              t1e, s.t_rest, s.max_pen, cnt.nfe);
       fb_case_free(&c);
     }
-  if (fclose(fp) != 0) {
-    fprintf(stderr, "fricbench impacts: writing '%s' failed\n", path);
+  if (fb_outfile_commit(&of, &oerr) != FB_OK) {
+    fprintf(stderr, "fricbench: impacts: %s\n", oerr.msg);
     return FB_EXIT_RUNTIME;
   }
   printf("written %s\n", path);

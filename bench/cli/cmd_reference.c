@@ -109,6 +109,12 @@ int fb_cmd_reference(int argc, char **argv)
   const int out_stdout = out == NULL || strcmp(out, "-") == 0;
   if (rc == FB_EXIT_OK && out_stdout && ivpath != NULL && strcmp(ivpath, "-") == 0)
     rc = usage("--intervals '-' needs --out FILE: only one output can go to stdout%s", "");
+  if (rc == FB_EXIT_OK) { /* -o f --intervals f: the intervals would replace the trajectory */
+    const char *const names[] = {"--out", "--intervals"}, *const paths[] = {out, ivpath};
+    fb_err derr = {{0}};
+    if (fb_outputs_distinct(2, names, paths, &derr) != FB_OK)
+      rc = fail(&derr, FB_EXIT_USAGE);
+  }
   const fb_scenario_type *st = scenario != NULL ? fb_scenario_find(scenario) : NULL;
   if (rc == FB_EXIT_OK && st == NULL) {
     char names[1024];

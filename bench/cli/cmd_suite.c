@@ -282,11 +282,13 @@ static int resume_setup(fb_suite_opts *o, const char *dir, const char *conflict,
 
 /* The table of a plan (or the default one) with a selection and --traj applied. */
 static int make_table(fb_table *table, const char *plan, const fb_select *sel, int traj,
-                      fb_err *err)
+                      size_t samples, fb_err *err)
 {
   int st = plan != NULL ? fb_plan_load(table, plan, err) : fb_table_default(table);
   if (st == FB_OK)
     st = fb_table_select(table, sel, err);
+  if (st == FB_OK) /* every run set up by run's rules: no directory for a doomed table */
+    st = fb_table_validate(table, samples, err);
   if (st != FB_OK)
     return st;
   for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++) {
@@ -348,7 +350,7 @@ static int suite_table(fb_suite_opts *o, const char *resume_dir, const char *con
   }
   if (selecting != NULL || print_plan) { /* the table on the user's terms, checked now:
                                             bad input leaves no directory behind */
-    const int trc = make_table(table, plan, sel, traj, &err);
+    const int trc = make_table(table, plan, sel, traj, o->samples, &err);
     if (trc != FB_OK) {
       fprintf(stderr, "fricbench: %s\n", err.msg);
       return trc == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE;
@@ -417,12 +419,14 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
       selecting = argv[optind - 1];
       break;
     case 5:
-    case 6: {
-      char *end;
-      const double x = strtod(optarg, &end);
-      if (end == optarg || *end != '\0' || !(x > 0) || x > 1e6) {
-        fprintf(stderr, "fricbench: --%s '%s' is not allowed: give a positive number\n",
-                c == 5 ? "h" : "tol", optarg);
+    case 6: { /* run's number parser; the range is the runs' own (fb_table_validate) */
+      double x;
+      char typed[80];
+      fb_text_escape(optarg, typed, sizeof typed);
+      const char *why = fb_parse_double_why(optarg, &x);
+      if (why != NULL || !(x > 0)) {
+        fprintf(stderr, "fricbench: --%s '%s' %s: give a positive number\n",
+                c == 5 ? "h" : "tol", typed, why != NULL ? why : "is not allowed");
         return FB_EXIT_USAGE;
       }
       *(c == 5 ? &sel.h : &sel.tol) = x;

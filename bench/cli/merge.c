@@ -106,13 +106,20 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
     exe[n] = '\0';
   else if (argv0 == NULL || realpath(argv0, exe) == NULL)
     snprintf(exe, sizeof exe, "fricbench");
-  if (fb_mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL)
+  /* a refused FILE leaves no directory: what mkdir -p creates here is removed again */
+  const size_t had = fb_existing_prefix(o->out_dir);
+  if (fb_mkdir_p(o->out_dir) != 0 || realpath(o->out_dir, dir) == NULL) {
+    const int e = errno;
+    fb_rmdir_back(o->out_dir, had);
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
-                      strerror(errno));
+                      strerror(e));
+  }
   fb_outfile of;
   int st = fb_outfile_open(&of, file, "--emit-jobs", err);
-  if (st != FB_OK)
+  if (st != FB_OK) {
+    fb_rmdir_back(o->out_dir, had);
     return st;
+  }
   for (size_t i = 1; i <= o->nparts; i++) {
     char part[PATH_LEN + 32];
     snprintf(part, sizeof part, "%s/part-%zu", dir, i);
@@ -127,6 +134,8 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
             o->quick ? " --quick" : "", o->samples, o->max_steps, o->max_rhs);
   }
   st = fb_outfile_commit(&of, err);
+  if (st != FB_OK)
+    fb_rmdir_back(o->out_dir, had);
   if (st == FB_OK)
     fprintf(stderr,
             "fricbench suite: %zu independent jobs in %s; run them (e.g. parallel -a %s, or "
@@ -1041,6 +1050,11 @@ int fb_cmd_merge(int argc, char **argv)
   }
   if (st == FB_OK && M.n == 0)
     st = fb_err_set(&err, FB_EINVAL, "merge: no parts given");
+  /* the output is written over: never a part (an input) nor inside one */
+  for (size_t i = 0; st == FB_OK && i < M.n; i++)
+    if (fb_path_within(out, M.p[i].path))
+      st = fb_err_set(&err, FB_EINVAL, "merge: --out '%s' is (or is inside) the part '%s', an "
+                      "input: allowed is a directory outside every part", out, M.p[i].path);
   if (st == FB_OK)
     st = merge_run(&M, out, plots, jobs, &err);
   for (size_t i = 0; i < M.n; i++) {

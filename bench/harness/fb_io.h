@@ -23,6 +23,27 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err);
 /* Close and remove the temporary file. */
 void fb_outfile_abort(fb_outfile *o);
 
+/* 1 when path is the null device (/dev/null, or another name of it): an output that
+ * discards, accepted by fb_outfile_open and exempt from fb_outputs_distinct. */
+int fb_is_devnull(const char *path);
+/* The absolute canonical name of path in out (len bytes), whether or not it exists: its
+ * longest existing prefix resolved by realpath, the rest appended with "." and ".."
+ * folded.  0, or -1 (too long, nothing resolvable). */
+int fb_path_canon(const char *path, char *out, size_t len);
+/* 1 when a and b name the same file or directory: the same device and inode when both
+ * exist, else the same canonical name. */
+int fb_same_file(const char *a, const char *b);
+/* 1 when path is dir or lies below it (canonical names). */
+int fb_path_within(const char *path, const char *dir);
+/* An output may be neither another output nor an input of the same command: FB_EINVAL,
+ * naming both options, when two of paths[0..n) (NULL: not given; "-": stdout, at most
+ * once; /dev/null: exempt) are the same file.  names[i]: the option of paths[i]. */
+int fb_outputs_distinct(size_t n, const char *const *names, const char *const *paths,
+                        fb_err *err);
+/* The length of path's longest prefix that exists (0: none), and, to undo a mkdir -p
+ * after a refusal, rmdir of path and its parents down to that length (empty ones only). */
+size_t fb_existing_prefix(const char *path);
+void fb_rmdir_back(const char *path, size_t keep);
 /* mkdir -p: create path and its missing parents (mode 0777 minus the umask).  Returns 0,
  * or -1 with errno set. */
 int fb_mkdir_p(const char *path);

@@ -1,13 +1,15 @@
 /* io.c — atomic output files (fb_io.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "fb_io.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,8 +34,9 @@ static void read_umask(void)
 }
 
 /* The registry of temporary files being written: a signal handler (installed once, by the
- * first fb_outfile_open) removes them before the process dies of SIGINT, SIGTERM or
- * SIGHUP, so an interrupted `run`, `reference` or `bench --out` leaves no FILE.tmp.XXXXXX.
+ * first fb_outfile_open) removes them before the process dies of any signal that kills
+ * (install_handler's list), so an interrupted or crashed `run`, `reference` or `bench
+ * --out` leaves no FILE.tmp.XXXXXX.
  * Lock-free slots: the handler may only read them.  A file opened while every slot is
  * taken is not registered (never more than a handful are open at once).  The suite
  * blocks these signals in every thread and takes them with its watcher, so the handler
@@ -56,11 +59,18 @@ static void tmp_handler(int sig)
 
 static void install_handler(void)
 {
-  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  /* every signal whose default action ends the process: the interrupts, the timers and
+   * SIGUSR1/2 (which kill by default), a closed pipe, and the faults of a plugin's code
+   * (SIGSEGV, SIGBUS, ...: re-raised on return, the process still dumps core) */
+  static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+                             SIGPIPE, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+                             SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGSYS, SIGTRAP};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     struct sigaction sa, old;
     if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
       continue; /* nohup and friends: an ignored signal stays ignored */
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+      continue; /* someone's handler (a sanitizer's for SIGSEGV, an embedding program's) */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = tmp_handler;
     sigemptyset(&sa.sa_mask);
@@ -99,6 +109,13 @@ int fb_outfile_open(fb_outfile *o, const char *path, const char *what, fb_err *e
   if (*path == '\0')
     return fb_err_set(err, FB_EINVAL, "%s: empty file name: give a path or '-' for stdout", what);
   struct stat sb;
+  if (fb_is_devnull(path)) { /* discarded: written in place, nothing to rename */
+    o->fp = fopen(path, "w");
+    if (o->fp == NULL)
+      return fb_err_set(err, FB_EINVAL, "%s '%s' cannot be written: %s", what, path,
+                        strerror(errno));
+    return FB_OK;
+  }
   if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
     return fb_err_set(err, FB_EINVAL, "%s '%s' is not a regular file: give a file path", what,
                       path);
@@ -149,7 +166,8 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
 {
   if (o->fp == stdout) {
     if (fflush(stdout) != 0 || ferror(stdout))
-      return fb_err_set(err, FB_EIO, "writing to standard output failed");
+      return fb_err_set(err, FB_EIO, "writing to standard output failed: %s",
+                        strerror(errno ? errno : EIO));
     memset(o, 0, sizeof *o);
     return FB_OK;
   }
@@ -157,6 +175,11 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
   const int e = errno;
   bad |= fclose(o->fp) != 0;
   o->fp = NULL;
+  if (o->tmp == NULL) { /* /dev/null */
+    memset(o, 0, sizeof *o);
+    return bad ? fb_err_set(err, FB_EIO, "writing to /dev/null failed: %s", strerror(e ? e : EIO))
+               : FB_OK;
+  }
   if (!bad && rename(o->tmp, o->path) != 0)
     bad = 1;
   if (bad) {
@@ -169,6 +192,153 @@ int fb_outfile_commit(fb_outfile *o, fb_err *err)
   free(o->path);
   memset(o, 0, sizeof *o);
   return FB_OK;
+}
+
+int fb_is_devnull(const char *path)
+{
+  struct stat a, b;
+  return path != NULL && stat(path, &a) == 0 && S_ISCHR(a.st_mode) && stat("/dev/null", &b) == 0 &&
+         S_ISCHR(b.st_mode) && a.st_rdev == b.st_rdev;
+}
+
+/* Append the components of rest to out (an absolute canonical path of len bytes), "."
+ * dropped and ".." taking one back: rest names no existing file, so no symbolic link can
+ * make that lexical step wrong. */
+static int canon_append(char *out, size_t len, const char *rest)
+{
+  size_t n = strlen(out);
+  while (*rest != '\0') {
+    while (*rest == '/')
+      rest++;
+    const size_t k = strcspn(rest, "/");
+    if (k == 0)
+      break;
+    if (k == 1 && rest[0] == '.') {
+      /* nothing */
+    } else if (k == 2 && rest[0] == '.' && rest[1] == '.') {
+      while (n > 1 && out[n - 1] != '/')
+        n--;
+      n = n > 1 ? n - 1 : 1;
+      out[n] = '\0';
+    } else {
+      if (n + 1 + k + 1 > len)
+        return -1;
+      if (n > 1)
+        out[n++] = '/';
+      memcpy(out + n, rest, k);
+      n += k;
+      out[n] = '\0';
+    }
+    rest += k;
+  }
+  return 0;
+}
+
+int fb_path_canon(const char *path, char *out, size_t len)
+{
+  char head[PATH_MAX], res[PATH_MAX];
+  if (path == NULL || *path == '\0' || strlen(path) >= sizeof head)
+    return -1;
+  snprintf(head, sizeof head, "%s", path);
+  /* the longest existing prefix is resolved by realpath (links, "..", the working
+   * directory); what follows it does not exist yet and is appended as written */
+  size_t cut = strlen(head);
+  for (;;) {
+    const char saved = head[cut];
+    head[cut] = '\0';
+    const char *h = cut == 0 ? (path[0] == '/' ? "/" : ".") : head;
+    if (realpath(h, res) != NULL) {
+      head[cut] = saved;
+      if (strlen(res) >= len)
+        return -1;
+      snprintf(out, len, "%s", res);
+      return canon_append(out, len, path + cut);
+    }
+    head[cut] = saved;
+    if (cut == 0)
+      return -1;
+    while (cut > 0 && head[cut - 1] == '/') /* back over the slashes, then the name */
+      cut--;
+    while (cut > 0 && head[cut - 1] != '/')
+      cut--;
+  }
+}
+
+int fb_same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  char ca[PATH_MAX], cb[PATH_MAX];
+  return fb_path_canon(a, ca, sizeof ca) == 0 && fb_path_canon(b, cb, sizeof cb) == 0 &&
+         strcmp(ca, cb) == 0;
+}
+
+int fb_path_within(const char *path, const char *dir)
+{
+  char cp[PATH_MAX], cd[PATH_MAX];
+  if (fb_path_canon(path, cp, sizeof cp) != 0 || fb_path_canon(dir, cd, sizeof cd) != 0)
+    return fb_same_file(path, dir);
+  const size_t n = strlen(cd);
+  return strncmp(cp, cd, n) == 0 && (cp[n] == '\0' || cp[n] == '/' || n == 1);
+}
+
+int fb_outputs_distinct(size_t n, const char *const *names, const char *const *paths,
+                        fb_err *err)
+{
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) {
+      const char *a = paths[i], *b = paths[j];
+      if (a == NULL || b == NULL || fb_is_devnull(a) || fb_is_devnull(b))
+        continue;
+      const int out_a = strcmp(a, "-") == 0, out_b = strcmp(b, "-") == 0;
+      if (out_a && out_b)
+        return fb_err_set(err, FB_EINVAL, "%s '-' and %s '-' are both standard output: allowed "
+                          "is one output on stdout", names[i], names[j]);
+      if (!out_a && !out_b && fb_same_file(a, b))
+        return fb_err_set(err, FB_EINVAL, "%s '%s' is the same file as %s '%s': one would "
+                          "overwrite the other; give each output its own file", names[j], b,
+                          names[i], a);
+    }
+  return FB_OK;
+}
+
+size_t fb_existing_prefix(const char *path)
+{
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n >= sizeof tmp)
+    return 0;
+  memcpy(tmp, path, n + 1);
+  struct stat sb;
+  while (n > 0 && stat(tmp, &sb) != 0) {
+    while (n > 0 && tmp[n - 1] == '/')
+      n--;
+    while (n > 0 && tmp[n - 1] != '/')
+      n--;
+    while (n > 1 && tmp[n - 1] == '/')
+      n--;
+    tmp[n] = '\0';
+  }
+  return n;
+}
+
+void fb_rmdir_back(const char *path, size_t keep)
+{
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n >= sizeof tmp)
+    return;
+  memcpy(tmp, path, n + 1);
+  while (n > keep) {
+    if (rmdir(tmp) != 0) /* not empty, or not ours: stop there */
+      return;
+    while (n > keep && tmp[n - 1] != '/')
+      n--;
+    while (n > keep && tmp[n - 1] == '/')
+      n--;
+    tmp[n] = '\0';
+  }
 }
 
 int fb_mkdir_p(const char *path)

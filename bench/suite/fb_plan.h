@@ -51,4 +51,14 @@ int fb_table_select(fb_table *t, const fb_select *s, fb_err *err);
  * integrator (their rows and trajectories could not be told apart), or t is empty. */
 int fb_table_check(const fb_table *t, fb_err *err);
 
+/* The case of experiment e's run at ladder value `value` (ignored without a sweep): names,
+ * settings, the step mode (e's h or tol, or the swept one) and the grid (e's samples, else
+ * `samples`); not prepared.  FB_OK, or the first error (c is then to be freed all the same). */
+int fb_experiment_case(fb_case *c, const fb_experiment *e, double value, size_t samples,
+                       fb_err *err);
+/* Every run of t set up and prepared as the suite and `run` do (fb_case_prepare's rules: h
+ * in (0, T - t0], tolerances above their floors, settings in range, the integrator's step
+ * modes), so that a table is refused before its directory exists.  FB_OK, or FB_EINVAL with
+ * err naming the experiment (plan section, scenario, model, the swept value) and the rule. */
+int fb_table_validate(const fb_table *t, size_t samples, fb_err *err);
 #endif

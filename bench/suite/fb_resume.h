@@ -140,8 +140,8 @@ int fb_journal_reopen(fb_journal *j, const char *path, const fb_journal_head *h,
 /* Append one record (one write(); fdatasync() when the last is FB_JOURNAL_SYNC_S old).
  * Thread-safe. */
 int fb_journal_append(fb_journal *j, const fb_journal_rec *r, fb_err *err);
-/* Sync and close. */
-void fb_journal_close(fb_journal *j);
+/* Sync and close: FB_OK, or FB_EIO when the sync or the close failed (err may be NULL). */
+int fb_journal_close(fb_journal *j, fb_err *err);
 
 /* The interrupt watcher: SIGINT and SIGTERM are blocked in the calling thread (and so in
  * every thread it creates afterwards) and a thread waits for them with sigtimedwait(); the

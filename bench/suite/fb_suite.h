@@ -33,6 +33,7 @@ typedef enum fb_sweep_kind {
 } fb_sweep_kind;
 
 typedef struct fb_experiment {
+  const char *name;     /* a plan's section name, for messages (NULL: the default table's) */
   const char *group;    /* baseline, convergence, work-precision, cost-mu, regularization,
                            drift, grid: which plot and report section uses it */
   const char *tag;      /* variant label ("" for none), used in file names and legends */

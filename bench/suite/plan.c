@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,66 @@
 
 #define PLAN_MAX_MODELS 128
 #define PLAN_MAX_NAME 49 /* inih's INI_MAX_SECTION - 1 */
+/* inih reads lines into INI_MAX_LINE (200) bytes and silently splits a longer one, whose
+ * tail would then be read as a line of its own (a long tag= line could set model): our
+ * reader (plan_fgets) hands it whole lines of at most 199 bytes, and refuses longer ones. */
+/* A plan is a text file of a few MB at most (20k sections are ~2 MB); a bound stops a
+ * device or a pipe that never ends (/dev/zero is refused at its first NUL anyway). */
+#define PLAN_MAX_BYTES (32UL << 20)
+#define PLAN_MAX_TAG 64 /* tags go into trajectory file names (NAME_MAX 255) */
+
+/* ==== a set of strings (duplicate detection in linear time) ============================ */
+
+/* Open addressing on FNV-1a: a 20k-section plan was checked pairwise (quadratic, 33 s). */
+typedef struct strset {
+  char **slot;
+  size_t cap, n;
+} strset;
+
+static uint64_t str_hash(const char *s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static void strset_free(strset *set)
+{
+  for (size_t i = 0; i < set->cap; i++)
+    free(set->slot[i]);
+  free(set->slot);
+  memset(set, 0, sizeof *set);
+}
+
+/* Add a copy of key: 1 added, 0 already there, -1 out of memory. */
+static int strset_add(strset *set, const char *key)
+{
+  if (2 * (set->n + 1) > set->cap) { /* at most half full: short probes */
+    strset big = {calloc(set->cap ? 2 * set->cap : 64, sizeof(char *)), 0, 0};
+    if (big.slot == NULL)
+      return -1;
+    big.cap = set->cap ? 2 * set->cap : 64;
+    for (size_t i = 0; i < set->cap; i++)
+      if (set->slot[i] != NULL) {
+        size_t k = str_hash(set->slot[i]) & (big.cap - 1);
+        while (big.slot[k] != NULL)
+          k = (k + 1) & (big.cap - 1);
+        big.slot[k] = set->slot[i];
+        big.n++;
+      }
+    free(set->slot);
+    *set = big;
+  }
+  size_t k = str_hash(key) & (set->cap - 1);
+  for (; set->slot[k] != NULL; k = (k + 1) & (set->cap - 1))
+    if (strcmp(set->slot[k], key) == 0)
+      return 0;
+  if ((set->slot[k] = strdup(key)) == NULL)
+    return -1;
+  set->n++;
+  return 1;
+}
 
 const char *fb_table_strdup(fb_table *t, const char *s)
 {
@@ -67,26 +128,29 @@ static const char *exp_integrator(const fb_experiment *e)
   return m != NULL ? m->default_integrator : "";
 }
 
-static int same(const char *a, const char *b)
-{
-  return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
-}
-
 int fb_table_check(const fb_table *t, fb_err *err)
 {
   if (t->n == 0)
     return fb_err_set(err, FB_EINVAL, "the selection holds no experiment: widen the filters");
-  for (size_t i = 0; i < t->n; i++)
-    for (size_t j = i + 1; j < t->n; j++) {
-      const fb_experiment *a = &t->e[i], *b = &t->e[j];
-      if (same(a->group, b->group) && same(a->tag, b->tag) && same(a->scenario, b->scenario) &&
-          same(a->model, b->model) && same(exp_integrator(a), exp_integrator(b)))
-        return fb_err_set(err, FB_EINVAL,
-                          "duplicate experiment: group %s, tag '%s', scenario %s, model %s, "
-                          "integrator %s appears twice: give one of them another tag or group",
-                          a->group, a->tag, a->scenario, a->model, exp_integrator(a));
-    }
-  return FB_OK;
+  strset seen = {0};
+  int st = FB_OK;
+  for (size_t i = 0; i < t->n && st == FB_OK; i++) {
+    const fb_experiment *a = &t->e[i];
+    char key[1024]; /* the fields that tell rows and trajectories apart; \x1f: no name has it */
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%s\x1f%s\x1f%s", a->group ? a->group : "",
+             a->tag ? a->tag : "", a->scenario ? a->scenario : "", a->model ? a->model : "",
+             exp_integrator(a));
+    const int added = strset_add(&seen, key);
+    if (added < 0)
+      st = fb_err_set(err, FB_ENOMEM, "out of memory");
+    else if (added == 0)
+      st = fb_err_set(err, FB_EINVAL,
+                      "duplicate experiment: group %s, tag '%s', scenario %s, model %s, "
+                      "integrator %s appears twice: give one of them another tag or group",
+                      a->group, a->tag, a->scenario, a->model, exp_integrator(a));
+  }
+  strset_free(&seen);
+  return st;
 }
 
 /* Where a NAME=VALUE setting fits the pair (scenario, model): 1 yes, 0 no, -1 ambiguous
@@ -139,6 +203,75 @@ static int exp_add_set(fb_experiment *e, const char *set, fb_err *err)
   return FB_OK;
 }
 
+/* ==== an experiment's cases ============================================================= */
+
+int fb_experiment_case(fb_case *c, const fb_experiment *e, double value, size_t samples,
+                       fb_err *err)
+{
+  int st = fb_case_init(c, e->scenario, e->model, e->integrator, err);
+  for (size_t k = 0; st == FB_OK && k < FB_EXP_MAX_SETS && e->sets[k] != NULL; k++)
+    st = fb_case_set(c, e->sets[k], err);
+  if (st != FB_OK)
+    return st;
+  fb_int_opts *io = &c->opts;
+  if (!isnan(e->h))
+    io->h = e->h;
+  if (!isnan(e->tol))
+    io->atol = io->rtol = e->tol;
+  if (e->sweep == FB_SWEEP_H) {
+    io->h = value;
+    io->atol = io->rtol = NAN;
+  } else if (e->sweep == FB_SWEEP_TOL) {
+    io->atol = io->rtol = value;
+    io->h = NAN;
+  } else if (e->sweep == FB_SWEEP_PARAM) {
+    char a[128];
+    snprintf(a, sizeof a, "%s=%.17g", e->sweep_param, value);
+    st = fb_case_set(c, a, err);
+  }
+  c->samples = e->samples ? e->samples : samples;
+  return st;
+}
+
+/* "experiment [NAME] (scenario S, model M, h = V)": which run of the table is at fault. */
+static void exp_describe(const fb_experiment *e, double value, char *buf, size_t len)
+{
+  char what[160] = "";
+  if (e->sweep != FB_SWEEP_NONE)
+    snprintf(what, sizeof what, ", %s%s = %.15g",
+             e->sweep == FB_SWEEP_H ? "h" : e->sweep == FB_SWEEP_TOL ? "tol" : "",
+             e->sweep == FB_SWEEP_PARAM ? e->sweep_param : "", value);
+  if (e->name != NULL)
+    snprintf(buf, len, "experiment [%s] (scenario %s, model %s%s)", e->name, e->scenario,
+             e->model, what);
+  else
+    snprintf(buf, len, "experiment of group %s%s%s (scenario %s, model %s%s)", e->group,
+             e->tag[0] ? ", tag " : "", e->tag, e->scenario, e->model, what);
+}
+
+int fb_table_validate(const fb_table *t, size_t samples, fb_err *err)
+{
+  for (size_t i = 0; i < t->n; i++) {
+    const fb_experiment *e = &t->e[i];
+    const size_t nv = e->sweep == FB_SWEEP_NONE ? 1 : e->nvalues;
+    for (size_t v = 0; v < nv; v++) {
+      const double value = e->sweep == FB_SWEEP_NONE ? (double)NAN : e->values[v];
+      fb_case c;
+      fb_err e2 = {{0}};
+      int st = fb_experiment_case(&c, e, value, samples, &e2);
+      if (st == FB_OK)
+        st = fb_case_prepare(&c, &e2);
+      fb_case_free(&c);
+      if (st != FB_OK) {
+        char who[512];
+        exp_describe(e, value, who, sizeof who);
+        return fb_err_set(err, st == FB_ENOMEM ? FB_ENOMEM : FB_EINVAL, "%s: %s", who, e2.msg);
+      }
+    }
+  }
+  return FB_OK;
+}
+
 /* ==== reading a plan =================================================================== */
 
 typedef struct plan_reader {
@@ -169,9 +302,9 @@ typedef struct plan_reader {
   unsigned flags;
   size_t samples;
   double traj_tail;
-  /* section names seen (duplicates are refused) */
-  char **names;
-  size_t nnames;
+  unsigned keys; /* the keys the section has given (bits: key_bit), each at most once */
+  strset names;  /* section names seen (duplicates are refused) */
+  size_t bytes;  /* read so far (PLAN_MAX_BYTES) */
 } plan_reader;
 
 static int fail(plan_reader *r, unsigned line, const char *fmt, const char *a, const char *b)
@@ -185,17 +318,59 @@ static int fail(plan_reader *r, unsigned line, const char *fmt, const char *a, c
   return 0;
 }
 
-/* inih's reader: fgets that counts lines and notes section headers. */
+/* Read one whole line of r->fp into buf (size bytes) without its newline; the bytes it
+ * has, or -1 at the end of the file.  *stored: how many fit (at most size - 1). */
+static long read_line(plan_reader *r, char *buf, int size, size_t *stored)
+{
+  long n = 0;
+  int c;
+  *stored = 0;
+  while ((c = getc(r->fp)) != EOF && c != '\n') {
+    if (++r->bytes > PLAN_MAX_BYTES) {
+      fail(r, r->line + 1, "the plan is longer than %s bytes: %s", "33554432",
+           "a plan is a text file of experiments");
+      return -1;
+    }
+    if (c == '\0') { /* inih would read the line up to it and drop the rest unseen */
+      fail(r, r->line + 1, "NUL byte: a plan is text; allowed are printable characters%s%s",
+           NULL, NULL);
+      return -1;
+    }
+    if (*stored + 1 < (size_t)size)
+      buf[(*stored)++] = (char)c;
+    n++;
+  }
+  buf[*stored] = '\0';
+  return n == 0 && c == EOF ? -1 : n;
+}
+
+/* inih's reader: whole lines (a longer one than inih's buffer is refused at its own line
+ * number, a long comment is kept as a comment), lines counted, section headers noted.
+ * NULL after a failure: inih stops at once. */
 static char *plan_fgets(char *buf, int size, void *stream)
 {
   plan_reader *r = stream;
-  char *s = fgets(buf, size, r->fp);
-  if (s == NULL)
+  size_t stored;
+  if (r->failed || size < 2)
+    return NULL;
+  const long n = read_line(r, buf, size, &stored);
+  if (n < 0)
     return NULL;
   r->line++;
-  const char *p = s;
+  const char *p = buf;
   while (isspace((unsigned char)*p))
     p++;
+  if ((size_t)n > stored) {
+    if (*p != ';' && *p != '#') {
+      char len[32];
+      snprintf(len, sizeof len, "%ld", n);
+      fail(r, r->line, "line of %s bytes: allowed are at most %s bytes (a comment may be "
+           "longer)", len, "199");
+      return NULL;
+    }
+    buf[0] = ';'; /* only a comment's first bytes were kept: it stays a comment */
+    buf[1] = '\0';
+  }
   if (*p == '[') {
     if (r->header_line > 0 && !r->had_key)
       fail(r, r->header_line, "section has no keys: give at least scenario and model%s%s",
@@ -207,7 +382,7 @@ static char *plan_fgets(char *buf, int size, void *stream)
     if (end != NULL && end - p - 1 > PLAN_MAX_NAME)
       fail(r, r->line, "section name longer than %s characters: %s", "49", "shorten it");
   }
-  return s;
+  return buf;
 }
 
 /* Split a list on commas and white space into tok (at most max); the count, or -1. */
@@ -222,15 +397,11 @@ static int split(char *text, char **tok, size_t max)
   return (int)n;
 }
 
+/* The numbers of a plan are read as run reads its own (fb_parse_double_why: decimal only,
+ * finite, no blanks, no underflow), so a plan cannot take what the command line refuses. */
 static int parse_double(const char *s, double *out)
 {
-  char *end;
-  errno = 0;
-  const double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno != 0 || !isfinite(v))
-    return -1;
-  *out = v;
-  return 0;
+  return fb_parse_double_why(s, out) == NULL ? 0 : -1;
 }
 
 static void section_reset(plan_reader *r, const char *name)
@@ -270,7 +441,20 @@ static int section_end(plan_reader *r)
   if (r->have_sweep != r->have_values)
     return fail(r, L, "section [%s]: 'sweep' and 'values' go together: %s", r->name,
                       r->have_sweep ? "give the values" : "give sweep = h, tol or param:NAME");
+  /* one step mode per run: a second one would be silently ignored (job_setup takes the
+   * sweep's, and h over tol) */
+  char mode[64] = "";
+  const char *swept = r->sweep == FB_SWEEP_H ? "h" : r->sweep == FB_SWEEP_TOL ? "tol" : NULL;
+  if (!isnan(r->h) && !isnan(r->tol))
+    snprintf(mode, sizeof mode, "'h' and 'tol' exclude each other");
+  else if (swept != NULL && (!isnan(r->h) || !isnan(r->tol)))
+    snprintf(mode, sizeof mode, "sweep = %s and '%s' exclude each other", swept,
+             isnan(r->h) ? "tol" : "h");
+  if (mode[0] != '\0')
+    return fail(r, L, "section [%s]: %s: allowed is one of a fixed step, a tolerance or a "
+                      "sweep of either", r->name, mode);
   const fb_scenario_type *st = fb_scenario_find(r->scenario);
+  const char *name = fb_table_strdup(r->t, r->name);
   for (size_t i = 0; i < r->nmodels && !r->failed; i++) {
     const fb_model_type *m = r->models[i];
     if (r->integrator != NULL && fb_integrator_find(m, r->integrator) == NULL) {
@@ -305,6 +489,7 @@ static int section_end(plan_reader *r)
     fb_experiment *x = table_add(r->t);
     if (x == NULL)
       return fail(r, L, "out of memory%s%s", NULL, NULL);
+    x->name = name;
     x->group = r->group;
     x->tag = r->tag;
     x->scenario = st->name;
@@ -333,36 +518,65 @@ static int yesno(const char *v)
   return -1;
 }
 
-static int plan_key(void *user, const char *section, const char *key, const char *value)
+/* The plan's keys, in the order of the "unknown key" message; a key's bit in r->keys. */
+static const char *const plan_keys[] = {"scenario", "model", "integrator", "set", "sweep",
+                                        "values", "h", "tol", "traj", "traj_tail", "group",
+                                        "tag", "quick", "samples", NULL};
+
+static int key_index(const char *key)
 {
-  plan_reader *r = user;
+  for (int i = 0; plan_keys[i] != NULL; i++)
+    if (strcmp(plan_keys[i], key) == 0)
+      return i;
+  return -1;
+}
+
+/* A tag or group goes into file names, CSV cells and legends: a name, never a path, a
+ * CSV separator or a blank.  '=' is allowed too: the default table's tags say eps=0.1. */
+static int name_ok(const char *v, size_t max)
+{
+  const size_t n = strlen(v);
+  if (n == 0 || n > max || !isalnum((unsigned char)v[0]))
+    return 0;
+  for (size_t i = 1; i < n; i++)
+    if (!isalnum((unsigned char)v[i]) && strchr("._=-", v[i]) == NULL)
+      return 0;
+  return 1;
+}
+
+/* The NAME of a NAME=VALUE setting is given at most once (a second one would silently win):
+ * 1 when set's NAME is among sets[0..n). */
+static int set_named(const char *const *sets, size_t n, const char *set)
+{
+  const size_t len = strcspn(set, "=");
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(sets[i], set, len) == 0 && sets[i][len] == '=')
+      return 1;
+  return 0;
+}
+
+/* A new section starts with this key: end the previous one, refuse a repeated name. */
+static int section_start(plan_reader *r, const char *section)
+{
+  r->new_header = 0;
+  section_end(r);
   if (r->failed)
     return 0;
+  const int added = strset_add(&r->names, section);
+  if (added < 0)
+    return fail(r, r->line, "out of memory%s%s", NULL, NULL);
+  if (added == 0)
+    return fail(r, r->header_line, "duplicate experiment name [%s]: section names must be "
+                "unique%s", section, NULL);
+  section_reset(r, section);
+  r->keys = 0;
+  return 1;
+}
+
+/* scenario, model, integrator, set, sweep: names. */
+static int key_names(plan_reader *r, const char *key, const char *value, char *buf)
+{
   const unsigned L = r->line;
-  r->had_key = 1;
-  if (section[0] == '\0')
-    return fail(r, L, "key '%s' outside a section: start an experiment with [NAME]%s", key, NULL);
-  if (!r->in_section || r->new_header || strcmp(section, r->name) != 0) {
-    r->new_header = 0;
-    section_end(r);
-    if (r->failed)
-      return 0;
-    for (size_t i = 0; i < r->nnames; i++)
-      if (strcmp(r->names[i], section) == 0)
-        return fail(r, r->header_line, "duplicate experiment name [%s]: section names must be "
-                    "unique%s", section, NULL);
-    char **nn = realloc(r->names, (r->nnames + 1) * sizeof *nn);
-    if (nn == NULL || (nn[r->nnames] = strdup(section)) == NULL) {
-      if (nn != NULL)
-        r->names = nn;
-      return fail(r, L, "out of memory%s%s", NULL, NULL);
-    }
-    r->names = nn;
-    r->nnames++;
-    section_reset(r, section);
-  }
-  char buf[1024];
-  snprintf(buf, sizeof buf, "%s", value);
   char *tok[PLAN_MAX_MODELS];
   if (!strcmp(key, "scenario")) {
     if (fb_scenario_find(value) == NULL) {
@@ -403,9 +617,12 @@ static int plan_key(void *user, const char *section, const char *key, const char
     for (int i = 0; i < n; i++) {
       if (strchr(tok[i], '=') == NULL || tok[i][0] == '=')
         return fail(r, L, "key 'set': '%s' is not NAME=VALUE%s", tok[i], NULL);
+      if (set_named(r->sets, r->nsets, tok[i]))
+        return fail(r, L, "key 'set': '%s' sets a parameter a second time; allowed is one "
+                    "setting per NAME%s", tok[i], NULL);
       r->sets[r->nsets++] = fb_table_strdup(r->t, tok[i]);
     }
-  } else if (!strcmp(key, "sweep")) {
+  } else { /* sweep */
     r->have_sweep = 1;
     if (!strcmp(value, "h")) {
       r->sweep = FB_SWEEP_H;
@@ -417,17 +634,38 @@ static int plan_key(void *user, const char *section, const char *key, const char
     } else {
       return fail(r, L, "key 'sweep' = '%s': allowed are h, tol or param:NAME%s", value, NULL);
     }
-  } else if (!strcmp(key, "values")) {
-    const int n = split(buf, tok, FB_EXP_MAX_VALUES);
-    if (n <= 0)
-      return fail(r, L, "key 'values' = '%s': give 1 to 12 numbers%s", value, NULL);
-    for (int i = 0; i < n; i++)
-      if (parse_double(tok[i], &r->values[i]) != 0)
-        return fail(r, L, "key 'values': '%s' is not a finite number%s", tok[i], NULL);
-    r->nvalues = (size_t)n;
-    r->have_values = 1;
-  } else if (!strcmp(key, "h") || !strcmp(key, "tol")) {
-    double v;
+  }
+  return 1;
+}
+
+/* values: a ladder of distinct numbers (a repeated one would run twice as two rows that
+ * cannot be told apart). */
+static int key_values(plan_reader *r, const char *value, char *buf)
+{
+  const unsigned L = r->line;
+  char *tok[FB_EXP_MAX_VALUES];
+  const int n = split(buf, tok, FB_EXP_MAX_VALUES);
+  if (n <= 0)
+    return fail(r, L, "key 'values' = '%s': give 1 to 12 numbers%s", value, NULL);
+  for (int i = 0; i < n; i++) {
+    if (parse_double(tok[i], &r->values[i]) != 0)
+      return fail(r, L, "key 'values': '%s' is not a finite decimal number%s", tok[i], NULL);
+    for (int j = 0; j < i; j++)
+      if (r->values[j] == r->values[i])
+        return fail(r, L, "key 'values': '%s' appears twice; allowed are distinct values "
+                    "(each is one run)%s", tok[i], NULL);
+  }
+  r->nvalues = (size_t)n;
+  r->have_values = 1;
+  return 1;
+}
+
+/* h, tol, traj, quick, group, tag, samples, traj_tail. */
+static int key_other(plan_reader *r, const char *key, const char *value)
+{
+  const unsigned L = r->line;
+  double v;
+  if (!strcmp(key, "h") || !strcmp(key, "tol")) {
     if (parse_double(value, &v) != 0 || !(v > 0))
       return fail(r, L, "key '%s' = '%s': give a positive number", key, value);
     *(key[0] == 'h' ? &r->h : &r->tol) = v;
@@ -437,28 +675,58 @@ static int plan_key(void *user, const char *section, const char *key, const char
       return fail(r, L, "key '%s' = '%s': allowed are yes or no", key, value);
     const unsigned bit = key[0] == 't' ? FB_EXP_TRAJ : FB_EXP_QUICK;
     r->flags = y ? r->flags | bit : r->flags & ~bit;
-  } else if (!strcmp(key, "group")) {
-    r->group = fb_table_strdup(r->t, value);
-  } else if (!strcmp(key, "tag")) {
-    r->tag = fb_table_strdup(r->t, value);
+  } else if (!strcmp(key, "group") || !strcmp(key, "tag")) {
+    if (!name_ok(value, PLAN_MAX_TAG))
+      return fail(r, L, "key '%s' = '%s': allowed is a name of at most 64 characters "
+                  "[A-Za-z0-9][A-Za-z0-9._=-]*", key, value);
+    *(key[0] == 'g' ? &r->group : &r->tag) = fb_table_strdup(r->t, value);
   } else if (!strcmp(key, "samples")) {
-    double v;
     if (parse_double(value, &v) != 0 || v < 2 || v > FB_MAX_SAMPLES || v != floor(v))
       return fail(r, L, "key 'samples' = '%s': give an integer in [2, %s]", value, "2000001");
     r->samples = (size_t)v;
-  } else if (!strcmp(key, "traj_tail")) {
-    double v;
+  } else { /* traj_tail */
     if (parse_double(value, &v) != 0 || !(v > 0 && v <= 1))
       return fail(r, L, "key 'traj_tail' = '%s': give the fraction of the span kept, in (0, 1]%s",
                   value, "");
     r->traj_tail = v == 1 ? 0.0 : v;
-  } else {
+  }
+  return 1;
+}
+
+static int plan_key(void *user, const char *section, const char *key, const char *value)
+{
+  plan_reader *r = user;
+  if (r->failed)
+    return 0;
+  const unsigned L = r->line;
+  r->had_key = 1;
+  if (section[0] == '\0')
+    return fail(r, L, "key '%s' outside a section: start an experiment with [NAME]%s", key, NULL);
+  if ((!r->in_section || r->new_header || strcmp(section, r->name) != 0) &&
+      !section_start(r, section))
+    return 0;
+  const int k = key_index(key);
+  if (k < 0)
     return fail(r, L, "unknown key '%s': allowed are scenario, model, integrator, set, sweep, "
                 "values, h, tol, traj, traj_tail, group, tag, quick, samples%s", key, NULL);
-  }
-  if (r->group == NULL || r->tag == NULL)
+  /* a second line of a key (or an indented line, which inih reads as its continuation)
+   * would silently replace or extend the first */
+  if (r->keys & (1u << k))
+    return fail(r, L, "key '%s' given twice in section [%s]: allowed is once per section",
+                key, r->name);
+  r->keys |= 1u << k;
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", value);
+  int ok;
+  if (k <= 4)
+    ok = key_names(r, key, value, buf);
+  else if (!strcmp(key, "values"))
+    ok = key_values(r, value, buf);
+  else
+    ok = key_other(r, key, value);
+  if (ok && (r->group == NULL || r->tag == NULL))
     return fail(r, L, "out of memory%s%s", NULL, NULL);
-  return 1;
+  return ok;
 }
 
 int fb_plan_load(fb_table *t, const char *file, fb_err *err)
@@ -493,9 +761,7 @@ int fb_plan_load(fb_table *t, const char *file, fb_err *err)
     snprintf(m, sizeof m, "%s", err->msg);
     st = fb_err_set(err, FB_EINVAL, "%s: %s", file, m);
   }
-  for (size_t i = 0; i < r->nnames; i++)
-    free(r->names[i]);
-  free(r->names);
+  strset_free(&r->names);
   free(r);
   if (st != FB_OK)
     fb_table_free(t);
@@ -692,6 +958,9 @@ int fb_table_select(fb_table *t, const fb_select *s, fb_err *err)
     return fb_err_set(err, FB_EINVAL, "the filters (--scenario, --model, --integrator) select "
                       "no experiment: see 'fricbench suite --print-plan' for the table");
   for (size_t k = 0; k < s->nsets; k++) {
+    if (set_named(s->sets, k, s->sets[k])) /* the second would silently win */
+      return fb_err_set(err, FB_EINVAL, "--set %s: the parameter is set twice; allowed is one "
+                        "--set per NAME", s->sets[k]);
     size_t fits = 0;
     for (size_t i = 0; i < t->n; i++) {
       fb_experiment *e = &t->e[i];

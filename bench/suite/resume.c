@@ -625,14 +625,20 @@ int fb_journal_append(fb_journal *j, const fb_journal_rec *r, fb_err *err)
   return st;
 }
 
-void fb_journal_close(fb_journal *j)
+int fb_journal_close(fb_journal *j, fb_err *err)
 {
+  int st = FB_OK;
   if (j->fd >= 0) {
-    fdatasync(j->fd);
-    close(j->fd);
+    /* where a full disk shows last (delayed allocation, NFS): the lines written since the
+     * last group commit are lost, which --resume must be told; EINVAL: no sync here */
+    if (fdatasync(j->fd) != 0 && errno != EINVAL)
+      st = fb_err_set(err, FB_EIO, "journal sync failed: %s", strerror(errno));
+    if (close(j->fd) != 0 && st == FB_OK)
+      st = fb_err_set(err, FB_EIO, "journal close failed: %s", strerror(errno));
     pthread_mutex_destroy(&j->lock);
   }
   j->fd = -1;
+  return st;
 }
 
 /* ==== the interrupt watcher ============================================================= */

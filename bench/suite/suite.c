@@ -2,6 +2,7 @@
  * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
+#include "fb_plan.h"
 
 
 void fb_suite_opts_default(fb_suite_opts *o)
@@ -30,36 +31,14 @@ static void format_params(const fb_param_set *set, const void *p, char *buf, siz
   }
 }
 
-/* Set up one job's case: names, fixed settings, the swept value, the step mode. */
+/* Set up one job's case (fb_experiment_case) with the suite's budgets, and prepare it. */
 static void job_setup(job *jb, const fb_suite_opts *o)
 {
-  const fb_experiment *e = jb->exp;
   fb_err err = {{0}};
-  jb->status = fb_case_init(&jb->cs, e->scenario, e->model, e->integrator, &err);
-  for (size_t k = 0; jb->status == FB_OK && k < FB_EXP_MAX_SETS && e->sets[k] != NULL; k++)
-    jb->status = fb_case_set(&jb->cs, e->sets[k], &err);
-  fb_int_opts *io = &jb->cs.opts;
+  jb->status = fb_experiment_case(&jb->cs, jb->exp, jb->value, o->samples, &err);
   if (jb->status == FB_OK) {
-    if (!isnan(e->h))
-      io->h = e->h;
-    if (!isnan(e->tol))
-      io->atol = io->rtol = e->tol;
-    if (e->sweep == FB_SWEEP_H) {
-      io->h = jb->value;
-      io->atol = io->rtol = NAN;
-    } else if (e->sweep == FB_SWEEP_TOL) {
-      io->atol = io->rtol = jb->value;
-      io->h = NAN;
-    } else if (e->sweep == FB_SWEEP_PARAM) {
-      char a[128];
-      snprintf(a, sizeof a, "%s=%.17g", e->sweep_param, jb->value);
-      jb->status = fb_case_set(&jb->cs, a, &err);
-    }
-    io->max_steps = o->max_steps;
-    io->max_rhs = o->max_rhs;
-    jb->cs.samples = e->samples ? e->samples : o->samples;
-  }
-  if (jb->status == FB_OK) {
+    jb->cs.opts.max_steps = o->max_steps;
+    jb->cs.opts.max_rhs = o->max_rhs;
     format_params(jb->cs.md.type->params, jb->cs.md.params, jb->mparams, sizeof jb->mparams);
     jb->status = fb_case_prepare(&jb->cs, &err);
   }
@@ -656,6 +635,14 @@ static int resume_end(suite *S, fb_err *err)
   const fb_suite_opts *o = S->o;
   const int sig = atomic_load(&S->stop);
   int st = FB_OK;
+  if (S->have_journal) { /* every job has ended: no more lines */
+    fb_err je = {{0}};
+    if (fb_journal_close(&S->journal, &je) != FB_OK && !S->journal_failed) {
+      snprintf(S->journal_err, sizeof S->journal_err, "%s", je.msg);
+      S->journal_failed = 1;
+    }
+    S->have_journal = 0;
+  }
   if (S->journal_failed)
     fprintf(stderr, "fricbench suite: warning: %s: --resume would rerun the jobs after it\n",
             S->journal_err);
@@ -687,9 +674,6 @@ static int resume_end(suite *S, fb_err *err)
     *o->stopped_by = sig;
   if (sig != 0)
     fb_sigwatch_stop(&S->watch);
-  if (S->have_journal)
-    fb_journal_close(&S->journal);
-  S->have_journal = 0;
   return st;
 }
 
