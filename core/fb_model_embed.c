@@ -121,21 +121,22 @@ int fb_model_state_init(const fb_model *m, size_t i, const fb_contact_in *c, dou
 int fb_model_force(const fb_model *m, size_t i, const fb_contact_in *c, double vr,
                    const double *z, double *F, double *dz)
 {
+  /* what the type lacks is said before what the instance lacks, as before these checks */
+  if (model_ready(m, NULL) == FB_OK && m->type->force == NULL)
+    return FB_EUNSUP;
   if (fb_model_check_call(m, i, 1, c, NULL) != FB_OK || !isfinite(vr) || F == NULL ||
       (m->type->nz > 0 && (z == NULL || dz == NULL)))
     return FB_EINVAL;
-  if (m->type->force == NULL)
-    return FB_EUNSUP;
   return m->type->force(fb_model_cparams(m, i), c, vr, z, F, dz);
 }
 
 int fb_model_force2(const fb_model *m, size_t i, const fb_contact_in *c, const double *vr,
                     const double *z, double *F, double *dz)
 {
+  if (model_ready(m, NULL) == FB_OK && m->type->force2 == NULL)
+    return FB_EUNSUP;
   if (fb_model_check_call(m, i, 1, c, NULL) != FB_OK || vr == NULL || !isfinite(vr[0]) ||
       !isfinite(vr[1]) || F == NULL || (m->type->nz > 0 && (z == NULL || dz == NULL)))
     return FB_EINVAL;
-  if (m->type->force2 == NULL)
-    return FB_EUNSUP;
   return m->type->force2(fb_model_cparams(m, i), c, vr, z, F, dz);
 }

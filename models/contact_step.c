@@ -110,9 +110,9 @@ int fb_contact_stepper_init(fb_contact_stepper *s, const fb_contact_step_type *t
 int fb_contact_step(fb_contact_stepper *s, const fb_contact_in *c, const fb_contact_step_in *in)
 {
   /* a stepper made by fb_contact_stepper_init has its type; the kinds check h and m */
-  if (s == NULL || s->type == NULL || s->type->step == NULL || c == NULL || c->law == NULL || in == NULL ||
-      !isfinite(in->h) || !isfinite(in->m) || !isfinite(in->f_other) || !isfinite(in->x) ||
-      !isfinite(in->v) || !isfinite(in->u))
+  if (s == NULL || s->type == NULL || s->type->step == NULL || c == NULL || c->law == NULL ||
+      in == NULL || !isfinite(in->h) || !isfinite(in->m) || !isfinite(in->f_other) ||
+      !isfinite(in->x) || !isfinite(in->v) || !isfinite(in->u))
     return FB_EINVAL;
   return s->type->step(s, c, in);
 }

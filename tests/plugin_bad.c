@@ -13,6 +13,11 @@
  *   FB_BAD_ZNAME          a state column named "x"
  *   FB_BAD_SCENARIO       a scenario without build()
  *   FB_BAD_NORMAL         a normal treatment named "../n"
+ *   FB_BAD_NOEXACT        a scenario whose ref_kind() claims a closed form without exact()
+ *   FB_BAD_SCHEME         a model-owned scheme named "../s"
+ *   FB_BAD_COLOR          suite.color that is not #rrggbb (it reaches gnuplot commands)
+ *   FB_BAD_PARAMNAME      a parameter named "a=b"
+ *   FB_BAD_WP             suite.wp naming an integrator that does not exist
  *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own
  *   FB_BAD_SEGV           a model whose force segfaults (test_faults.c: no temporaries left) */
 #include <math.h>
@@ -20,15 +25,24 @@
 
 #include <fricbench.h>
 
+#include "fb_integrator.h"
 #include "fb_normal.h"
 
 typedef struct bad_params {
   double unused_;
 } bad_params;
 
+#if defined(FB_BAD_PARAM) || defined(FB_BAD_PARAMNAME)
 #if defined(FB_BAD_PARAM)
+#define PARAM_NAME "k"
+#define PARAM_DEF -1.0
+#else
+#define PARAM_NAME "a=b"
+#define PARAM_DEF 1.0
+#endif
 static const fb_param_desc bad_desc[] = {
-    {"k", "N/m", "a stiffness", offsetof(bad_params, unused_), -1.0, 0, INFINITY, 0, NULL, NULL},
+    {PARAM_NAME, "N/m", "a stiffness", offsetof(bad_params, unused_), PARAM_DEF, 0, INFINITY, 0,
+     NULL, NULL},
 };
 static const fb_param_set bad_set = {sizeof(bad_params), 1, bad_desc};
 #else
@@ -87,15 +101,31 @@ static const char *const bad_z[] = {"q"};
 #define NZ 0
 #endif
 
+#if defined(FB_BAD_SCHEME)
+static const fb_integrator_type bad_scheme = {.name = "../s", .title = "a scheme with a path"};
+static const fb_integrator_type *const bad_schemes[] = {&bad_scheme, NULL};
+#define CAPS (FB_MODEL_ODE | FB_MODEL_OWNED)
+#define SCHEMES bad_schemes
+#else
+#define CAPS FB_MODEL_ODE
+#define SCHEMES NULL
+#endif
+
 static const fb_model_type bad_model = {
     .name = MODEL_NAME,
     .title = "a plugin model for the error paths",
     .reference = "tests/plugin_bad.c",
-    .caps = FB_MODEL_ODE,
+    .caps = CAPS,
+    .schemes = SCHEMES,
     .default_integrator = DEFAULT_INTEGRATOR,
     .params = &bad_set,
     .nz = NZ,
     .z_names = bad_z,
+#if defined(FB_BAD_COLOR)
+    .suite = {.color = "red\" lw 9"},
+#elif defined(FB_BAD_WP)
+    .suite = {.wp = {"rk4", "rk99", NULL}},
+#endif
 #if !defined(FB_BAD_NOFORCE)
     .force = bad_force,
 #else
@@ -127,16 +157,34 @@ const fb_model_type *const fb_plugin_models[] = {&bad_model, NULL};
 const fb_model_type *const fb_plugin_model[] = {&bad_model, NULL};
 #endif
 
-#if defined(FB_BAD_SCENARIO)
+#if defined(FB_BAD_SCENARIO) || defined(FB_BAD_NOEXACT)
 static fb_ref_kind bad_ref_kind(const void *sp)
 {
   (void)sp;
+#if defined(FB_BAD_NOEXACT)
+  return FB_REF_EXACT;
+#else
   return FB_REF_NONE;
+#endif
 }
 
+#if defined(FB_BAD_NOEXACT)
+static int bad_build(const void *sp, fb_plant *pl, fb_err *err)
+{
+  (void)sp, (void)pl;
+  return fb_err_set(err, FB_EUNSUP, "not built");
+}
+#endif
+
 static const fb_scenario_type bad_scenario = {
+#if defined(FB_BAD_NOEXACT)
+    .name = "noexact",
+    .title = "a scenario that claims a closed form it does not give",
+    .build = bad_build,
+#else
     .name = "nobuild",
     .title = "a scenario without build()",
+#endif
     .source = "tests/plugin_bad.c",
     .params = &bad_set,
     .ref_kind = bad_ref_kind,

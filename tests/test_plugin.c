@@ -133,6 +133,12 @@ Test(plugin, bad_fields_refused_at_load)
       {"zname", "model \"zname\": z_names[0] \"x\" is already a column"},
       {"nobuild", "scenario \"nobuild\": build and ref_kind are required"},
       {"badnormal", "normal treatment \"../n\": name must match"},
+      {"noexact", "scenario \"noexact\": ref_kind returns FB_REF_EXACT for the defaults but "
+                  "exact is NULL"},
+      {"scheme", "model \"scheme\": schemes[0] name \"../s\" must match"},
+      {"color", "model \"color\": suite.color \"red\" lw 9\" must be #rrggbb"},
+      {"paramname", "model \"pname\": params row 0: name \"a=b\" must match"},
+      {"wp", "model \"wp\": suite.wp \"rk99\" is not an integrator this model can run"},
   };
   char buf[4200];
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

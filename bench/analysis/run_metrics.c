@@ -21,6 +21,8 @@ int fb_case_reference(const fb_case *cs, size_t ns, unsigned long max_steps,
   const fb_plant *pl = &sc->plant;
   fb_err err = {{0}};
   *kind = sc->type->ref_kind(sc->params);
+  if (*kind == FB_REF_EXACT && sc->type->exact == NULL) /* a plugin's claim: no reference */
+    *kind = FB_REF_NONE;
   ref->nc = pl->nc;
   ref->stick = calloc(pl->nc ? pl->nc : 1, sizeof(fb_spans));
   if (ref->stick == NULL) {

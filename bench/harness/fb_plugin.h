@@ -20,8 +20,10 @@
 
 /* Load one plugin and register its models and scenarios, all or none.  FB_EINVAL with
  * a one-line err naming the file and the problem: dlopen failure, a missing symbol, an ABI
- * other than FB_ABI_VERSION, an empty or over-long list, or a name that clashes with a
- * built-in or an already loaded plugin (the plugin is then unloaded).  Loading a file
+ * other than FB_ABI_VERSION, an empty or over-long list, a name that clashes with a
+ * built-in or an already loaded plugin, or any defective field of its types, named
+ * (fb_plugin_check.h: names, integrators, operations, parameter tables; the plugin is then
+ * unloaded).  Loading a file
  * that is already loaded does nothing. */
 FB_API int fb_plugin_load(const char *path, fb_err *err);
 /* Load every plugin named in the colon-separated list (empty entries skipped), stopping

@@ -363,7 +363,18 @@ static int check_scenario(const fb_scenario_type *t, defect *d)
     return bad(d, "title and source must be one line of text each");
   if (t->build == NULL || t->ref_kind == NULL)
     return bad(d, "build and ref_kind are required (NULL)");
-  return check_params(t->params, d);
+  if (check_params(t->params, d))
+    return 1;
+  /* ref_kind() depends on the parameters; its answer for the defaults catches the usual
+   * slip, a closed form claimed without exact() (run_metrics.c guards the other values) */
+  double sp[MAX_PARAMS];
+  fb_params_default(t->params, sp);
+  const fb_ref_kind k = t->ref_kind(sp);
+  if (k != FB_REF_NONE && k != FB_REF_EXACT && k != FB_REF_EVENT)
+    return bad(d, "ref_kind returns %d for the defaults, not an fb_ref_kind", (int)k);
+  if (k == FB_REF_EXACT && t->exact == NULL)
+    return bad(d, "ref_kind returns FB_REF_EXACT for the defaults but exact is NULL");
+  return 0;
 }
 
 int fb_plugin_check_scenarios(const char *path, const fb_scenario_type *const *ss, size_t n,
