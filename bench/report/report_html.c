@@ -170,6 +170,11 @@ static void vcell(sbuf *h, const fb_vrow *r)
                            strncmp(v, "does not rest", 13) == 0
                        ? 0
                    : streq(v, "creates energy") ? 0
+                   /* hold and stability (docs/design.md §10.1-10.2) */
+                   : streq(v, "holds") || strncmp(v, "stable", 6) == 0 ? 1
+                   : strncmp(v, "slips", 5) == 0 || strncmp(v, "creeps", 6) == 0 ||
+                           strncmp(v, "unstable", 8) == 0 || strncmp(v, "accumulates", 11) == 0
+                       ? 0
                                                 : -1;
   sb_printf(h, "<td class=\"%s\" title=\"", good == 1 ? "good" : good == 0 ? "bad" : "");
   sb_html(h, r->scenarios);
@@ -231,21 +236,94 @@ static void vtable_view(sbuf *h, const fb_vtable *vt, const char *view, const ch
   sb_puts(h, "</table>\n");
 }
 
+/* Rank of a hold verdict for the answer table: holds first, unstable last. */
+static int hold_rank(const char *v)
+{
+  return v == NULL                       ? 5
+         : streq(v, "holds")             ? 0
+         : strncmp(v, "shifts", 6) == 0  ? 1
+         : strncmp(v, "creeps", 6) == 0 || strncmp(v, "accumulates", 11) == 0 ? 2
+         : strncmp(v, "slips", 5) == 0   ? 3
+                                         : 4;
+}
+
+/* The answer first (issue 23 item 8): the fixed-step view at the judged step, one row per
+ * treatment, ranked by hold (holds, shifts, creeps, slips, unstable) then by cost per
+ * simulated second. */
+static void html_answer(sbuf *h, const fb_vtable *vt)
+{
+  size_t idx[256], n = 0;
+  for (size_t k = 0; k < vt->n && n < 256; k++) {
+    const fb_vrow *r = &vt->r[k];
+    if (!streq(r->view, "fixed-step") || !streq(r->property, "hold"))
+      continue;
+    idx[n++] = k;
+  }
+  if (n == 0)
+    return;
+  /* insertion sort: a few dozen rows */
+  for (size_t a = 1; a < n; a++)
+    for (size_t b = a; b > 0; b--) {
+      const fb_vrow *x = &vt->r[idx[b - 1]], *y = &vt->r[idx[b]];
+      const fb_vrow *cx = vfind(vt, x, "cost/s"), *cy = vfind(vt, y, "cost/s");
+      const int rx = hold_rank(x->verdict), ry = hold_rank(y->verdict);
+      const double ex = cx ? cx->value : (double)INFINITY, ey = cy ? cy->value : (double)INFINITY;
+      if (rx < ry || (rx == ry && !(ey < ex)))
+        break;
+      const size_t t = idx[b - 1];
+      idx[b - 1] = idx[b];
+      idx[b] = t;
+    }
+  sb_printf(h, "<section id=\"answer\">\n<h2>The answer at %s</h2>\n<p>Every treatment at the "
+               "judged fixed step (the fixed-step view: the user's <code>--h</code>, or 1 ms), "
+               "ranked: does it hold the contact where exact Coulomb friction holds it, how fast "
+               "it creeps, up to what step it is stable, whether it chatters, whether it creates "
+               "energy, and what a simulated second costs.  Each cell is a row of "
+               "<code>verdicts.csv</code> (hover for the scenarios); the rules are under "
+               "Verdicts.</p>\n<table>\n<tr><th>#</th><th>model</th><th>integrator</th>"
+               "<th>holds?</th><th>creep [m/s]</th><th>stable up to</th><th>chatter</th>"
+               "<th>energy</th><th>cost per simulated second</th></tr>\n",
+            vt->r[idx[0]].step);
+  for (size_t a = 0; a < n; a++) {
+    const fb_vrow *r = &vt->r[idx[a]];
+    sb_printf(h, "<tr><td class=\"num\">%zu</td><th style=\"color:%s\">", a + 1,
+              model_color(r->model));
+    sb_html(h, r->model);
+    sb_puts(h, "</th><td>");
+    sb_html(h, r->integrator);
+    sb_puts(h, "</td>");
+    vcell(h, r);
+    sb_puts(h, "<td class=\"num\">");
+    if (isnan(r->value) || strncmp(r->verdict, "unstable", 8) == 0)
+      sb_puts(h, "&ndash;");
+    else
+      sb_num(h, fabs(r->value));
+    sb_puts(h, "</td>");
+    vcell(h, vfind(vt, r, "stable-step"));
+    vcell(h, vfind(vt, r, "chatter"));
+    vcell(h, vfind(vt, r, "energy"));
+    vcell(h, vfind(vt, r, "cost/s"));
+    sb_puts(h, "</tr>\n");
+  }
+  sb_puts(h, "</table>\n</section>\n");
+}
+
 static void html_verdicts(sbuf *h, const fb_vtable *vt)
 {
   sb_puts(h, "<section id=\"verdicts\">\n<h2>Verdicts</h2>\n<p>Drawn from <code>verdicts.csv</code> "
              "(and <code>verdicts.json</code>), one row per model, integrator, step and property, "
              "with the rule, the number and the scenarios it was judged on (hover a cell).  Only "
-             "runs with status ok are scored: suspect, failed and budget runs never are.  Green is "
+             "runs with status ok are scored: unstable, suspect, failed and budget runs never are.  Green is "
              "good news, red bad news.</p>\n");
-  static const char *const pd[] = {"stick", "drift", "chatter", "energy"};
-  static const char *const pf[] = {"stick", "drift", "creep", "chatter", "energy"};
+  static const char *const pd[] = {"stick", "hold", "chatter", "energy"};
+  static const char *const pf[] = {"stick", "hold", "creep", "stable-step", "chatter", "energy",
+                                   "cost/s"};
   static const char *const po[] = {"order"};
   sb_puts(h, "<h3>Each model at its defaults</h3>\n");
   vtable_view(h, vt, "defaults", pd, 4);
   sb_puts(h, "<h3>Every model at one common fixed step</h3>\n<p>Chatter is classified and "
              "creep separated from model drift with a second run at a quarter of the step.</p>\n");
-  vtable_view(h, vt, "fixed-step", pf, 5);
+  vtable_view(h, vt, "fixed-step", pf, 7);
   sb_puts(h, "<h3>Observed order of the discretization error</h3>\n");
   vtable_view(h, vt, "convergence", po, 1);
   names costs = {{0}, 0};
@@ -700,9 +778,10 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   sb_printf(&h, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>fricbench report: ", html_css);
   sb_html(&h, base);
   sb_puts(&h, "</h1>\n<p>Numerical treatments of dry friction compared on the same scenarios: does each stick, "
-              "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#run\">What was run</a>"
+              "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#answer\">Answer</a><a href=\"#run\">What was run</a>"
               "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
+  html_answer(&h, vt);
   html_run(&h, rp);
   html_verdicts(&h, vt);
   html_seed_claims(&h, rp);

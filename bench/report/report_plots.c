@@ -43,9 +43,28 @@ static int plots_of_kind(report *rp, const plot_kind *k, fb_err *err)
 
 /* ==== trajectory overlays ================================================================= */
 
+/* The user's own runs are the ones drawn (issue 23 item 8): the fixed-step runs at the
+ * judged (coarsest) step of the fixed-step view when they kept trajectories (--h, a plan, a
+ * filtered suite), else the baseline runs at each model's defaults.  NaN: baseline. */
+static double traj_fixed_step(const report *rp, const char *S)
+{
+  const runs *R = &rp->R;
+  double h = NAN;
+  char path[PATH_LEN];
+  for (size_t k = 0; k < R->n; k++) {
+    const run *r = &R->r[k];
+    if (streq(r->group, "fixed-step") && streq(r->scenario, S) && r->h > 0 &&
+        !(r->h <= h) && traj_path(rp->dir, r, path, sizeof path) == 0 && file_size(path) > 0)
+      h = r->h;
+  }
+  return h;
+}
+
 static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
 {
   const runs *R = &rp->R;
+  const double hfix = traj_fixed_step(rp, S);
+  const char *grp = isnan(hfix) ? "baseline" : "fixed-step";
   p->png_only = 1;
   plot_build b = {0};
   char path[PATH_LEN], first[PATH_LEN] = "", ref[PATH_LEN] = "";
@@ -55,7 +74,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
   sbuf good = {0}, bad = {0}, over = {0};
   for (size_t k = 0; k < R->n; k++) {
     const run *r = &R->r[k];
-    if (!streq(r->group, "baseline") || !streq(r->scenario, S))
+    if (!streq(r->group, grp) || !streq(r->scenario, S) || (!isnan(hfix) && r->h != hfix))
       continue;
     if (r->ok && isfinite(r->err_x_l2)) {
       if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
