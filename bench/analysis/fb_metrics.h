@@ -122,7 +122,9 @@ typedef struct fb_metrics {
    * magnitude; NaN when either never sticks */
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err;
   /* hold (docs/design.md §10.1), over every reference stick interval [a, b] of every
-   * contact, s(t) the run's tangential relative position (Jt x minus the surface's travel),
+   * contact, from the run's own first stuck sample in it (|v_r| < v_stick or its flag: an
+   * onset a step late is the stick verdict's onset error), s(t) the run's tangential
+   * relative position (Jt x minus the surface's travel),
    * K_t the treatment's declared tangential stiffness (fb_model_type.stiffness_param;
    * infinite for a rigid treatment):
    *   hold_creep_v   the least-squares slope of s over the second half of [a, b], on the

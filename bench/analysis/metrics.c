@@ -462,13 +462,24 @@ static double ls_slope(const double *t, const double *s, size_t n)
 }
 
 /* The hold metrics of fb_metrics (docs/design.md §10.1) over one reference stick interval
- * [ka, kb] of contact i; s[] is scratch of kb - ka + 1 entries. */
+ * [ka, kb] of contact i, from the run's own first stuck sample in it; s[] is scratch of
+ * kb - ka + 1 entries. */
 static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_trace *rt,
                           size_t i, size_t ka, size_t kb, double *s, fb_metrics *m)
 {
   const fb_plant *pl = pb->plant;
-  const size_t nc = pl->nc, ns = kb - ka + 1;
-  const double P = 1.0 / pl->f_c, a = tr->t[ka], b = tr->t[kb];
+  const size_t nc = pl->nc;
+  const double P = 1.0 / pl->f_c, b = tr->t[kb];
+  /* the hold starts where the run itself stops (velocity test or its own flag): motion
+   * before that is the stick verdict's onset error (a scheme stopping a step late), not
+   * a lost hold */
+  for (size_t k = ka; k < kb; k++)
+    if (fabs(vrel(pb, tr, k, i)) < pl->v_stick || tr->stick[k * nc + i] == 1) {
+      ka = k;
+      break;
+    }
+  const size_t ns = kb - ka + 1;
+  const double a = tr->t[ka];
   /* s(t) - s(a): the contact's travel minus the surface's (trapezoid, as `drift`) */
   const double x_a = fb_contact_vel(pl, i, tr->y + ka * tr->dim);
   double belt = 0.0, dmax = 0.0, slip = 0.0, dF = 0.0;
@@ -499,6 +510,16 @@ static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_tra
     m->hold_excess = excess;
     m->hold_bound = bound;
   }
+  if (b - a >= 2.0 * P) {
+    size_t k1 = ka;
+    while (k1 < kb && tr->t[k1] < a + P)
+      k1++;
+    const double cycles = (b - tr->t[k1]) / P;
+    if (cycles > 0) {
+      const double acc = fmax(0.0, fabs(s[kb - ka] - s[k1 - ka]) - bound) / cycles;
+      m->hold_accum = isnan(m->hold_accum) ? acc : fmax(m->hold_accum, acc);
+    }
+  }
   /* slipping time and creep only on holds long enough to tell (the creep rule's
    * intervals): on a short stick between slips, a stop a few samples late is the stick
    * verdict's onset error, not a lost hold */
@@ -511,19 +532,15 @@ static void hold_interval(const fb_problem *pb, const fb_trace *tr, const fb_tra
     while (kmid < kb && tr->t[kmid] < 0.5 * (a + b))
       kmid++;
     if (kb - kmid + 1 >= 2) {
+      /* the creep of the element's anchor, not its deflection: a compliant element that
+       * holds follows the stick force with s = p - F/K_t (F on the body), so s + (F_ref -
+       * F_a)/K_t stays put; a rigid one has no such term */
+      for (size_t k = kmid; k <= kb && !isinf(Kt); k++)
+        if (k < rt->filled)
+          s[k - ka] += (rt->F[k * nc + i] - F_a) / Kt;
       const double vc = ls_slope(tr->t + kmid, s + (kmid - ka), kb - kmid + 1);
       if (isnan(m->hold_creep_v) || fabs(vc) > fabs(m->hold_creep_v))
         m->hold_creep_v = vc;
-    }
-  }
-  if (b - a >= 2.0 * P) {
-    size_t k1 = ka;
-    while (k1 < kb && tr->t[k1] < a + P)
-      k1++;
-    const double cycles = (b - tr->t[k1]) / P;
-    if (cycles > 0) {
-      const double acc = fmax(0.0, fabs(s[kb - ka] - s[k1 - ka]) - bound) / cycles;
-      m->hold_accum = isnan(m->hold_accum) ? acc : fmax(m->hold_accum, acc);
     }
   }
 }
