@@ -134,3 +134,70 @@ Test(preload_hold, defaults_glowinski_creeps_switching_holds)
   cr_assert(es <= 1e-12);
   cr_assert(g1 > 0.05 && g1 / g2 > 1.8 && g1 / g2 < 2.2, "%g, %g", g1, g2);
 }
+
+/* ---- the hold and stability metrics on the README's stiff joint (docs/design.md §10.1-2) */
+
+/* A number of `run --metrics`'s JSON line (NaN for null or absent). */
+static double json_num(const char *json, const char *key)
+{
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = strstr(json, pat);
+  if (p == NULL || strncmp(p + strlen(pat), "null", 4) == 0)
+    return NAN;
+  return strtod(p + strlen(pat), NULL);
+}
+
+/* `run --metrics` on preload-hold with the stiff joint (m 2, k 5e4, mu 0.3) and r_a. */
+static void joint_metrics(const char *model, const char *integrator, const char *h,
+                          const char *extra, char *out, size_t len)
+{
+  char err[2048];
+  const char *argv[] = {"run", "--scenario", "preload-hold", "--model", model,
+                        "--integrator", integrator, "--h", h, "--set", "m=2", "--set", "k=5e4",
+                        "--set", "mu=0.3", "--set", "r_a=0.39", "--set", extra,
+                        "--metrics", "--out", "/dev/null", NULL};
+  const int rc = fbt_cli(argv, out, len, err, sizeof err);
+  cr_assert(rc == 0 || rc == 1, "%s", err);
+}
+
+/* Kikuuwe's element stays within its compliance bound Fs/K (1.2e-8 m): it holds; the
+ * splitting loses the whole preload: it slips; LuGre creeps.  Each against the rule's
+ * thresholds 1e-6 L, 1e-2 L and 1e-6 v_scale. */
+Test(preload_hold, hold_metrics_tell_bounded_deflection_slip_and_creep, .timeout = 120)
+{
+  char out[8192];
+  joint_metrics("kikuuwe", "bdf2", "2.5e-4", "T=5", out, sizeof out);
+  const double L = json_num(out, "L_scale"), vs = json_num(out, "v_scale");
+  cr_assert(L > 7e-5 && L < 7.1e-5, "L is the preload deflection x0: %g", L);
+  cr_expect(json_num(out, "hold_excess") <= 1e-6 * L, "kikuuwe excess %g",
+            json_num(out, "hold_excess"));
+  cr_expect(json_num(out, "hold_bound") > 1e-8, "the bound |dF|/K: %g", json_num(out, "hold_bound"));
+  cr_expect(fabs(json_num(out, "hold_creep_v")) <= 1e-6 * vs, "kikuuwe creep %g",
+            json_num(out, "hold_creep_v"));
+  joint_metrics("glowinski", "glowinski-lie", "1e-3", "T=5", out, sizeof out);
+  cr_expect(json_num(out, "hold_excess") > 1e-2 * L, "glowinski excess %g",
+            json_num(out, "hold_excess"));
+  joint_metrics("lugre", "bdf2", "1e-3", "T=5", out, sizeof out);
+  cr_expect(fabs(json_num(out, "hold_creep_v")) > 1e-6 * vs, "lugre creep %g",
+            json_num(out, "hold_creep_v"));
+}
+
+/* The explicit stepper of Kikuuwe's ODE at 1 ms goes non-finite: unstable, not failed or
+ * ok; at 0.25 ms it is stable.  kikuuwe-be with the stiff anchor set by hand (its auto K
+ * is capped to the step) at 1 ms pumps energy: unstable; with its auto K: stable. */
+Test(preload_hold, an_unstable_step_is_unstable, .timeout = 120)
+{
+  char out[8192];
+  joint_metrics("kikuuwe", "rk4", "1e-3", "T=5", out, sizeof out);
+  cr_expect(strstr(out, "\"status\": \"unstable\"") != NULL, "%.200s", out);
+  joint_metrics("kikuuwe", "rk4", "2.5e-4", "T=5", out, sizeof out);
+  cr_expect(strstr(out, "\"status\": \"ok\"") != NULL, "%.200s", out);
+  joint_metrics("kikuuwe-be", "kbe-symplectic", "1e-3", "K=5e8", out, sizeof out);
+  cr_expect(strstr(out, "\"status\": \"unstable\"") != NULL, "instability %g",
+            json_num(out, "instability"));
+  joint_metrics("kikuuwe-be", "kbe-symplectic", "1e-3", "T=5", out, sizeof out);
+  cr_expect(strstr(out, "\"status\": \"ok\"") != NULL, "instability %g",
+            json_num(out, "instability"));
+  cr_expect(json_num(out, "instability") < 1.0);
+}

@@ -50,7 +50,13 @@ static double traj_fixed_step(const report *rp, const char *S)
 {
   const runs *R = &rp->R;
   double h = NAN;
-  char path[PATH_LEN];
+  char path[PATH_LEN], table[32] = "";
+  /* only a user's table: the default one's fixed-step runs keep no trajectories, and a
+   * baseline run at the same step writes the same file name */
+  if (rp->meta != NULL)
+    fb_json_get(rp->meta, "table", table, sizeof table);
+  if (!streq(table, "selected"))
+    return NAN;
   for (size_t k = 0; k < R->n; k++) {
     const run *r = &R->r[k];
     if (streq(r->group, "fixed-step") && streq(r->scenario, S) && r->h > 0 &&

@@ -282,6 +282,8 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
     json_object_set_new(m, "wall_time_s", json_real(round(wall * 1000.0) / 1000.0));
     json_object_set_new(m, "jobs", json_integer(S->o->jobs));
     json_object_set_new(m, "quick", json_boolean(S->o->quick));
+    /* the user's own table (a plan, a selection, --h): the report draws its runs */
+    json_object_set_new(m, "table", json_string(S->o->table != NULL ? "selected" : "default"));
     json_object_set_new(m, "samples", json_integer((json_int_t)S->o->samples));
     json_object_set_new(m, "max_steps", json_integer((json_int_t)S->o->max_steps));
     json_object_set_new(m, "max_rhs", json_integer((json_int_t)S->o->max_rhs));

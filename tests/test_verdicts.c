@@ -1,0 +1,194 @@
+/* test_verdicts.c — each verdict rule of docs/design.md §10 (revision 3) on a case where it
+ * must say yes and one where it must say no, from small runs.csv texts (the rules read
+ * nothing else), and the instability test of a run from its metrics. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fb_metrics.h"
+#include "fb_verdicts.h"
+
+static const char header[] =
+    "group,tag,scenario,model,integrator,status,h,stick_time_ref,stick_held,hold_creep_v,"
+    "hold_excess,hold_bound,hold_slip_frac,hold_accum,L_scale,v_scale,chatter_rate,t_reached,"
+    "nfe\n";
+
+/* One runs.csv row: the hold metrics of one run (L = 1e-4 m, v_scale = 1e-2 m/s). */
+static size_t row(char *buf, size_t len, const char *group, const char *scenario,
+                  const char *model, const char *status, double h, double creep, double excess,
+                  double slip, double accum, double chatter)
+{
+  return (size_t)snprintf(buf, len, "%s,,%s,%s,rk4,%s,%g,5,5,%.17g,%.17g,1e-8,%.17g,%.17g,1e-4,"
+                                    "1e-2,%g,5,5000\n",
+                          group, scenario, model, status, h, creep, excess, slip, accum, chatter);
+}
+
+static const fb_vrow *find(const fb_vtable *v, const char *model, const char *view,
+                           const char *property)
+{
+  for (size_t k = 0; k < v->n; k++)
+    if (strcmp(v->r[k].model, model) == 0 && strcmp(v->r[k].view, view) == 0 &&
+        strcmp(v->r[k].property, property) == 0)
+      return &v->r[k];
+  return NULL;
+}
+
+/* The verdicts of header + rows. */
+static void judge(const char *rows, fb_vtable *v)
+{
+  char text[8192];
+  snprintf(text, sizeof text, "%s%s", header, rows);
+  fb_err err = {{0}};
+  cr_assert_eq(fb_verdicts_compute(text, strlen(text), NULL, 0, v, &err), FB_OK, "%s", err.msg);
+}
+
+/* §10.1: a spring-loaded hold within its compliance bound holds; creep above 1e-6 v_scale
+ * creeps; a displacement beyond 1 % of L slips; below that but above 1e-6 L shifts. */
+Test(verdicts, hold_holds_creeps_slips_shifts)
+{
+  char rows[4096];
+  size_t n = 0;
+  n += row(rows + n, sizeof rows - n, "baseline", "preload-hold", "within", "ok", NAN, 1e-12,
+           0.0, 0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "baseline", "preload-hold", "creeper", "ok", NAN, -3.1e-6,
+           5e-9, 0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "baseline", "preload-hold", "loser", "ok", NAN, 0.0,
+           8.3e-5, 0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "baseline", "preload-hold", "shifter", "ok", NAN, 0.0,
+           4.2e-9, 0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "baseline", "preload-hold", "slider", "ok", NAN, 0.0, 0.0,
+           0.5, 0.0, 0.0);
+  (void)n;
+  fb_vtable v;
+  judge(rows, &v);
+  const fb_vrow *r = find(&v, "within", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "holds");
+  r = find(&v, "creeper", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "creeps 3.1 µm/s");
+  cr_expect_float_eq(r->value, -3.1e-6, 1e-18);
+  r = find(&v, "loser", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "slips 83 µm (83 % of the preload lost)");
+  cr_expect_float_eq(r->value2, 8.3e-5, 1e-18);
+  r = find(&v, "shifter", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "shifts 4.2 nm");
+  r = find(&v, "slider", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_eq(strncmp(r->verdict, "slips", 5), 0, "%s", r->verdict);
+  fb_vtable_free(&v);
+}
+
+/* §10.1: under the oscillating drift load, accumulation per cycle above 1e-6 L; not on
+ * other scenarios, where the creep velocity answers. */
+Test(verdicts, accumulation_only_under_the_oscillating_load)
+{
+  char rows[2048];
+  size_t n = 0;
+  n += row(rows + n, sizeof rows - n, "drift", "drift", "drifter", "ok", NAN, 0.0, 1e-11, 0.0,
+           2e-9, 0.0);
+  n += row(rows + n, sizeof rows - n, "baseline", "stick-slip", "other", "ok", NAN, 0.0, 1e-11,
+           0.0, 2e-9, 0.0);
+  (void)n;
+  fb_vtable v;
+  judge(rows, &v);
+  const fb_vrow *r = find(&v, "drifter", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "accumulates 2 nm/cycle");
+  r = find(&v, "other", "defaults", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "holds", "1e-11 m is within 1e-6 L");
+  fb_vtable_free(&v);
+}
+
+/* §10.2: an unstable run is never scored; its hold reads "unstable at h (stable <= h_max)"
+ * from the same treatment's stable steps on that scenario; stable-step says where. */
+Test(verdicts, unstable_step_and_stable_step)
+{
+  char rows[4096];
+  size_t n = 0;
+  n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "m", "unstable", 1e-3, 0.0,
+           0.0, 0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "m", "ok", 2.5e-4, 0.0, 0.0,
+           0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "convergence", "preload-hold", "m", "ok", 5e-4, 0.0, 0.0,
+           0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "s", "ok", 1e-3, 0.0, 0.0,
+           0.0, 0.0, 0.0);
+  n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "s", "ok", 2.5e-4, 0.0, 0.0,
+           0.0, 0.0, 0.0);
+  (void)n;
+  fb_vtable v;
+  judge(rows, &v);
+  const fb_vrow *r = find(&v, "m", "fixed-step", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "unstable at 0.001 s (stable <= 0.0005 s)");
+  r = find(&v, "m", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_float_eq(r->value, 5e-4, 1e-18);
+  cr_expect_float_eq(r->value2, 1e-3, 1e-18);
+  r = find(&v, "s", "fixed-step", "hold");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "holds");
+  r = find(&v, "s", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "stable at every step run");
+  /* cost per simulated second at the judged step: 5000 evaluations over 5 s */
+  r = find(&v, "s", "fixed-step", "cost/s");
+  cr_assert(r != NULL);
+  cr_expect_float_eq(r->value, 1000.0, 1e-9);
+  fb_vtable_free(&v);
+}
+
+/* §10.3: a physical mode keeps its rate within 0.5x-2x at h/4; a rate that falls (an
+ * instability that goes away) or rises (~1/h) more is numerical. */
+Test(verdicts, chatter_physical_only_within_a_factor_two)
+{
+  const double at_quarter[3] = {200.0, 10.2, 1200.0};
+  const char *const want[3] = {"yes, physical mode", "yes, numerical", "yes, numerical"};
+  for (int c = 0; c < 3; c++) {
+    char rows[2048];
+    size_t n = 0;
+    n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "m", "ok", 1e-3, 0.0, 0.0,
+             0.0, 0.0, 303.0);
+    n += row(rows + n, sizeof rows - n, "fixed-step", "preload-hold", "m", "ok", 2.5e-4, 0.0,
+             0.0, 0.0, 0.0, at_quarter[c]);
+    (void)n;
+    fb_vtable v;
+    judge(rows, &v);
+    const fb_vrow *r = find(&v, "m", "fixed-step", "chatter");
+    cr_assert(r != NULL);
+    cr_expect_str_eq(r->verdict, want[c], "rate at h/4 %g", at_quarter[c]);
+    fb_vtable_free(&v);
+  }
+}
+
+/* §10.2 on a run's metrics: non-finite or diverged, or an instability index above 1. */
+Test(verdicts, a_run_is_unstable_by_its_metrics)
+{
+  fb_metrics m;
+  fb_metrics_nan(&m);
+  char why[160];
+  cr_expect(fb_run_unstable(FB_ENONFINITE, &m, why, sizeof why));
+  cr_expect(!fb_run_unstable(FB_BUDGET, &m, why, sizeof why));
+  cr_expect(!fb_run_unstable(FB_OK, &m, why, sizeof why), "no test made: not unstable");
+  m.instability = 1.04;
+  cr_expect(fb_run_unstable(FB_OK, &m, why, sizeof why));
+  m.instability = 0.96;
+  cr_expect(!fb_run_unstable(FB_OK, &m, why, sizeof why));
+}
+
+/* One tally everywhere (§10.8). */
+Test(verdicts, one_tally_of_statuses)
+{
+  fb_run_tally t = {0};
+  const char *const s[] = {"ok", "ok", "unstable", "suspect", "budget", "failed"};
+  for (size_t i = 0; i < 6; i++)
+    fb_run_tally_add(&t, s[i]);
+  char buf[160];
+  fb_run_tally_text(&t, buf, sizeof buf);
+  cr_expect_str_eq(buf, "6 runs (2 ok, 1 unstable, 1 suspect, 1 budget, 1 failed)");
+}
