@@ -239,7 +239,8 @@ static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, con
       fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, sizeof txt, "accumulates %s/cycle", a);
     else {
       fmt_si(a, sizeof a, worst->excess, "m");
-      snprintf(b, sizeof b, "%.2g %%", 100.0 * fmin(1.0, worst->excess / worst->L));
+      const double pct = 100.0 * fmin(1.0, worst->excess / worst->L);
+      snprintf(b, sizeof b, pct >= 10 ? "%.0f %%" : "%.2g %%", pct);
       snprintf(txt, sizeof txt, "slips %s (%s of %s)", a, b,
                streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
     }
@@ -355,6 +356,21 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
   int st = judge_hold(v, R, nr, S, k);
   if (st != FB_OK)
     return st;
+  /* an unstable run's chatter and energy are the instability's: said so, never scored */
+  const vrun *unst = NULL;
+  for (size_t a = 0; a < S->n && unst == NULL; a++)
+    if (R[S->i[a]].unstable)
+      unst = &R[S->i[a]];
+  if (unst != NULL) {
+    char txt[96];
+    unstable_text(R, nr, unst, txt, sizeof txt);
+    if (add(v, k, "chatter", NAN, "1/s", NAN, "not judged on an unstable run (docs/design.md "
+            "§10.2)", unst->scenario, "%s", txt) != FB_OK ||
+        add(v, k, "energy", NAN, "1", NAN, "not judged on an unstable run (docs/design.md "
+            "§10.2)", unst->scenario, "%s", txt) != FB_OK)
+      return FB_ENOMEM;
+    return FB_OK;
+  }
   /* chatter inside reference stick */
   double cmax = -1, c4 = NAN;
   int have_partner = 0;

@@ -234,6 +234,11 @@ static void early_setup(suite *S)
    * the runs, 2026-11-25; the reason is not known): they wait for the report. */
   if (!o->plots || o->nparts > 0 || S->njobs == 0 || o->jobs < 2)
     return;
+  /* A user's table (plan, selection, --h) is drawn with its own fixed-step runs, which the
+   * report chooses from meta.json, written after the runs: its plots wait for the report
+   * (such tables are small; the early plots speed up the default suite) */
+  if (o->table != NULL)
+    return;
   S->early_key = malloc(S->njobs * sizeof *S->early_key);
   S->early_left = calloc(S->njobs, sizeof *S->early_left);
   S->early = fb_report_early_new();
