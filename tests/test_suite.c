@@ -501,7 +501,11 @@ Test(suite, quick_verdicts_agree_with_physics, .timeout = 300)
 #define V(model, view, prop)                                                                   \
   ((r = verdict_of(&v, model, view, prop)) != NULL ? r->verdict : "(none)")
   cr_expect_str_eq(V("naive-sign", "defaults", "stick"), "no (worst 0.00)");
-  cr_expect_eq(strncmp(V("naive-sign", "defaults", "chatter"), "yes", 3), 0, "%s", r ? r->verdict : "");
+  /* at its default step the sign law drifts off the near-breakaway drift load (E_disc 5x
+   * the scale): unstable there, so its defaults read the instability, never "holds" */
+  cr_expect(strncmp(V("naive-sign", "defaults", "hold"), "unstable", 8) == 0 ||
+                strncmp(V("naive-sign", "defaults", "hold"), "slips", 5) == 0,
+            "%s", r ? r->verdict : "");
   cr_expect_str_eq(V("naive-sign", "fixed-step", "chatter"), "yes, numerical",
                    "the sign law's chatter grows as h shrinks");
   /* hold (docs/design.md §10.1): the regularized and bristle laws do not hold where exact

@@ -8,8 +8,8 @@
  *   fixed-step  every model at the common step FB_FIXED_VIEW_H[0] (the fixed-step group),
  *               with the finer FB_FIXED_VIEW_H[1] to classify chatter and creep;
  *   convergence the step ladders (property order only).
- * Properties and rules (only runs with status ok count: suspect, failed and budget runs
- * are never scored):
+ * Properties and rules (only runs with status ok count: unstable, suspect, failed and
+ * budget runs are never scored):
  *   stick    over every scenario with reference stick (spring-loaded ones included): the
  *            fraction of reference stick time the run holds by the velocity test
  *            (stick_held / stick_time_ref, summed), and by the model's own flag
@@ -17,15 +17,22 @@
  *            least FB_V_STICK_HELD on every such scenario, "flag only" when the flag holds
  *            there but the velocity does not, "partly" when the summed fraction is at least
  *            1/2, "no" otherwise.
- *   drift    accumulation on the drift variants and preload-hold: the largest
- *            drift_growth (how much the deviation from the reference grew from forcing
- *            cycle N to 2N, relative to itself — scale-free, so a bounded elastic
- *            deflection Fs/K of any stiffness reads ~0); "yes" above FB_V_DRIFT_GROWTH.
- *   creep    (fixed-step view) discretization creep: drift that shrinks with the step,
- *            drift_rate(h) / drift_rate(h/4) >= 2; its rate at h and its order in h.
+ *   hold     (revision 3) over every reference stick interval, from the run's own stop in
+ *            it: the creep velocity of the element's anchor (hold_creep_v, m/s) and the
+ *            displacement beyond the compliance bound |dF|/K_t (hold_excess, m), with the
+ *            scenario's L and v_scale: "holds" (creep <= 1e-6 v_scale, excess <= 1e-6 L),
+ *            "slips X (P % of the preload lost / of L)" (excess > 1e-2 L or slipping > 1 %
+ *            of a long hold), "creeps X/s" or on the drift load "accumulates X/cycle",
+ *            else "shifts X"; a set with an unstable run: "unstable at h (stable <= h_max)".
+ *   creep    (fixed-step view) discretization creep: a creep velocity at h >= 2x the one
+ *            at h/4; its order in h.
+ *   stable-step (fixed-step view) the smallest over the set's scenarios of the largest
+ *            fixed step run stably below the smallest unstable one (every fixed-step run
+ *            of the suite); "stable at every step run" when none was unstable.
+ *   cost/s   (fixed-step view) evaluations per simulated second over the set's ok runs.
  *   chatter  sign changes of v_r per second inside reference stick, largest over the
- *            stick scenarios; "yes" above FB_V_CHATTER_RATE; class numerical when the
- *            rate at h/4 is at least twice the rate at h, physical mode otherwise (fixed-
+ *            stick scenarios; "yes" above FB_V_CHATTER_RATE; a physical mode only when the
+ *            rate at h/4 is within 0.5x-2x of the rate at h, numerical otherwise (fixed-
  *            step view only; the defaults view has one step: "unclassified").
  *   energy   the dissipation inequality with stored energy, checked at every accepted
  *            step by the run's observer.  For a force law (ODE model), pointwise and
@@ -74,7 +81,6 @@
 #include "fb_status.h"
 
 #define FB_V_STICK_HELD 0.9
-#define FB_V_DRIFT_GROWTH 0.05
 #define FB_V_CHATTER_RATE 10.0
 /* energy: the pointwise check is exact up to round-off (measured <= 1e-12 on the laws
  * that dissipate); the step balance of the schemes that dissipate stays below 1e-8

@@ -147,7 +147,7 @@ static void fmt_si(char *buf, size_t len, double x, const char *unit)
   const double a = fabs(x);
   const char *p = a >= 1 ? "" : a >= 1e-3 ? "m" : a >= 1e-6 ? "µ" : "n";
   const double f = a >= 1 ? 1 : a >= 1e-3 ? 1e3 : a >= 1e-6 ? 1e6 : 1e9;
-  snprintf(buf, len, "%.2g %s%s", x * f, p, unit);
+  snprintf(buf, len, "%.3g %s%s", x * f, p, unit);
 }
 
 /* The largest fixed step at which (model, integrator, scenario) ran stably below the
@@ -304,7 +304,8 @@ static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, con
   if (sim > 0 && add(v, k, "cost/s", nfe / sim, "evals/s", NAN,
                      "RHS or force-law evaluations per simulated second, summed over the set's "
                      "ok runs (docs/design.md §10.6); the report adds the CPU time per simulated "
-                     "second from runs.csv", scen, "%.3g evals/s", nfe / sim) != FB_OK)
+                     "second from runs.csv", scen, nfe / sim >= 100 ? "%.0f evals/s" : "%.3g evals/s",
+                     nfe / sim) != FB_OK)
     return FB_ENOMEM;
   return FB_OK;
 }
