@@ -45,7 +45,9 @@ static const char main_help[] =
     "A comparative benchmark of numerical treatments of dry friction.\n"
     "\n"
     "commands:\n"
-    "  list [models|scenarios|integrators]   names, descriptions, parameters\n"
+    "  list [models|scenarios|integrators|contact]\n"
+    "                                        names, descriptions, parameters (contact:\n"
+    "                                        normal-contact treatments and scenarios)\n"
     "  run --scenario S --model M [...]      run one case, write its trajectory as CSV\n"
     "  suite [--quick] [--out DIR] [--jobs N] run the benchmark suite: CSV, plots, report\n"
     "  reference --scenario S [...]          a scenario's reference trajectory and stick/slip\n"
@@ -97,10 +99,12 @@ static const char run_help[] =
     "Without --h or --tol: the model's default (adaptive at its tolerance, or h = T/1e4).\n";
 
 static const char list_help[] =
-    "usage: fricbench list [models|scenarios|integrators]\n"
+    "usage: fricbench list [models|scenarios|integrators|contact]\n"
     "\n"
     "Lists names with one-line descriptions; models and scenarios with their parameters\n"
-    "(name = default [unit] meaning).  Without an argument, lists all three.\n";
+    "(name = default [unit] meaning).  contact: the normal-contact treatments (--set\n"
+    "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  Without an\n"
+    "argument, lists all four.\n";
 
 static void list_models(FILE *fp)
 {
@@ -160,7 +164,7 @@ static void list_integrators(FILE *fp)
 }
 
 /* `list contact`: the normal-contact treatments and the scenarios with normal contacts
- * (docs/design.md §12), which the default listing and suite leave out. */
+ * (docs/design.md §12), which the default suite leaves out (fricbench impacts runs them). */
 static void list_contact(FILE *fp)
 {
   fprintf(fp, "normal-contact treatments (--set normal=NAME, parameters --set normal.P=V):\n");
@@ -187,27 +191,27 @@ static void list_contact(FILE *fp)
 static int cmd_list(int argc, char **argv)
 {
   if (argc > 2)
-    return usage_error("list takes at most one argument, got '%s': use models, scenarios or "
-                       "integrators%s",
+    return usage_error("list takes at most one argument, got '%s': use models, scenarios, "
+                       "integrators or contact%s",
                        argv[2], "");
   const char *what = argc == 2 ? argv[1] : NULL;
   if (what != NULL && (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)) {
     fputs(list_help, stdout);
     return FB_EXIT_OK;
   }
-  if (what == NULL || strcmp(what, "models") == 0)
-    list_models(stdout);
-  if (what == NULL || strcmp(what, "scenarios") == 0)
-    list_scenarios(stdout);
-  if (what == NULL || strcmp(what, "integrators") == 0)
-    list_integrators(stdout);
-  if (what != NULL && strcmp(what, "contact") == 0) {
-    list_contact(stdout);
-    return FB_EXIT_OK;
-  }
-  if (what != NULL && strcmp(what, "models") != 0 && strcmp(what, "scenarios") != 0 &&
-      strcmp(what, "integrators") != 0)
-    return usage_error("unknown list '%s': use models, scenarios or integrators%s", what, "");
+  static const char *const kinds[] = {"models", "scenarios", "integrators", "contact"};
+  static void (*const listers[])(FILE *) = {list_models, list_scenarios, list_integrators,
+                                             list_contact};
+  int known = what == NULL;
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    known |= what != NULL && strcmp(what, kinds[k]) == 0;
+  if (!known)
+    return usage_error("unknown list '%s': use models, scenarios, integrators or contact%s",
+                       what, "");
+  /* without an argument, every section: a new user sees the contact scenarios too */
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    if (what == NULL || strcmp(what, kinds[k]) == 0)
+      listers[k](stdout);
   return FB_EXIT_OK;
 }
 
