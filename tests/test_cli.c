@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fb_model_registry.h"
 #include "fb_test.h"
 
 static char out[1 << 16], err[1 << 12];
@@ -273,4 +274,66 @@ Test(cli, completion_has_every_command_and_option)
     ncmd++;
   }
   cr_expect_eq(ncmd, 8, "commands found in --help: %zu", ncmd);
+}
+
+/* NULL when the comma-separated header line has no name twice, else the name (in dup). */
+static const char *duplicate_column(const char *header, char dup[40])
+{
+  char cols[128][40];
+  size_t n = 0;
+  for (const char *p = header; n < 128 && *p != '\0' && *p != '\n';) {
+    const size_t w = strcspn(p, ",\n");
+    snprintf(cols[n], sizeof cols[n], "%.*s", (int)w, p);
+    for (size_t k = 0; k < n; k++)
+      if (strcmp(cols[k], cols[n]) == 0) {
+        memcpy(dup, cols[n], sizeof cols[n]);
+        return dup;
+      }
+    n++;
+    p += w + (p[w] == ',');
+  }
+  return NULL;
+}
+
+/* Issue 24 item 9: moreau-jean and kikuuwe-be wrote `t,x,v,F,F,stick,stick` (their states
+ * were named like the reported force and flag); every column of run's CSV is unique, for
+ * one contact and for several. */
+Test(cli, run_columns_are_unique)
+{
+  static const char *const models[] = {"moreau-jean", "kikuuwe-be"};
+  static const char *const scenarios[] = {"stick-slip", "glowinski-3dof"};
+  char dup[40];
+  for (size_t m = 0; m < 2; m++)
+    for (size_t s = 0; s < 2; s++) {
+      const char *a[] = {"run", "-s", scenarios[s], "-m", models[m], "--samples", "2", NULL};
+      cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+      cr_expect_null(duplicate_column(out, dup), "%s on %s: column %s twice in %.200s",
+                     models[m], scenarios[s], dup, out);
+      cr_expect(strstr(out, ",F_step") != NULL, "%s: the step's force as F_step: %.200s",
+                models[m], out);
+    }
+}
+
+/* The same for every built-in model's header, at the layouts run writes (one DOF and
+ * contact; several DOFs and contacts), without running anything. */
+Test(cli, every_model_header_is_unique)
+{
+  static const size_t layouts[][2] = {{1, 1}, {3, 3}, {4, 2}, {1, 2}};
+  const fb_model_type *mt;
+  char dup[40];
+  for (size_t i = 0; (mt = fb_model_at(i)) != NULL; i++)
+    for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++) {
+      fb_trace tr;
+      cr_assert_eq(fb_trace_alloc(&tr, 2, layouts[k][0], layouts[k][1], mt->nz), FB_OK);
+      char *text = NULL;
+      size_t len = 0;
+      FILE *fp = open_memstream(&text, &len);
+      cr_assert_not_null(fp);
+      cr_assert_eq(fb_trace_write_header(&tr, mt->z_names, fp), FB_OK);
+      fclose(fp);
+      cr_expect_null(duplicate_column(text, dup), "%s (n %zu, nc %zu): %s twice: %s",
+                     mt->name, layouts[k][0], layouts[k][1], dup, text);
+      free(text);
+      fb_trace_free(&tr);
+    }
 }
