@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fb_model_registry.h"
+#include "fb_suite.h"
 #include "fb_test.h"
 
 static char out[1 << 16], err[1 << 12];
@@ -336,4 +337,33 @@ Test(cli, every_model_header_is_unique)
       free(text);
       fb_trace_free(&tr);
     }
+}
+
+/* Issue 24 item 9: `run --h H` without --integrator took rkf45 for karnopp and kikuuwe
+ * where the suite's fixed-step view runs rk4.  For every (scenario, model) of the default
+ * table's fixed-step view, run picks the view's integrator (one step is enough to say). */
+Test(cli, run_h_picks_the_fixed_step_views_integrator)
+{
+  fb_table t;
+  cr_assert_eq(fb_table_default(&t), FB_OK);
+  size_t checked = 0;
+  for (size_t i = 0; i < t.n; i++) {
+    const fb_experiment *x = &t.e[i];
+    if (strcmp(x->group, "fixed-step") != 0)
+      continue;
+    const char *want = x->integrator != NULL ? x->integrator
+                                             : fb_model_find(x->model)->default_integrator;
+    const char *a[] = {"run", "-s", x->scenario, "-m", x->model, "--h", "1e-3", "--samples",
+                       "2", "--max-steps", "1", NULL};
+    const int rc = fbt_cli(a, out, sizeof out, err, sizeof err);
+    const char *got = strstr(err, " integrator=");
+    cr_expect(rc != 2 && got != NULL, "%s on %s: exit %d: %s", x->model, x->scenario, rc, err);
+    if (got != NULL)
+      cr_expect(strncmp(got + 12, want, strlen(want)) == 0 && got[12 + strlen(want)] == ' ',
+                "%s on %s: run --h took %.20s, the fixed-step view %s", x->model, x->scenario,
+                got + 12, want);
+    checked++;
+  }
+  fb_table_free(&t);
+  cr_expect_gt(checked, 100, "fixed-step experiments: %zu", checked);
 }
