@@ -44,9 +44,9 @@
  *
  * Parameters (per contact, as `kikuuwe`): K (auto m (2 pi f_ratio f_c)^2), B (auto
  * 2 sqrt(K m)), f_ratio (100); unused by kbe-relay.
- * State per contact (nz = 3): e (m), F (N: the force held over the next step in the
- * impedance form, the step's mean friction force in the relay form), stick (1 when the
- * anchor holds / the relay stuck).  output() reports F and stick from the state.
+ * State per contact (nz = 3): e (m), F_step (N: the force held over the next step in the
+ * impedance form, the step's mean friction force in the relay form), stick_step (1 when
+ * the anchor holds / the relay stuck).  output() reports F and stick from the state.
  * Counters: nfe counts applied-force evaluations (one per step).  No allocation after
  * alloc.
  */
@@ -121,7 +121,9 @@ static const fb_param_desc kbe_desc[] = {
      offsetof(kbe_params, f_ratio), 100, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
 };
 static const fb_param_set kbe_set = {sizeof(kbe_params), 3, kbe_desc};
-static const char *const kbe_z[] = {"e", "F", "stick"};
+/* Not "F" and "stick": run's CSV already has those columns (output() reports them from
+ * these states), and two columns of one name are renamed by readers (pandas). */
+static const char *const kbe_z[] = {"e", "F_step", "stick_step"};
 
 /* The `kikuuwe` model's defaults (docs/design.md §3 M3), so both forms are comparable. */
 static int kbe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)

@@ -53,7 +53,8 @@
  *
  * Parameters: theta (1, [1/2, 1], default 1/2); solver = auto | closed | pgs; pgs_tol
  * (default 1e-12), pgs_floor (16), pgs_max (10000).
- * State per contact (nz = 2): F (N: the step's mean friction force r/h + c gamma_k), stick.
+ * State per contact (nz = 2): F_step (N: the step's mean friction force r/h + c gamma_k),
+ * stick_step (1 when the relay stuck).
  * Counters: nfe applied-force evaluations (one per step, two at segment starts when
  * theta < 1), ninner PGS sweeps.  Forcing breaks are stepped to exactly; Mhat and W are
  * refactored only for a step of another length (before a break).  No allocation after
@@ -103,7 +104,9 @@ static const fb_param_desc mj_desc[] = {
      offsetof(mj_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, mj_cone_names},
 };
 static const fb_param_set mj_set = {sizeof(mj_params), 6, mj_desc};
-static const char *const mj_z[] = {"F", "stick"};
+/* Not "F" and "stick": run's CSV already has those columns (the reported force and flag,
+ * here the same values), and two columns of one name are renamed by readers (pandas). */
+static const char *const mj_z[] = {"F_step", "stick_step"};
 
 /* In slip from the start: F = -S sgn(v_r); at rest the first step decides. */
 static void mj_init(const void *p, const fb_contact_in *c, double vr0, double *z0)

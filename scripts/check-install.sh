@@ -6,7 +6,8 @@
 #    the gnuplot scripts (all of scripts/*.gp), the man page, the bash completion;
 #  - the shared library exports only fb_ symbols;
 #  - examples/embed.c builds with `pkg-config --cflags --libs fricbench` (warnings as
-#    errors, so the public headers compile cleanly in user code) and runs;
+#    errors, so the public headers compile cleanly in user code) and runs, found through
+#    LD_LIBRARY_PATH and, built with an rpath to pkg-config's libdir, without it;
 #  - examples/plugin_stribeck.c builds against the installed headers and the installed
 #    fricbench lists and runs its model;
 #  - the installed `fricbench suite --quick --no-plots` runs from /tmp, and once more with
@@ -52,6 +53,10 @@ cd "$tmp"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/embed.c" \
   $("${pc[@]}" --cflags --libs fricbench) -o embed
 LD_LIBRARY_PATH=$libdir ./embed >embed.out || { cat embed.out >&2; fail "embed did not hold the joint"; }
+# README "Where things land": or an rpath to pkg-config's libdir, no LD_LIBRARY_PATH
+cc -std=c11 "$src/examples/embed.c" $("${pc[@]}" --cflags --libs fricbench) \
+  -Wl,-rpath,"$("${pc[@]}" --variable=libdir fricbench)" -o embed-rpath
+env -u LD_LIBRARY_PATH ./embed-rpath >embed.out || fail "embed built with the rpath did not run"
 grep -q "relay step (implicit Euler) *held" embed.out || fail "embed: unexpected output"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror -shared -fPIC "$src/examples/plugin_stribeck.c" \
   $("${pc[@]}" --cflags fricbench) -o plugin_stribeck.so

@@ -250,10 +250,10 @@ static const bad catalogue[] = {
      "give a writable directory"},
     {{"impacts", "--out", "@/d/sub", "extra", NULL}, 2, "'extra'", "allowed are --out DIR"},
     /* ---- list and the command itself ----------------------------------------------------- */
-    {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios or integrators"},
-    {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios or integrators"},
-    {{"list", "", NULL}, 2, "''", "models, scenarios or integrators"},
-    {{"list", "Models", NULL}, 2, "'Models'", "models, scenarios or integrators"},
+    {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios, integrators or contact"},
+    {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios, integrators or contact"},
+    {{"list", "", NULL}, 2, "''", "models, scenarios, integrators or contact"},
+    {{"list", "Models", NULL}, 2, "'Models'", "models, scenarios, integrators or contact"},
     {{"", NULL}, 2, "''", "list, run, reference"},
     {{"--versionx", NULL}, 2, "'--versionx'", "list, run, reference"},
 };

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fb_model_registry.h"
+#include "fb_reference.h"
 #include "fb_scenario.h"
 #include "fb_test.h"
 #include "fb_util.h"
@@ -257,6 +258,42 @@ Test(spatial, moreau_jean_rolls_at_t_star_with_the_closed_form_velocity)
   /* rolling: the contact point's slip is 0, vx - r wy = 0 and vy + r wx = 0 */
   cr_assert(fabs(y[4] - 0.1 * y[7]) < 1e-9 && fabs(y[5] + 0.1 * y[6]) < 1e-9);
   fb_trace_free(&tr);
+}
+
+/* Issue 24 item 9: the reference's intervals of a 2-D contact come from the slip vector.
+ * The closed form's rolling slip v - r omega is round-off (3e-16), not 0, so each
+ * component was one slip+ interval over [0, T]; now slip+ to t* and stick (rolling) after,
+ * the onset within one sample of the grid, and the trace's stick flag with it. */
+Test(spatial, billiard_reference_rolls_from_t_star)
+{
+  const fb_scenario_type *st = fb_scenario_find("billiard");
+  cr_assert_not_null(st);
+  fb_scenario sc;
+  cr_assert_eq(fb_scenario_init(&sc, st), FB_OK);
+  fb_trace tr;
+  fb_interval_list iv;
+  fb_err err = {{0}};
+  const size_t samples = 1001; /* T = 1: one sample is 1 ms */
+  cr_assert_eq(fb_reference_run(st, sc.params, samples, &tr, &iv, &err), FB_OK, "%s", err.msg);
+  const double tstar = 2 * hypot(2.0, 1.0) / (7 * 0.2 * 9.81), dt = 1.0 / (double)(samples - 1);
+  cr_assert_eq(iv.n, 4, "two intervals per component, got %zu", iv.n);
+  for (size_t c = 0; c < 2; c++) {
+    const fb_interval *a = &iv.iv[2 * c], *b = &iv.iv[2 * c + 1];
+    cr_expect(a->contact == c && b->contact == c);
+    cr_expect(a->mode == FB_MODE_SLIP_POS && a->start == 0.0, "component %zu: slip from 0", c);
+    cr_expect(b->mode == FB_MODE_STICK && b->end == 1.0, "component %zu: rolling to T", c);
+    cr_expect(a->end == b->start && fabs(b->start - 0.325625) < dt && fabs(b->start - tstar) < 1e-9,
+              "component %zu: rolling from %.9f s, t* = %.9f s", c, b->start, tstar);
+  }
+  size_t first = tr.filled;
+  for (size_t k = 0; k < tr.filled && first == tr.filled; k++)
+    if (tr.stick[k * tr.nc] == 1 && tr.stick[k * tr.nc + 1] == 1)
+      first = k;
+  cr_expect(first < tr.filled && tr.t[first] >= tstar && tr.t[first] < tstar + dt,
+            "the trace rolls from %g s", first < tr.filled ? tr.t[first] : -1.0);
+  fb_interval_list_free(&iv);
+  fb_trace_free(&tr);
+  fb_scenario_free(&sc);
 }
 
 Test(spatial, glowinski_uzawa_on_discs_converges_on_the_billiard)

@@ -45,7 +45,9 @@ static const char main_help[] =
     "A comparative benchmark of numerical treatments of dry friction.\n"
     "\n"
     "commands:\n"
-    "  list [models|scenarios|integrators]   names, descriptions, parameters\n"
+    "  list [models|scenarios|integrators|contact]\n"
+    "                                        names, descriptions, parameters (contact:\n"
+    "                                        normal-contact treatments and scenarios)\n"
     "  run --scenario S --model M [...]      run one case, write its trajectory as CSV\n"
     "  suite [--quick] [--out DIR] [--jobs N] run the benchmark suite: CSV, plots, report\n"
     "  reference --scenario S [...]          a scenario's reference trajectory and stick/slip\n"
@@ -77,7 +79,10 @@ static const char run_help[] =
     "\n"
     "  -s, --scenario S     scenario (fricbench list scenarios)\n"
     "  -m, --model M        friction model (fricbench list models)\n"
-    "  -i, --integrator I   integrator; default: the model's (fricbench list integrators)\n"
+    "  -i, --integrator I   integrator (fricbench list integrators); default: the model's,\n"
+    "                       with --h its fixed-step integrator (fricbench list models):\n"
+    "                       the suite's fixed-step view's, rk4 on 2-D contacts where only\n"
+    "                       the model's law has the vector form\n"
     "      --h H            fixed step (s), 0 < H <= T\n"
     "      --tol TOL        adaptive, absolute and relative tolerance TOL > 0\n"
     "      --atol A, --rtol R   adaptive tolerances separately\n"
@@ -97,10 +102,12 @@ static const char run_help[] =
     "Without --h or --tol: the model's default (adaptive at its tolerance, or h = T/1e4).\n";
 
 static const char list_help[] =
-    "usage: fricbench list [models|scenarios|integrators]\n"
+    "usage: fricbench list [models|scenarios|integrators|contact]\n"
     "\n"
     "Lists names with one-line descriptions; models and scenarios with their parameters\n"
-    "(name = default [unit] meaning).  Without an argument, lists all three.\n";
+    "(name = default [unit] meaning).  contact: the normal-contact treatments (--set\n"
+    "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  Without an\n"
+    "argument, lists all four.\n";
 
 static void list_models(FILE *fp)
 {
@@ -160,7 +167,7 @@ static void list_integrators(FILE *fp)
 }
 
 /* `list contact`: the normal-contact treatments and the scenarios with normal contacts
- * (docs/design.md §12), which the default listing and suite leave out. */
+ * (docs/design.md §12), which the default suite leaves out (fricbench impacts runs them). */
 static void list_contact(FILE *fp)
 {
   fprintf(fp, "normal-contact treatments (--set normal=NAME, parameters --set normal.P=V):\n");
@@ -187,27 +194,27 @@ static void list_contact(FILE *fp)
 static int cmd_list(int argc, char **argv)
 {
   if (argc > 2)
-    return usage_error("list takes at most one argument, got '%s': use models, scenarios or "
-                       "integrators%s",
+    return usage_error("list takes at most one argument, got '%s': use models, scenarios, "
+                       "integrators or contact%s",
                        argv[2], "");
   const char *what = argc == 2 ? argv[1] : NULL;
   if (what != NULL && (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)) {
     fputs(list_help, stdout);
     return FB_EXIT_OK;
   }
-  if (what == NULL || strcmp(what, "models") == 0)
-    list_models(stdout);
-  if (what == NULL || strcmp(what, "scenarios") == 0)
-    list_scenarios(stdout);
-  if (what == NULL || strcmp(what, "integrators") == 0)
-    list_integrators(stdout);
-  if (what != NULL && strcmp(what, "contact") == 0) {
-    list_contact(stdout);
-    return FB_EXIT_OK;
-  }
-  if (what != NULL && strcmp(what, "models") != 0 && strcmp(what, "scenarios") != 0 &&
-      strcmp(what, "integrators") != 0)
-    return usage_error("unknown list '%s': use models, scenarios or integrators%s", what, "");
+  static const char *const kinds[] = {"models", "scenarios", "integrators", "contact"};
+  static void (*const listers[])(FILE *) = {list_models, list_scenarios, list_integrators,
+                                             list_contact};
+  int known = what == NULL;
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    known |= what != NULL && strcmp(what, kinds[k]) == 0;
+  if (!known)
+    return usage_error("unknown list '%s': use models, scenarios, integrators or contact%s",
+                       what, "");
+  /* without an argument, every section: a new user sees the contact scenarios too */
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    if (what == NULL || strcmp(what, kinds[k]) == 0)
+      listers[k](stdout);
   return FB_EXIT_OK;
 }
 
@@ -291,6 +298,13 @@ static void fixed_integrators(const fb_model_type *m, char *buf, size_t len)
       if (used < len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t->name);
     }
+}
+
+/* GSL's multistep methods are flagged fixed_ok but fail at a fixed step (msbdf at t=0). */
+static int can_fix_step(const fb_integrator_type *it)
+{
+  return it != NULL && it->fixed_ok && strcmp(it->name, "msbdf") != 0 &&
+         strcmp(it->name, "msadams") != 0;
 }
 
 /* run --metrics: the whole trace in memory (the metrics need it), the suite's metrics as
@@ -438,22 +452,21 @@ static int cmd_run(int argc, char **argv)
   fb_trace tr = {0};
   fb_outfile of = {0};
   const fb_model_type *mt = fb_model_find(model);
-  int switched = 0; /* --h moved the run to the model's fixed-step integrator */
+  int switched = 0; /* --h moved the run off a default that cannot take a fixed step */
   if (mt != NULL && !isnan(h)) {
-    const fb_integrator_type *it = fb_integrator_find(mt, integrator != NULL
-                                                              ? integrator
-                                                              : mt->default_integrator);
-    const char *fixed = fb_model_fixed_step_integrator(mt);
-    /* GSL's multistep methods are flagged fixed_ok but fail at a fixed step */
-    const int can_fix = it != NULL && it->fixed_ok && strcmp(it->name, "msbdf") != 0 &&
-                        strcmp(it->name, "msadams") != 0;
-    if (integrator == NULL && !can_fix && fixed != NULL &&
-        strcmp(fixed, mt->default_integrator) != 0) {
-      /* a default that cannot hold a fixed step (msbdf fails at t=0): the model's stated
-       * fixed-step integrator instead (fricbench list) */
-      integrator = fixed; /* said once the case is known to be good input */
-      switched = 1;
-    } else if (it != NULL && !can_fix) {
+    if (integrator == NULL) {
+      /* the suite's fixed-step view's choice (one function), so that `run --h H` repeats
+       * its runs; "" (no 2-D form): the default, refused below with the model's reason */
+      const char *fi = fb_model_fixed_step_integrator_on(mt, fb_scenario_find(scenario));
+      const fb_integrator_type *def = fb_integrator_find(mt, mt->default_integrator);
+      if (fi != NULL && *fi != '\0') {
+        integrator = fi; /* said once the case is known to be good input */
+        switched = !can_fix_step(def) && strcmp(fi, mt->default_integrator) != 0;
+      }
+    }
+    const fb_integrator_type *it =
+        fb_integrator_find(mt, integrator != NULL ? integrator : mt->default_integrator);
+    if (it != NULL && !can_fix_step(it)) {
       char names[512];
       fixed_integrators(mt, names, sizeof names);
       free(sets);

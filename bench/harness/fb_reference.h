@@ -3,7 +3,8 @@
  * Metrics never trust the model under test: they compare against this.  For a scenario
  * whose ref_kind is
  *   FB_REF_EXACT  the closed form exact() is sampled on the output grid; the stick flag
- *                 is v_r == 0 exactly, and mode changes between grid points are refined
+ *                 is v_r == 0 exactly (a 2-D contact: its slip vector, 0 within a few
+ *                 ulps of its terms), and mode changes between grid points are refined
  *                 by bisection on exact() to round-off (mode changes closer together than
  *                 one grid cell are not resolved);
  *   FB_REF_EVENT  the switching model's `event` scheme runs at tight tolerance (rk8pd,

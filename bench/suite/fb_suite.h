@@ -73,6 +73,12 @@ void fb_table_free(fb_table *t);
 /* The integrator a model runs at a fixed step: its suite data's fixed_integrator, else its
  * default integrator when that takes fixed steps, else its first convergence integrator. */
 const char *fb_model_fixed_step_integrator(const fb_model_type *m);
+/* The integrator of model m on scenario st (NULL: not known) at a fixed step when none is
+ * named: the above, or on a scenario with 2-D contacts the generic rk4 when only the
+ * model's ODE law has the vector form; "" when m has no 2-D form (not run).  The one rule
+ * of the suite's fixed-step view, a plan's and the suite's --h, and `run --h`, so that
+ * `run --h H` repeats a fixed-step run of the report. */
+const char *fb_model_fixed_step_integrator_on(const fb_model_type *m, const fb_scenario_type *st);
 
 typedef struct fb_suite_opts {
   const char *out_dir;     /* NULL: results/<date>-<rev> */

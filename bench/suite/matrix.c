@@ -175,6 +175,12 @@ static const char *spatial_integrator(const fb_model_type *m, const char *want, 
   return fixed ? "rk4" : "rkf45";
 }
 
+const char *fb_model_fixed_step_integrator_on(const fb_model_type *m, const fb_scenario_type *st)
+{
+  const char *fi = fb_model_fixed_step_integrator(m);
+  return st != NULL && scenario_spatial(st) ? spatial_integrator(m, fi, 1) : fi;
+}
+
 /* The normal-contact groups (docs/design.md §12): every treatment of fb_normal_variants
  * (the friction model smooth-sign, which block-drop's force-law runs need: a bounded
  * friction contact under a force law takes an ODE model, and the sign's chatter would
@@ -400,11 +406,10 @@ int fb_table_default(fb_table *t)
   }
   for (const char *const *s = fixed_view_scenarios; *s != NULL; s++) {
     const fb_scenario_type *st = fb_scenario_find(*s);
-    const int spatial = st != NULL && scenario_spatial(st);
     for (m = models; *m != NULL; m++) {
       const unsigned quick = strcmp(*s, "stick-slip") == 0 ? Q : 0;
-      const char *fi = fb_model_fixed_step_integrator(*m);
-      if (spatial && (fi = spatial_integrator(*m, fi, 1)) != NULL && *fi == '\0')
+      const char *fi = fb_model_fixed_step_integrator_on(*m, st);
+      if (fi != NULL && *fi == '\0')
         continue;
       sweep(add(&b, "fixed-step", "", *s, *m, fi, quick), FB_SWEEP_H, NULL, fixed_view,
             sizeof fixed_view / sizeof fixed_view[0]);

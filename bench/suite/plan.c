@@ -918,6 +918,9 @@ static int fixed_view(fb_table *t, const fb_select *s, fb_err *err)
     if (added)
       continue;
     const fb_model_type *m = fb_model_find(mo);
+    const char *fi = m != NULL ? fb_model_fixed_step_integrator_on(m, fb_scenario_find(sc)) : NULL;
+    if (fi != NULL && *fi == '\0')
+      continue; /* no 2-D form: the default view leaves the pair out too */
     fb_experiment *x = table_add(t);
     if (x == NULL || m == NULL) {
       free(keep);
@@ -927,7 +930,7 @@ static int fixed_view(fb_table *t, const fb_select *s, fb_err *err)
     x->group = "fixed-step";
     x->scenario = src->scenario;
     x->model = src->model;
-    x->integrator = fb_model_fixed_step_integrator(m);
+    x->integrator = fi;
     x->sweep = FB_SWEEP_H;
     x->values[0] = H;
     x->values[1] = H / 4;
