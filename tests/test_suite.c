@@ -26,6 +26,7 @@
 
 #include "fb_csv.h"
 #include "fb_verdicts.h"
+#include "fb_gzcsv.h"
 #include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_test.h"
@@ -271,17 +272,9 @@ Test(suite, quick_plots_exist, .timeout = 300)
       fclose(fp);
       cr_expect(sig[0] == 0x89 && sig[1] == 'P' && sig[2] == 'N' && sig[3] == 'G', "%s is a PNG", path);
     }
+    /* SVGs only with --svg (results/README.md: kept small by default) */
     snprintf(path, sizeof path, "%s/plots/%.90s.svg", dir, names[i]);
-    if (strncmp(names[i], "traj_", 5) == 0) { /* trajectory overlays are PNG only */
-      cr_expect(!exists_nonempty(path), "%s: trajectory overlays have no SVG", path);
-      continue;
-    }
-    cr_expect(exists_nonempty(path), "plot %s missing or empty", path);
-    if (exists_nonempty(path)) {
-      char *s = slurp(path);
-      cr_expect(strstr(s, "<svg") != NULL && strstr(s, "</svg>") != NULL, "%s is a complete SVG", path);
-      free(s);
-    }
+    cr_expect(!exists_nonempty(path), "%s: no SVG without --svg", path);
   }
   /* no temporary file left in plots/ */
   char pdir[512];
@@ -292,6 +285,72 @@ Test(suite, quick_plots_exist, .timeout = 300)
   while ((e = readdir(d)) != NULL)
     cr_expect(strstr(e->d_name, ".tmp.") == NULL, "temporary file left: %s", e->d_name);
   closedir(d);
+}
+
+/* 1 when path starts with gzip's magic and inflates to a non-empty text. */
+static int is_gzip(const char *path)
+{
+  FILE *fp = fopen(path, "rb");
+  unsigned char m[2] = {0};
+  const int magic = fp != NULL && fread(m, 1, 2, fp) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+  if (fp != NULL)
+    fclose(fp);
+  char *text = NULL;
+  size_t len = 0;
+  const int ok = magic && fb_gz_read_all(path, &text, &len) == 0 && len > 0;
+  free(text);
+  return ok;
+}
+
+/* What results/README.md says is compressed is: every plot data file (plots/data/<name>.dat.gz,
+ * no plain .dat) and every trajectory (traj/<scenario>/<name>.csv.gz) is gzip. */
+Test(suite, quick_compressed_files_are_gzip, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/plots/data", dir);
+  DIR *d = opendir(path);
+  cr_assert_not_null(d, "no %s", path);
+  size_t ndata = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    const size_t l = strlen(e->d_name);
+    cr_expect(l > 7 && strcmp(e->d_name + l - 7, ".dat.gz") == 0, "plots/data/%s is not .dat.gz",
+              e->d_name);
+    snprintf(path, sizeof path, "%s/plots/data/%s", dir, e->d_name);
+    cr_expect(is_gzip(path), "%s is not gzip", path);
+    ndata++;
+  }
+  closedir(d);
+  cr_expect_gt(ndata, 5, "plot data files found");
+  snprintf(path, sizeof path, "%s/traj", dir);
+  DIR *t = opendir(path);
+  cr_assert_not_null(t, "no %s", path);
+  size_t ntraj = 0;
+  while ((e = readdir(t)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    char sub[800];
+    snprintf(sub, sizeof sub, "%s/traj/%s", dir, e->d_name);
+    DIR *s2 = opendir(sub);
+    cr_assert_not_null(s2, "%s is not a folder", sub);
+    struct dirent *f;
+    while ((f = readdir(s2)) != NULL) {
+      if (f->d_name[0] == '.')
+        continue;
+      const size_t l = strlen(f->d_name);
+      cr_expect(l > 7 && strcmp(f->d_name + l - 7, ".csv.gz") == 0, "traj/%s/%s is not .csv.gz",
+                e->d_name, f->d_name);
+      snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+      cr_expect(is_gzip(path), "%s is not gzip", path);
+      ntraj++;
+    }
+    closedir(s2);
+  }
+  closedir(t);
+  cr_expect_gt(ntraj, 10, "trajectory files found");
 }
 
 Test(suite, quick_report_has_every_section, .timeout = 300)
@@ -305,7 +364,7 @@ Test(suite, quick_report_has_every_section, .timeout = 300)
                                     "id=\"plots\"", "id=\"omissions\"", "id=\"numbers\""};
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
     cr_expect(strstr(s, ids[i]) != NULL, "report.html lacks the section %s", ids[i]);
-  /* self-contained: every expected plot embedded, no external script or style */
+  /* every expected plot, no external script or style */
   char names[64][96];
   const size_t n = expected_plots(names, 64);
   for (size_t i = 0; i < n; i++) {
@@ -313,10 +372,21 @@ Test(suite, quick_report_has_every_section, .timeout = 300)
     snprintf(anchor, sizeof anchor, "id=\"plot-%.90s\"", names[i]);
     cr_expect(strstr(s, anchor) != NULL, "report.html lacks the plot %s", names[i]);
   }
+  /* every plot shown from its PNG beside the page (relative link to an existing file) */
   size_t nimg = 0;
-  for (const char *p = s; (p = strstr(p, "src=\"data:image/png;base64,")) != NULL; p++)
+  for (const char *p = s; (p = strstr(p, "<img ")) != NULL; p++) {
+    const char *src = strstr(p, "src=\"");
+    cr_assert_not_null(src);
+    src += 5;
+    const char *end = strchr(src, '"');
+    cr_assert_not_null(end);
+    char file[600];
+    snprintf(file, sizeof file, "%s/%.*s", dir, (int)(end - src), src);
+    cr_expect(strncmp(src, "plots/", 6) == 0 && exists_nonempty(file),
+              "img %.*s is not a PNG under plots/", (int)(end - src), src);
     nimg++;
-  cr_expect_geq(nimg, n, "every plot embedded as a data URI (%zu of %zu)", nimg, n);
+  }
+  cr_expect_geq(nimg, n, "every plot shown (%zu of %zu)", nimg, n);
   cr_expect(strstr(s, "<script") == NULL && strstr(s, "<link") == NULL, "no external resources");
   cr_expect(strstr(s, "</html>") != NULL, "complete document");
   free(s);

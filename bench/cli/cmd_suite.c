@@ -17,16 +17,17 @@
 #include "fb_plan.h"
 #include "fb_plugin.h"
 #include "fb_resume.h"
+#include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_version.h"
 
 static const char suite_help[] =
     "usage: fricbench suite [--quick] [--out DIR] [--jobs N] [--samples N]\n"
-    "                       [--max-steps N] [--max-rhs N] [--no-plots]\n"
+    "                       [--max-steps N] [--max-rhs N] [--no-plots] [--svg]\n"
     "       fricbench suite [--plan FILE] [--scenario S]... [--model M]... [--integrator I]...\n"
     "                       [--set NAME=VALUE]... [--h H] [--tol TOL] [--out DIR] ...\n"
     "       fricbench suite [--plan FILE] [filters] --print-plan\n"
-    "       fricbench suite --resume DIR [--jobs N] [--no-plots]\n"
+    "       fricbench suite --resume DIR [--jobs N] [--no-plots] [--svg]\n"
     "\n"
     "Runs the default experiment table (every scenario x every model x the integrators that\n"
     "suit it x the sweeps: step ladders, tolerance ladders, friction coefficient, the\n"
@@ -41,6 +42,8 @@ static const char suite_help[] =
     "  --max-steps N    per-run step budget (default 2000000)\n"
     "  --max-rhs N      per-run RHS budget (default 40000000)\n"
     "  --no-plots       skip plots and report.html\n"
+    "  --svg            also draw an SVG of every plot but the trajectory overlays\n"
+    "                   (plots/<name>.svg; not drawn by default, to keep DIR small)\n"
     "  --plan FILE      run the experiments of FILE (INI, docs/plans.md) instead of the\n"
     "                   default table\n"
     "  --print-plan     print the table (after the options below) as a plan and exit\n"
@@ -387,7 +390,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
       {"scenario", required_argument, NULL, 1}, {"model", required_argument, NULL, 2},
       {"integrator", required_argument, NULL, 3}, {"set", required_argument, NULL, 4},
       {"h", required_argument, NULL, 5}, {"tol", required_argument, NULL, 6},
-      {"traj", required_argument, NULL, 7},
+      {"traj", required_argument, NULL, 7}, {"svg", no_argument, NULL, 8},
       {NULL, 0, NULL, 0},
   };
   fb_suite_opts o;
@@ -445,6 +448,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
       if (traj != 1)
         selecting = "--traj";
       break;
+    case 8: fb_report_set_svg(1); break; /* a drawing option: allowed with --resume */
     case 'L': plan = optarg; selecting = "--plan"; break;
     case 'D': print_plan = 1; break;
     case 'q': o.quick = 1; conflict = "--quick"; break;

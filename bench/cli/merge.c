@@ -982,7 +982,7 @@ static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_e
 }
 
 static const char merge_help[] =
-    "usage: fricbench merge [--out OUT] [--no-plots] [--jobs N] DIR...\n"
+    "usage: fricbench merge [--out OUT] [--no-plots] [--svg] [--jobs N] DIR...\n"
     "\n"
     "Reassembles the parts written by the commands of `fricbench suite --emit-jobs FILE\n"
     "--out DIR` into one result: OUT/runs.csv (every row, in table order: the file a\n"
@@ -995,6 +995,7 @@ static const char merge_help[] =
     "\n"
     "  -o, --out OUT    output directory\n"
     "      --no-plots   skip plots and report.html\n"
+    "      --svg        also draw an SVG of every plot but the trajectory overlays\n"
     "      --jobs N     gnuplot processes at once (default: the machine's cores)\n"
     "  -h, --help       this help\n";
 
@@ -1003,6 +1004,7 @@ int fb_cmd_merge(int argc, char **argv)
   static const struct option opts[] = {
       {"out", required_argument, NULL, 'o'}, {"no-plots", no_argument, NULL, 'P'},
       {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+      {"svg", no_argument, NULL, 'G'},
       {NULL, 0, NULL, 0},
   };
   const char *out = NULL;
@@ -1015,6 +1017,7 @@ int fb_cmd_merge(int argc, char **argv)
     switch (c) {
     case 'o': out = optarg; break;
     case 'P': plots = 0; break;
+    case 'G': fb_report_set_svg(1); break;
     case 'j':
       if (fb_parse_ulong(optarg, &v) != FB_OK || v < 1 || v > 256) {
         fprintf(stderr, "fricbench: --jobs '%s' is not allowed: use an integer in [1, 256]\n",

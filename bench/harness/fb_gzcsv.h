@@ -40,6 +40,10 @@ static inline int fb_is_traj_name(const char *name)
  * or FB_EIO. */
 int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp);
 
+/* text[0 .. n) as one gzip member (level 9, no name, no time stamp: the same bytes for the
+ * same text) written to fp.  FB_OK, FB_ENOMEM or FB_EIO. */
+int fb_gz_write_text(const char *text, size_t n, FILE *fp);
+
 /* The whole (decompressed) text of a gzip or plain file, NUL-terminated, into *text
  * (malloc'd; free it) with its length.  0, or -1 when it cannot be read. */
 int fb_gz_read_all(const char *path, char **text, size_t *len);

@@ -95,6 +95,27 @@ int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *
   return st;
 }
 
+int fb_gz_write_text(const char *text, size_t n, FILE *fp)
+{
+  gzw *g = calloc(1, sizeof *g);
+  if (g == NULL)
+    return FB_ENOMEM;
+  g->fp = fp;
+  if (deflateInit2(&g->z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(g);
+    return FB_ENOMEM;
+  }
+  /* in slices: avail_in is a uInt */
+  const size_t slice = (size_t)1 << 30;
+  for (size_t off = 0; off < n && !g->failed; off += slice)
+    gzw_feed(g, text + off, n - off < slice ? n - off : slice, Z_NO_FLUSH);
+  gzw_feed(g, NULL, 0, Z_FINISH);
+  const int failed = g->failed;
+  deflateEnd(&g->z);
+  free(g);
+  return failed ? FB_EIO : FB_OK;
+}
+
 int fb_gz_read_all(const char *path, char **text, size_t *len)
 {
   *text = NULL;

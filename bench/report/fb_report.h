@@ -3,11 +3,16 @@
  * meta.json), never from in-memory state, so `merge` and re-plotting use the same path.
  *
  * Outputs (all written under a temporary name and renamed on success):
- *   DIR/plots/<name>.png and .svg   one pair per plot (list in results/README.md)
- *   DIR/plots/data/<name>.dat       the numbers each plot was drawn from (trajectory
+ *   DIR/plots/<name>.png            one per plot (list in results/README.md)
+ *   DIR/plots/<name>.svg            only after fb_report_set_svg(1) (suite/merge --svg),
+ *                                   not for trajectory overlays
+ *   DIR/plots/data/<name>.dat.gz    the numbers each plot was drawn from, gzip (trajectory
  *                                   overlays read DIR/traj/ directly)
- *   DIR/report.html                 self-contained (PNGs embedded as data URIs) with the
- *                                   sections #run #verdicts #plots #omissions #numbers
+ *   DIR/report.html                 the page, with the sections #run #verdicts #plots
+ *                                   #omissions #numbers; it shows plots/<name>.png by
+ *                                   relative links (embedding them doubled the
+ *                                   directory's images: 9.6 of 38 MB), so it is read in
+ *                                   its directory
  *
  * gnuplot is run as a child process (`gnuplot` on PATH) on the scripts found by
  * fb_scripts_dir (fb_paths.h): $FRICBENCH_SCRIPTS, the install prefix's
@@ -19,6 +24,10 @@
 #include <stddef.h>
 
 #include "fb_status.h"
+
+/* Whether the reports of this process draw SVGs too (default 0: PNGs only).  Set it
+ * before any report or suite starts (read by the drawing threads, never locked). */
+void fb_report_set_svg(int on);
 
 /* Write DIR/plots/ (PNG and SVG per plot, with the data files they were drawn from) and
  * DIR/report.html, with at most `jobs` gnuplot processes at once (0: the machine's

@@ -520,7 +520,9 @@ plot_entry *plot_new(report *rp, const char *title, const char *fmt, ...)
   return p;
 }
 
-/* Write DIR/plots/data/<name>.dat from a buffer (atomically).  Fills the path. */
+/* Write DIR/plots/data/<name>.dat.gz from a buffer (atomically, gzip: the data files are
+ * what a re-plot needs, not what a reader opens, and compress 5-10x).  Fills `path` with
+ * the file's path. */
 int write_data(report *rp, const char *name, const sbuf *data, char *path, size_t len,
                       fb_err *err)
 {
@@ -528,13 +530,18 @@ int write_data(report *rp, const char *name, const sbuf *data, char *path, size_
     return fb_err_set(err, FB_ENOMEM, "out of memory building plot data '%s'", name);
   if (path_fmt(path, len, "%s/plots/data/%s.dat", rp->dir, name) != 0)
     return fb_err_set(err, FB_EIO, "path too long for plot data '%s'", name);
+  unlink(path); /* the plain file of an older report would contradict this one */
+  if (path_fmt(path, len, "%s/plots/data/%s" FB_DATA_EXT, rp->dir, name) != 0)
+    return fb_err_set(err, FB_EIO, "path too long for plot data '%s'", name);
   fb_outfile of;
   int st = fb_outfile_open(&of, path, "plot data", err);
   if (st != FB_OK)
     return st;
-  if (fwrite(sb_str(data), 1, data->n, of.fp) != data->n) {
+  st = fb_gz_write_text(sb_str(data), data->n, of.fp);
+  if (st != FB_OK) {
     fb_outfile_abort(&of);
-    return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
+    return st == FB_ENOMEM ? fb_err_set(err, FB_ENOMEM, "out of memory compressing '%s'", path)
+                           : fb_err_set(err, FB_EIO, "writing '%s' failed", path);
   }
   return fb_outfile_commit(&of, err);
 }
@@ -731,11 +738,12 @@ int plot_draw(report *rp, plot_entry *p, const char *script, const plot_build *b
                       PB_MAX_VARS);
   sbuf vars = {0};
   if (b->data.n > 0 || b->data.bad) {
-    char dpath[PATH_LEN];
+    char dpath[PATH_LEN], dsrc[PATH_LEN + 32];
     const int st = write_data(rp, p->name, &b->data, dpath, sizeof dpath, err);
     if (st != FB_OK)
       return st;
-    var_s(&vars, "data", dpath);
+    traj_source(p, dpath, dsrc, sizeof dsrc); /* gnuplot reads an inflated copy */
+    var_s(&vars, "data", dsrc);
   }
   for (size_t i = 0; i < b->nvar; i++) {
     var_s(&vars, b->var[i].name, sb_str(&b->var[i].value));

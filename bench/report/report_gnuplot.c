@@ -512,18 +512,26 @@ static int gp_enqueue(report *rp, plot_entry *p, const char *script, const char 
  * after its runs took 5.7 s for 3.5 s of gnuplot on 2 slots; 2026-11-25); gp_wait_all
  * collects them.  A gnuplot failure is recorded in p (and counted); only an unwritable
  * output is returned. */
+static int g_svg; /* fb_report_set_svg */
+
+void fb_report_set_svg(int on)
+{
+  g_svg = on != 0;
+}
+
 int gp_render(report *rp, plot_entry *p, const char *script, const sbuf *vars, fb_err *err)
 {
+  const int svg_too = g_svg && !p->png_only;
   char png[PATH_LEN], svg[PATH_LEN], spath[PATH_LEN];
   if (path_fmt(png, sizeof png, "%s/plots/%s.png", rp->dir, p->name) != 0 ||
       path_fmt(svg, sizeof svg, "%s/plots/%s.svg", rp->dir, p->name) != 0 ||
       path_fmt(spath, sizeof spath, "%s/%s", rp->scripts, script) != 0)
     return fb_err_set(err, FB_EIO, "path too long for plot '%s'", p->name);
   unlink(svg); /* a stale SVG of an earlier report would contradict this one */
-  p->pending = p->png_only ? 1 : 2;
+  p->pending = svg_too ? 2 : 1;
   p->failed = 0;
   int st = gp_enqueue(rp, p, script, spath, vars, "png", png, err);
-  if (st == FB_OK && !p->png_only)
+  if (st == FB_OK && svg_too)
     st = gp_enqueue(rp, p, script, spath, vars, "svg", svg, err);
   if (st != FB_OK) { /* the report ends here: gp_discard drops what was queued */
     p->pending = p->queued;

@@ -418,24 +418,11 @@ static void html_seed_claims(sbuf *h, const report *rp)
   fb_csv_free(&T);
 }
 
-static void base64(sbuf *h, const unsigned char *p, size_t n)
-{
-  static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char q[5] = {0};
-  for (size_t i = 0; i < n; i += 3) {
-    const unsigned a = p[i], b = i + 1 < n ? p[i + 1] : 0, c = i + 2 < n ? p[i + 2] : 0;
-    q[0] = tb[a >> 2];
-    q[1] = tb[((a & 3) << 4) | (b >> 4)];
-    q[2] = i + 1 < n ? tb[((b & 15) << 2) | (c >> 6)] : '=';
-    q[3] = i + 2 < n ? tb[c & 63] : '=';
-    sb_puts(h, q);
-  }
-}
-
 static void html_plots(sbuf *h, const report *rp)
 {
   sb_puts(h, "<section id=\"plots\">\n<h2>Plots</h2>\n<p>Every plot with one sentence read off its data.  "
-             "The SVG and the data file beside each are in <code>plots/</code> next to this page.</p>\n<ul>\n");
+             "The PNG files, the data file beside each (and an SVG with <code>--svg</code>) are in "
+             "<code>plots/</code> next to this page, which shows the PNGs from there.</p>\n<ul>\n");
   for (size_t i = 0; i < rp->nplots; i++) {
     sb_printf(h, "<li><a href=\"#plot-%s\">", rp->plots[i].name);
     sb_html(h, rp->plots[i].title);
@@ -448,32 +435,29 @@ static void html_plots(sbuf *h, const report *rp)
     sb_html(h, p->title);
     sb_puts(h, "</h3>\n");
     char path[PATH_LEN];
-    char *png = NULL;
-    size_t len = 0;
+    /* linked, not embedded: the page is read beside plots/ (fb_report.h) */
     if (p->ok && path_fmt(path, sizeof path, "%s/plots/%s.png", rp->dir, p->name) == 0 &&
-        fb_read_file(path, &png, &len) == 0) {
+        file_size(path) > 0) {
       sb_puts(h, "<img alt=\"");
       sb_html(h, p->title);
-      sb_puts(h, "\" src=\"data:image/png;base64,");
-      base64(h, (const unsigned char *)png, len);
-      sb_puts(h, "\">\n");
+      sb_printf(h, "\" src=\"plots/%s.png\">\n", p->name);
     } else {
       sb_puts(h, "<p class=\"err\">");
       sb_html(h, p->err[0] ? p->err : "the PNG could not be read");
       sb_puts(h, "</p>\n");
     }
-    free(png);
     sb_puts(h, "<figcaption>");
     sb_html(h, sb_str(&p->reading));
     sb_puts(h, "</figcaption>\n");
     if (p->ok) {
-      if (p->png_only)
-        sb_printf(h, "<p class=\"files\">PNG: <a href=\"plots/%s.png\">plots/%s.png</a> (no SVG "
-                     "for trajectory overlays)", p->name, p->name);
-      else
-        sb_printf(h, "<p class=\"files\">SVG: <a href=\"plots/%s.svg\">plots/%s.svg</a>", p->name, p->name);
-      if (path_fmt(path, sizeof path, "%s/plots/data/%s.dat", rp->dir, p->name) == 0 && file_size(path) >= 0)
-        sb_printf(h, " &middot; data: <a href=\"plots/data/%s.dat\">plots/data/%s.dat</a>", p->name, p->name);
+      sb_printf(h, "<p class=\"files\">PNG: <a href=\"plots/%s.png\">plots/%s.png</a>", p->name,
+                p->name);
+      if (path_fmt(path, sizeof path, "%s/plots/%s.svg", rp->dir, p->name) == 0 && file_size(path) > 0)
+        sb_printf(h, " &middot; SVG: <a href=\"plots/%s.svg\">plots/%s.svg</a>", p->name, p->name);
+      if (path_fmt(path, sizeof path, "%s/plots/data/%s" FB_DATA_EXT, rp->dir, p->name) == 0 &&
+          file_size(path) >= 0)
+        sb_printf(h, " &middot; data: <a href=\"plots/data/%s" FB_DATA_EXT "\">plots/data/%s" FB_DATA_EXT
+                     "</a> (gzip)", p->name, p->name);
       else
         sb_printf(h, " &middot; data: the trajectory files under <code>traj/</code> (gzip CSV)");
       sb_puts(h, "</p>\n");

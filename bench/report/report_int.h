@@ -34,6 +34,8 @@
  * a verdict (verdicts.csv judges drift as relative growth, docs/design.md §10). */
 #define DRIFT_READING_LINE 1e-6
 #define PATH_LEN 2048
+/* The plots' data files: DIR/plots/data/<name>.dat.gz (write_data). */
+#define FB_DATA_EXT ".dat.gz"
 #define MAX_SERIES 64  /* series per plot */
 #define MAX_POINTS 64  /* points per series */
 #define MAX_PLOTS 96

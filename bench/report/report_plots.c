@@ -757,7 +757,7 @@ static int regularization_draw(report *rp, plot_entry *p, const char *scn, fb_er
 
 /* ==== [Engleder2002]'s eps x h grid ============================================================= */
 
-/* What grid.gp draws of one grid trajectory, as plots/data/<name>.dat: per row t, the
+/* What grid.gp draws of one grid trajectory, as plots/data/<name>.dat.gz: per row t, the
  * phase coordinates xi = x_m - vd t (NaN outside [tmin, tmax]) and xi' = v_m - vd of the
  * contact mass (DOF n-1 of n), and the contact force F.  Computed here, with the values
  * gnuplot was given (vd, tmin and tmax as printed, %.10g) and its order of operations,
@@ -838,8 +838,9 @@ static int plots_grid(report *rp, fb_err *err)
     early_take(rp, pf, "grid_force");
     return FB_OK;
   }
-  sbuf files = {0}, titles = {0}, vars = {0};
+  sbuf files = {0}, files2 = {0}, titles = {0}, vars = {0};
   char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "", src[4][PATH_LEN];
+  char gsrc[PATH_LEN + 32], ref2[PATH_LEN + 32] = "";
   size_t nf = 0;
   long best = -1, worst = -1;
   sbuf ftv = {0};
@@ -891,13 +892,23 @@ static int plots_grid(report *rp, fb_err *err)
       const int cut = !(traj_first_t(src[k]) >= tmin - traj_dt(src[k]) - slack);
       st = grid_data(rp, src[k], cut, tmin, T, n, vdp, tminp, tmaxp, name, path, sizeof path,
                      err);
-      sb_gword(&files, path);
+      /* each plot reads its own inflated copies (a plot's copies close when it ends) */
+      traj_source(pp, path, gsrc, sizeof gsrc);
+      sb_gword(&files, gsrc);
+      traj_source(pf, path, gsrc, sizeof gsrc);
+      sb_gword(&files2, gsrc);
     }
     if (st == FB_OK && ref[0] != '\0') {
       snprintf(path, sizeof path, "%s", ref);
       const int cut = !(traj_first_t(path) >= tmin - traj_dt(path) - slack);
       st = grid_data(rp, path, cut, tmin, T, n, vdp, tminp, tmaxp, "grid_ref", ref, sizeof ref,
                      err);
+      if (st == FB_OK) {
+        traj_source(pf, ref, ref2, sizeof ref2);
+        traj_source(pp, ref, gsrc, sizeof gsrc);
+        if (path_fmt(ref, sizeof ref, "%s", gsrc) != 0)
+          ref[0] = '\0';
+      }
     }
     var_s(&vars, "files", sb_str(&files));
     var_s(&vars, "titles", sb_str(&titles));
@@ -905,6 +916,8 @@ static int plots_grid(report *rp, fb_err *err)
     sb_printf(&vars, "tmin=%.10g; tmax=%.10g; W=1500; H=1050; ", tmin, T);
     sbuf v2 = {0};
     sb_puts(&v2, sb_str(&vars));
+    var_s(&v2, "files", sb_str(&files2));
+    var_s(&v2, "ref", ref2);
     var_s(&vars, "what", "phase");
     char scen[400];
     snprintf(scen, sizeof scen, "%s, %s/%s: contact-mass phase curves, rows eps = k/cT, columns h (last 2 drive periods)",
@@ -935,6 +948,7 @@ static int plots_grid(report *rp, fb_err *err)
     sb_free(&v2);
   }
   sb_free(&files);
+  sb_free(&files2);
   sb_free(&titles);
   sb_free(&vars);
   sb_free(&ftv);
