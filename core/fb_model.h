@@ -175,6 +175,11 @@ typedef struct fb_model_suite {
   double cost_hint;             /* relative cost per adaptive run for the scheduler (1: a
                                    smooth law; 10: stiff slopes; 100: collapsing steps) */
   const char *expect;           /* expected behaviour with its source, for the report */
+  const char *expect_fail[4];   /* NULL-terminated integrators under which the model's runs
+                                   are expected to fail or be unstable at the coarser steps
+                                   of a ladder (a stiff law under an explicit stepper): counted
+                                   apart from real failures (docs/design.md §10.8) */
+  const char *expect_fail_why;  /* the reason, for the report */
 } fb_model_suite;
 
 typedef struct fb_model_type {

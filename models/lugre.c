@@ -194,6 +194,9 @@ const fb_model_type fb_model_lugre = {
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#1f77b4",
+              .expect_fail = {"rk4", NULL},
+              .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
+                                 "explicit stepper: unstable at the coarse steps of a ladder",
               .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
               .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
@@ -230,6 +233,9 @@ const fb_model_type fb_model_dahl = {
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
     .suite = {.color = "#9467bd",
+              .expect_fail = {"rk4", NULL},
+              .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
+                                 "explicit stepper: unstable at the coarse steps of a ladder",
               .stores_energy = 1,
               .own = {"msbdf", "rk4imp"},
               .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */

@@ -187,8 +187,15 @@ Test(verdicts, one_tally_of_statuses)
   fb_run_tally t = {0};
   const char *const s[] = {"ok", "ok", "unstable", "suspect", "budget", "failed"};
   for (size_t i = 0; i < 6; i++)
-    fb_run_tally_add(&t, s[i]);
-  char buf[160];
+    fb_run_tally_add(&t, s[i], "naive-sign", "heun3");
+  char buf[200];
   fb_run_tally_text(&t, buf, sizeof buf);
   cr_expect_str_eq(buf, "6 runs (2 ok, 1 unstable, 1 suspect, 1 budget, 1 failed)");
+  /* a stiff law under an explicit stepper, declared in the model's suite data, is counted
+   * apart; the same status under its implicit stepper is not */
+  fb_run_tally_add(&t, "unstable", "lugre", "rk4");
+  fb_run_tally_add(&t, "unstable", "lugre", "bdf2");
+  fb_run_tally_text(&t, buf, sizeof buf);
+  cr_expect_str_eq(buf, "8 runs (2 ok, 3 unstable, 1 suspect, 1 budget, 1 failed; 1 of the "
+                        "unstable and failed expected: stiff laws under explicit steppers)");
 }

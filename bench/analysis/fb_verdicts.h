@@ -124,9 +124,15 @@ typedef struct fb_vtable {
  * merge and the report count runs.csv's status words the same way. */
 typedef struct fb_run_tally {
   size_t n, ok, unstable, suspect, budget, failed;
+  size_t expected; /* of the unstable and failed: expected by the model's suite data
+                      (expect_fail: a stiff law under an explicit stepper) */
 } fb_run_tally;
-void fb_run_tally_add(fb_run_tally *t, const char *status);
-/* "N runs (a ok, b unstable, c suspect, d budget, e failed)" into buf. */
+/* Count one row; model and integrator (may be NULL) decide whether an unstable or failed
+ * run was expected. */
+void fb_run_tally_add(fb_run_tally *t, const char *status, const char *model,
+                      const char *integrator);
+/* "N runs (a ok, b unstable, c suspect, d budget, e failed; f of the unstable and failed
+ * expected)" into buf. */
 void fb_run_tally_text(const fb_run_tally *t, char *buf, size_t len);
 
 /* The verdicts of the texts of runs.csv and orders.csv (orders may be NULL).  FB_EIO when

@@ -491,6 +491,7 @@ static int merge_meta(const fb_merge_part *parts, size_t n, const char *date, fb
   json_object_set_new(m, "suspect", json_integer((json_int_t)o->tally.suspect));
   json_object_set_new(m, "budget", json_integer((json_int_t)o->tally.budget));
   json_object_set_new(m, "failed", json_integer((json_int_t)o->tally.failed));
+  json_object_set_new(m, "expected_failures", json_integer((json_int_t)o->tally.expected));
   json_object_set_new(m, "references", json_integer((json_int_t)refs));
   json_object_set_new(m, "parts", json_integer((json_int_t)o->nparts));
   o->meta = fb_json_text(m);
@@ -644,7 +645,7 @@ int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_me
     fwrite(parts[rr[k].part].runs + rec->off, 1, rec->len, fp);
     fputc('\n', fp);
     const char *s = fb_csv_s(t, rr[k].row, cst);
-    fb_run_tally_add(&out->tally, s);
+    fb_run_tally_add(&out->tally, s, fb_csv_s(t, rr[k].row, cm), fb_csv_s(t, rr[k].row, ci));
     if (strcmp(fb_csv_s(t, rr[k].row, cg), "convergence") == 0 &&
         strcmp(fb_csv_s(t, rr[k].row, cw), "h") == 0)
       conv[nconv++] = rr[k]; /* the step-ladder rows, in id order, for orders.csv */

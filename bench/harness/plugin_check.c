@@ -256,6 +256,9 @@ static int check_model_integrators(const fb_model_type *t, defect *d)
   for (size_t k = 0; k < 2; k++)
     if (check_integ(t, "suite.own", s->own[k], ADAPTIVE, 1, d))
       return 1;
+  for (size_t k = 0; k < 4 && s->expect_fail[k] != NULL; k++)
+    if (check_integ(t, "suite.expect_fail", s->expect_fail[k], ANY, 0, d))
+      return 1;
   /* the suite's fixed-step runs take fixed_integrator, else the default, else conv[0]
    * (fb_model_fixed_step_integrator) */
   const fb_integrator_type *di = fb_integrator_find(t, t->default_integrator);

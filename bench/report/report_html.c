@@ -69,7 +69,7 @@ static void html_run(sbuf *h, const report *rp)
   names sc = {{0}, 0}, md = {{0}, 0}, groups = {{0}, 0};
   double wall_sum = 0;
   for (size_t k = 0; k < R->n; k++) {
-    fb_run_tally_add(&all, R->r[k].status);
+    fb_run_tally_add(&all, R->r[k].status, R->r[k].model, R->r[k].integrator);
     names_add(&sc, R->r[k].scenario);
     names_add(&md, R->r[k].model);
     names_add(&groups, R->r[k].group);
@@ -131,7 +131,7 @@ static void html_run(sbuf *h, const report *rp)
     names gs = {{0}, 0}, gm = {{0}, 0};
     for (size_t k = 0; k < R->n; k++)
       if (streq(R->r[k].group, groups.s[g])) {
-        fb_run_tally_add(&t, R->r[k].status);
+        fb_run_tally_add(&t, R->r[k].status, R->r[k].model, R->r[k].integrator);
         names_add(&gs, R->r[k].scenario);
         names_add(&gm, R->r[k].model);
       }

@@ -249,7 +249,8 @@ void count_runs(const suite *S, fb_run_tally *t)
   memset(t, 0, sizeof *t);
   for (size_t k = 0; k < S->njobs; k++)
     if (S->sel == NULL || S->sel[k])
-      fb_run_tally_add(t, status_text(S, k));
+      fb_run_tally_add(t, status_text(S, k), S->jobs[k].exp->model,
+                       S->jobs[k].ready ? S->jobs[k].cs.integ->name : S->jobs[k].exp->integrator);
 }
 
 int write_meta(const suite *S, const char *path, double wall, const char *date,
@@ -293,6 +294,7 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
     json_object_set_new(m, "suspect", json_integer((json_int_t)t.suspect));
     json_object_set_new(m, "budget", json_integer((json_int_t)t.budget));
     json_object_set_new(m, "failed", json_integer((json_int_t)t.failed));
+    json_object_set_new(m, "expected_failures", json_integer((json_int_t)t.expected));
     json_object_set_new(m, "references", json_integer((json_int_t)S->nrefs));
   }
   if (m == NULL || fb_json_dump(m, of.fp) != 0) {
