@@ -548,15 +548,7 @@ Test(suite, report_survives_a_failing_and_a_dying_gnuplot, .timeout = 600)
   fbt_rmdir(work);
 }
 
-static const fb_vrow *verdict_of(const fb_vtable *v, const char *model, const char *view,
-                                 const char *property)
-{
-  for (size_t k = 0; k < v->n; k++)
-    if (strcmp(v->r[k].model, model) == 0 && strcmp(v->r[k].view, view) == 0 &&
-        strcmp(v->r[k].property, property) == 0)
-      return &v->r[k];
-  return NULL;
-}
+#define verdict_of fb_vtable_find
 
 /* The verdicts the quick suite writes (verdicts.csv) say what the physics says, judged
  * where a property can fail: spring-loaded stick (preload-hold, stick-slip), drift as

@@ -24,15 +24,7 @@ static size_t row(char *buf, size_t len, const char *group, const char *scenario
                           group, scenario, model, status, h, creep, excess, slip, accum, chatter);
 }
 
-static const fb_vrow *find(const fb_vtable *v, const char *model, const char *view,
-                           const char *property)
-{
-  for (size_t k = 0; k < v->n; k++)
-    if (strcmp(v->r[k].model, model) == 0 && strcmp(v->r[k].view, view) == 0 &&
-        strcmp(v->r[k].property, property) == 0)
-      return &v->r[k];
-  return NULL;
-}
+#define find fb_vtable_find
 
 /* The verdicts of header + rows. */
 static void judge(const char *rows, fb_vtable *v)

@@ -135,6 +135,14 @@ void fb_run_tally_add(fb_run_tally *t, const char *status, const char *model,
  * expected)" into buf. */
 void fb_run_tally_text(const fb_run_tally *t, char *buf, size_t len);
 
+struct fb_csv;
+/* Parse a runs.csv text into T, refusing one without a status column: FB_EIO or FB_ENOMEM
+ * with err set (the verdicts' and the seed claims' common entry). */
+int fb_runs_parse(struct fb_csv *T, const char *runs_csv, size_t runs_len, fb_err *err);
+/* The row of (model, view, property), the first of them; NULL when absent. */
+const fb_vrow *fb_vtable_find(const fb_vtable *v, const char *model, const char *view,
+                              const char *property);
+
 /* The verdicts of the texts of runs.csv and orders.csv (orders may be NULL).  FB_EIO when
  * runs.csv is empty or lacks a needed column, FB_ENOMEM. */
 int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,

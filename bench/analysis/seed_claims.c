@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fb_csv.h"
+#include "fb_verdicts.h"
 #include "fb_io.h"
 #include "fb_util.h"
 
@@ -472,15 +473,9 @@ int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *or
 {
   memset(c, 0, sizeof *c);
   fb_csv T, O;
-  int st = fb_csv_parse(&T, runs_csv, runs_len);
-  if (st == FB_ENOMEM)
-    return fb_err_set(err, FB_ENOMEM, "out of memory reading runs.csv");
+  const int st = fb_runs_parse(&T, runs_csv, runs_len, err);
   if (st != FB_OK)
-    return fb_err_set(err, FB_EIO, "runs.csv is empty");
-  if (fb_csv_col(&T, "status") < 0) {
-    fb_csv_free(&T);
-    return fb_err_set(err, FB_EIO, "runs.csv has no column 'status'");
-  }
+    return st;
   const int have_o = orders_csv != NULL && fb_csv_parse(&O, orders_csv, orders_len) == FB_OK;
   claim_000(c, have_o ? &O : NULL);
   claim_001_stick(c, &T);

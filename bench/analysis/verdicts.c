@@ -889,24 +889,40 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
   return FB_OK;
 }
 
-int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
-                        size_t orders_len, fb_vtable *v, fb_err *err)
+int fb_runs_parse(fb_csv *T, const char *runs_csv, size_t runs_len, fb_err *err)
 {
-  memset(v, 0, sizeof *v);
-  fb_csv T, O;
-  int st = fb_csv_parse(&T, runs_csv, runs_len);
+  const int st = fb_csv_parse(T, runs_csv, runs_len);
   if (st == FB_ENOMEM)
     return fb_err_set(err, FB_ENOMEM, "out of memory reading runs.csv");
   if (st != FB_OK)
     return fb_err_set(err, FB_EIO, "runs.csv is empty");
   /* status is what a runs.csv must have; a missing other column reads as empty (no verdict
    * rests on it), so a trimmed or older runs.csv gives fewer verdicts, not an error */
-  static const char *const need[] = {"status"};
-  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-    if (fb_csv_col(&T, need[i]) < 0) {
-      fb_csv_free(&T);
-      return fb_err_set(err, FB_EIO, "runs.csv has no column '%s'", need[i]);
-    }
+  if (fb_csv_col(T, "status") < 0) {
+    fb_csv_free(T);
+    return fb_err_set(err, FB_EIO, "runs.csv has no column 'status'");
+  }
+  return FB_OK;
+}
+
+const fb_vrow *fb_vtable_find(const fb_vtable *v, const char *model, const char *view,
+                              const char *property)
+{
+  for (size_t k = 0; k < v->n; k++)
+    if (streq(v->r[k].model, model) && streq(v->r[k].view, view) &&
+        streq(v->r[k].property, property))
+      return &v->r[k];
+  return NULL;
+}
+
+int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
+                        size_t orders_len, fb_vtable *v, fb_err *err)
+{
+  memset(v, 0, sizeof *v);
+  fb_csv T, O;
+  int st = fb_runs_parse(&T, runs_csv, runs_len, err);
+  if (st != FB_OK)
+    return st;
   vrun *R = calloc(T.nrows ? T.nrows : 1, sizeof *R);
   if (R == NULL) {
     fb_csv_free(&T);
