@@ -226,8 +226,8 @@ static int stable_bisect(fb_vtable *v, const vrun *R, size_t nr, const vkey *k, 
   static const char rule[] =
       "h_max per scenario by bisection (group stable-step: 8 runs, geometric, smallest "
       "ladder step to 0.1 T); value: the smallest h_max over scenarios with an unstable "
-      "step; value2: that step; unstable: non-finite, E_disc > own reference's norm, or "
-      "energy > 10x the reference's (docs/design.md §10.2)";
+      "step; value2: that step (unstable: non-finite, E_disc > own reference's norm, or "
+      "energy > 10x the reference's; or failed) (docs/design.md §10.2)";
   const vrun *at = NULL;
   double hmin = INFINITY, hall = INFINITY;
   char every[320] = "";
