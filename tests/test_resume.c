@@ -619,6 +619,38 @@ Test(resume, plan_is_resumed, .timeout = 300)
   fbt_rmdir(base);
 }
 
+/* Bisections (docs/design.md §10.2): their rows' h (the largest stable step found) and
+ * sweep_value (the smallest unstable one) come from the runs, not from the table, so a
+ * resumed suite must take them from the journal.  Bisections only, so that the job the
+ * journal keeps is one; kikuuwe-be resolves its auto anchor per probe step. */
+static const char bisect_plan[] =
+    "[bisect ode]\n"
+    "group = stable-step\n"
+    "scenario = preload-hold\n"
+    "model = kikuuwe, karnopp\n"
+    "integrator = rk4\n"
+    "set = m=2, k=5e4, mu=0.3\n"
+    "h = 2.5e-4\n"
+    "bisect = yes\n"
+    "[bisect kbe]\n"
+    "group = stable-step\n"
+    "scenario = preload-hold\n"
+    "model = kikuuwe-be\n"
+    "set = m=2, k=5e4, mu=0.3\n"
+    "h = 2.5e-4\n"
+    "bisect = yes\n";
+
+Test(resume, bisection_is_resumed, .timeout = 300)
+{
+  char base[64], plan[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/bisect.ini", base);
+  spit(plan, bisect_plan, sizeof bisect_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 3);
+  fbt_rmdir(base);
+}
+
 Test(resume, scenario_and_model_filters_are_resumed, .timeout = 300)
 {
   char base[64];

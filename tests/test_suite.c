@@ -631,6 +631,76 @@ Test(suite, no_ok_run_is_unstable, .timeout = 300)
   fb_csv_free(&T);
 }
 
+/* The stable step by bisection (docs/design.md §10.2) on the stiff joint of the README
+ * (preload-hold, m = 2 kg, k = 5e4 N/m, mu = 0.3): Kikuuwe's ODE under rk4 goes
+ * non-finite at the common 1 ms and is stable at 0.25 ms, so its h_max lies between them,
+ * with the unstable step found above it; the event-driven switching model is stable up to
+ * 0.1 T.  A plan with the fixed-step view (which the verdicts judge) and the bisections. */
+static const char joint_plan[] =
+    "[view kikuuwe]\ngroup = fixed-step\nscenario = preload-hold\nmodel = kikuuwe\n"
+    "integrator = rk4\nset = m=2, k=5e4, mu=0.3\nsweep = h\nvalues = 1e-3, 2.5e-4\n"
+    "[bisect kikuuwe]\ngroup = stable-step\nscenario = preload-hold\nmodel = kikuuwe\n"
+    "integrator = rk4\nset = m=2, k=5e4, mu=0.3\nh = 2.5e-4\nbisect = yes\n"
+    "[view switching]\ngroup = fixed-step\nscenario = preload-hold\nmodel = switching\n"
+    "set = m=2, k=5e4, mu=0.3\nsweep = h\nvalues = 1e-3, 2.5e-4\n"
+    "[bisect switching]\ngroup = stable-step\nscenario = preload-hold\nmodel = switching\n"
+    "set = m=2, k=5e4, mu=0.3\nh = 2.5e-4\nbisect = yes\n";
+
+Test(suite, stable_step_bisects_the_stiff_joint, .timeout = 300)
+{
+  char dir[64], plan[128], runs[192];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(plan, sizeof plan, "%s/joint.ini", dir);
+  FILE *fp = fopen(plan, "w");
+  cr_assert_not_null(fp);
+  fputs(joint_plan, fp);
+  fclose(fp);
+  char out_dir[128];
+  snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+  const char *argv[] = {"suite", "--plan", plan, "--out", out_dir, "--jobs", "1",
+                        "--no-plots", NULL};
+  const int rc = fbt_cli(argv, out, sizeof out, errbuf, sizeof errbuf);
+  cr_assert_eq(rc, 0, "%s", errbuf);
+  snprintf(runs, sizeof runs, "%s/runs.csv", out_dir);
+  fb_csv T;
+  cr_assert_eq(fb_csv_load(&T, runs, NULL), FB_OK);
+  const int cg = fb_csv_col(&T, "group"), cm = fb_csv_col(&T, "model"),
+            ch = fb_csv_col(&T, "h"), cw = fb_csv_col(&T, "sweep"),
+            cv = fb_csv_col(&T, "sweep_value"), cs = fb_csv_col(&T, "status");
+  size_t nbis = 0;
+  for (size_t k = 0; k < T.nrows; k++) {
+    if (strcmp(fb_csv_s(&T, k, cg), "stable-step") != 0)
+      continue;
+    nbis++;
+    cr_expect_str_eq(fb_csv_s(&T, k, cw), "stable-step");
+    cr_expect_str_eq(fb_csv_s(&T, k, cs), "ok", "the row is the run at h_max");
+    const double h = fb_csv_d(&T, k, ch), hu = fb_csv_d(&T, k, cv);
+    if (strcmp(fb_csv_s(&T, k, cm), "kikuuwe") == 0) {
+      cr_expect(h >= 2.5e-4 && h <= 1e-3, "kikuuwe/rk4 h_max %g", h);
+      cr_expect(hu > h && hu <= 1e-3, "unstable step %g above h_max %g", hu, h);
+      cr_expect(hu / h < 1.2, "8 geometric runs bracket h_max within 20 %%: %g / %g", hu, h);
+    } else {
+      cr_expect_float_eq(h, 0.5, 1e-12, "switching stable at 0.1 T = 0.5 s: %g", h);
+      cr_expect(isnan(hu), "no unstable step: %g", hu);
+    }
+  }
+  cr_expect_eq(nbis, 2);
+  fb_csv_free(&T);
+  fb_vtable v;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_verdicts_load(out_dir, &v, &err), FB_OK, "%s", err.msg);
+  const fb_vrow *r = verdict_of(&v, "kikuuwe", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect(r->value >= 2.5e-4 && r->value <= 1e-3, "%s", r->verdict);
+  cr_expect_str_eq(r->scenarios, "preload-hold");
+  cr_expect_eq(strncmp(r->verdict, "stable <= ", 10), 0, "%s", r->verdict);
+  r = verdict_of(&v, "switching", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "stable up to 0.1 T on every scenario");
+  fb_vtable_free(&v);
+  fbt_rmdir(dir);
+}
+
 /* ---- odd inputs ------------------------------------------------------------------------ */
 
 Test(suite, report_without_runs_csv_fails_cleanly)

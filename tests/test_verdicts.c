@@ -35,6 +35,54 @@ static void judge(const char *rows, fb_vtable *v)
   cr_assert_eq(fb_verdicts_compute(text, strlen(text), NULL, 0, v, &err), FB_OK, "%s", err.msg);
 }
 
+/* §10.2 with the bisection's rows (sweep stable-step: h the largest stable step found,
+ * sweep_value the smallest unstable one): stable-step is the smallest h_max over the
+ * scenarios where an unstable step was found, named; a treatment stable up to 0.1 T
+ * everywhere says so; a treatment not stable even at the lower step reads "unstable at";
+ * without such rows the fixed-step bracket stays. */
+Test(verdicts, stable_step_from_the_bisection)
+{
+  static const char text[] =
+      "group,tag,scenario,model,integrator,status,h,sweep,sweep_value,t_reached,nfe\n"
+      "fixed-step,,preload-hold,m,rk4,unstable,0.001,h,0.001,5,5000\n"
+      "fixed-step,,preload-hold,m,rk4,ok,0.00025,h,0.00025,5,20000\n"
+      "fixed-step,,stick-slip,m,rk4,ok,0.001,h,0.001,5,5000\n"
+      "stable-step,,preload-hold,m,rk4,ok,0.000431,stable-step,0.000462,5,80000\n"
+      "stable-step,,stick-slip,m,rk4,ok,0.0158,stable-step,0.018,5,80000\n"
+      "stable-step,,drift,m,rk4,ok,0.5,stable-step,nan,5,40\n"
+      "fixed-step,,preload-hold,s,event,ok,0.001,h,0.001,5,5000\n"
+      "stable-step,,preload-hold,s,event,ok,0.5,stable-step,nan,5,40\n"
+      "stable-step,,stick-slip,s,event,ok,1,stable-step,nan,5,40\n"
+      "fixed-step,,preload-hold,u,rk4,unstable,0.001,h,0.001,5,5000\n"
+      "stable-step,,preload-hold,u,rk4,unstable,0.00025,stable-step,0.00025,5,5000\n"
+      "stable-step,,stick-slip,u,rk4,ok,0.01,stable-step,0.02,5,5000\n"
+      "fixed-step,,preload-hold,b,rk4,unstable,0.001,h,0.001,5,5000\n"
+      "fixed-step,,preload-hold,b,rk4,ok,0.00025,h,0.00025,5,20000\n";
+  fb_vtable v;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_verdicts_compute(text, strlen(text), NULL, 0, &v, &err), FB_OK, "%s", err.msg);
+  const fb_vrow *r = find(&v, "m", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_float_eq(r->value, 4.31e-4, 1e-18);
+  cr_expect_float_eq(r->value2, 4.62e-4, 1e-18);
+  cr_expect_str_eq(r->scenarios, "preload-hold");
+  cr_expect_str_eq(r->verdict, "stable <= 0.000431 s (unstable at 0.000462 s)",
+                   "the scenario does not fit in the verdict: the scenarios column names it");
+  r = find(&v, "s", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "stable up to 0.1 T on every scenario");
+  cr_expect_float_eq(r->value, 0.5, 1e-15);
+  cr_expect(isnan(r->value2));
+  r = find(&v, "u", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "unstable at 0.00025 s on preload-hold");
+  cr_expect_float_eq(r->value, 0.0, 1e-18);
+  r = find(&v, "b", "fixed-step", "stable-step");
+  cr_assert(r != NULL);
+  cr_expect_str_eq(r->verdict, "stable <= 0.00025 s (unstable at 0.001 s)", "the bracket");
+  fb_vtable_free(&v);
+}
+
 /* §10.1: a spring-loaded hold within its compliance bound holds; creep above 1e-6 v_scale
  * creeps; a displacement beyond 1 % of L slips; below that but above 1e-6 L shifts. */
 Test(verdicts, hold_holds_creeps_slips_shifts)

@@ -26,9 +26,14 @@
  *            else "shifts X"; a set with an unstable run: "unstable at h (stable <= h_max)".
  *   creep    (fixed-step view) discretization creep: a creep velocity at h >= 2x the one
  *            at h/4; its order in h.
- *   stable-step (fixed-step view) the smallest over the set's scenarios of the largest
- *            fixed step run stably below the smallest unstable one (every fixed-step run
- *            of the suite); "stable at every step run" when none was unstable.
+ *   stable-step (fixed-step view) from the bisection rows (runs.csv sweep `stable-step`:
+ *            h the largest stable step found, sweep_value the smallest unstable one) of
+ *            the set's (model, integrator): the smallest h_max over the scenarios with an
+ *            unstable step, value2 that step, "stable <= X s (unstable at Y s on S)";
+ *            "stable up to 0.1 T on every scenario" when none was unstable.  Without such
+ *            rows: the smallest over the set's scenarios of the largest fixed step run
+ *            stably below the smallest unstable one (every fixed-step run of the suite);
+ *            "stable at every step run" when none was unstable.
  *   cost/s   (fixed-step view) evaluations per simulated second over the set's ok runs.
  *   chatter  sign changes of v_r per second inside reference stick, largest over the
  *            stick scenarios; "yes" above FB_V_CHATTER_RATE; a physical mode only when the

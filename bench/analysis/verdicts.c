@@ -16,6 +16,10 @@
 /* One runs.csv row, as the rules need it. */
 typedef struct vrun {
   const char *group, *tag, *scenario, *model, *integrator, *status;
+  /* bisect: a stable-step row (sweep `stable-step`, docs/design.md §10.2): h is the largest
+   * stable step found, sweep_value the smallest unstable one (NaN: none up to 0.1 T) */
+  int bisect;
+  double sweep_value;
   double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
@@ -213,6 +217,58 @@ static int hold_class(const vrun *r)
   return r->excess <= 1e-6 * r->L ? 0 : 1;
 }
 
+/* stable-step from the bisection rows of (model, integrator) (SPEC §10.2): the smallest
+ * h_max over the scenarios where an unstable step was found (a scenario stable up to
+ * 0.1 T bounds nothing), value2 the unstable step found there.  *found = 0 when the suite
+ * ran no bisection for it (then the caller brackets from the fixed-step runs). */
+static int stable_bisect(fb_vtable *v, const vrun *R, size_t nr, const vkey *k, int *found)
+{
+  static const char rule[] =
+      "h_max per scenario by bisection (group stable-step: 8 runs, geometric, smallest "
+      "ladder step to 0.1 T); value: the smallest h_max over scenarios with an unstable "
+      "step; value2: that step (unstable: non-finite, E_disc > own reference's norm, or "
+      "energy > 10x the reference's; or failed) (docs/design.md §10.2)";
+  const vrun *at = NULL;
+  double hmin = INFINITY, hall = INFINITY;
+  char every[320] = "";
+  *found = 0;
+  for (size_t i = 0; i < nr; i++) {
+    const vrun *r = &R[i];
+    if (!r->bisect || !streq(r->model, k->model) || !streq(r->integrator, k->integrator))
+      continue;
+    *found = 1;
+    list_add(every, sizeof every, r->scenario);
+    /* ok or suspect: the run at h_max finished stable; otherwise not even h_lo was */
+    const int stable = r->ok || streq(r->status, "suspect");
+    const double hmax = stable ? r->h : 0.0;
+    hall = fmin(hall, hmax);
+    if (!isnan(r->sweep_value) &&
+        (at == NULL || hmax < hmin || (hmax == hmin && r->sweep_value < at->sweep_value))) {
+      hmin = hmax;
+      at = r;
+    }
+  }
+  if (!*found)
+    return FB_OK;
+  if (at == NULL)
+    return add(v, k, "stable-step", hall, "s", NAN, rule, every,
+               "stable up to 0.1 T on every scenario");
+  char txt[96];
+  if (hmin > 0) {
+    snprintf(txt, sizeof txt, "stable <= %.3g s (unstable at %.3g s on %s)", hmin,
+             at->sweep_value, at->scenario);
+    if (strlen(txt) >= sizeof v->r->verdict) /* the scenarios column names it */
+      snprintf(txt, sizeof txt, "stable <= %.3g s (unstable at %.3g s)", hmin, at->sweep_value);
+  } else {
+    snprintf(txt, sizeof txt, "%s at %.3g s on %s", at->unstable ? "unstable" : at->status,
+             at->h, at->scenario);
+    if (strlen(txt) >= sizeof v->r->verdict)
+      snprintf(txt, sizeof txt, "%s at %.3g s: no stable step",
+               at->unstable ? "unstable" : at->status, at->h);
+  }
+  return add(v, k, "stable-step", hmin, "s", at->sweep_value, rule, at->scenario, "%s", txt);
+}
+
 /* hold, creep (fixed-step view), stable-step and cost per simulated second of a set */
 static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
 {
@@ -285,7 +341,11 @@ static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, con
           "discretization creep: a creep velocity at h >= 2x the one at h/4; value2: its "
           "order in h", scen, isnan(cr) ? "no" : "creeps O(h^%.1f)", co) != FB_OK)
     return FB_ENOMEM;
-  /* stable-step: the smallest over the set's scenarios of the largest stable step */
+  /* stable-step: the bisection's when the suite ran it, else the smallest over the set's
+   * scenarios of the largest stable step among the fixed-step runs */
+  int bis = 0;
+  if (stable_bisect(v, R, nr, k, &bis) != FB_OK)
+    return FB_ENOMEM;
   double hmin = INFINITY, hu_at = NAN;
   char at[96] = "";
   for (size_t i = 0; i < S->n; i++) {
@@ -298,7 +358,9 @@ static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, con
       snprintf(at, sizeof at, "%s", r->scenario);
     }
   }
-  if (!isnan(hu_at)) {
+  if (bis) {
+    ; /* judged above */
+  } else if (!isnan(hu_at)) {
     snprintf(where, sizeof where, "%s", at);
     char sv[64]; /* the verdict column keeps 47 characters */
     if (hmin > 0)
@@ -614,7 +676,8 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
   for (size_t t = 0; t < nt; t++) {
     double cheapest = INFINITY;
     for (size_t k = 0; k < n; k++)
-      if (R[k].ok && streq(R[k].scenario, FB_V_COST_SCENARIO) && R[k].err_x_l2 <= targets[t])
+      if (R[k].ok && !R[k].bisect && streq(R[k].scenario, FB_V_COST_SCENARIO) &&
+          R[k].err_x_l2 <= targets[t])
         cheapest = fmin(cheapest, R[k].nfe);
     const char *seen[128];
     size_t ns = 0;
@@ -629,7 +692,9 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
       double best_err = INFINITY;
       for (size_t j = 0; j < n; j++) {
         const vrun *r = &R[j];
-        if (!r->ok || !streq(r->model, R[k].model) || !streq(r->scenario, FB_V_COST_SCENARIO))
+        /* a stable-step row's evaluations are its whole bisection's, not its run's */
+        if (!r->ok || r->bisect || !streq(r->model, R[k].model) ||
+            !streq(r->scenario, FB_V_COST_SCENARIO))
           continue;
         best_err = fmin(best_err, r->err_x_l2);
         if (r->err_x_l2 <= targets[t] && (best == NULL || r->nfe < best->nfe))
@@ -946,6 +1011,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(scenario_params); COL(e_nominal); COL(e_eff); COL(lambda_min); COL(rest_pen);
   COL(rest_gap); COL(rest_force_err); COL(hold_creep_v); COL(hold_excess); COL(hold_bound);
   COL(hold_slip_frac); COL(hold_accum); COL(L_scale); COL(v_scale); COL(t_reached);
+  COL(sweep); COL(sweep_value);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -957,6 +1023,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->integrator = fb_csv_s(&T, k, c_integrator);
     r->status = fb_csv_s(&T, k, c_status);
     r->h = fb_csv_d(&T, k, c_h);
+    r->bisect = streq(fb_csv_s(&T, k, c_sweep), "stable-step");
+    r->sweep_value = fb_csv_d(&T, k, c_sweep_value);
     r->atol = fb_csv_d(&T, k, c_atol);
     r->stick_held = fb_csv_d(&T, k, c_stick_held);
     r->stick_time_ref = fb_csv_d(&T, k, c_stick_time_ref);

@@ -12,7 +12,7 @@
  *   fricbench-journal 2 <sum> <njobs> <quick> <samples> <max_steps> <max_rhs> <part>
  *     <nparts> <rev> <crc>
  *   R <item> <crc>                     zero or more, right after the header
- *   J <index> <sum> <status> <ref> <t_reached> <nsteps> <nrejected> <nfe> <njac>
+ *   J <index> <sum> <status> <ref> <t_reached> <h> <value> <nsteps> <nrejected> <nfe> <njac>
  *     <nevents> <ninner> <nswitch> <metric 1> ... <metric FB_NMETRICS> <wall_s> <cpu_s>
  *     <message> <crc>
  *
@@ -50,7 +50,7 @@
 #include "fb_status.h"
 
 #define FB_JOURNAL_NAME "journal"
-#define FB_JOURNAL_VERSION 2 /* 2: the R lines */
+#define FB_JOURNAL_VERSION 3 /* 2: the R lines; 3: the row's h and sweep value */
 #define FB_JOURNAL_LINE_MAX 8192            /* longer lines are invalid */
 #define FB_JOURNAL_FILE_MAX (256UL << 20)   /* larger journals are refused */
 #define FB_HASH64_INIT 0xcbf29ce484222325ULL /* FNV-1a offset basis */
@@ -77,6 +77,8 @@ typedef struct fb_journal_rec {
   int status;                   /* FB_OK, FB_BUDGET or a failure (never FB_EINTR) */
   int ref_kind;                 /* 0 none, 1 exact, 2 event (fb_ref_kind) */
   double t_reached;
+  double h, value;              /* the row's step and sweep value (version 3): a bisection
+                                   job's (bench/suite/bisect.c) come from its run */
   fb_counters cnt;
   double metrics[FB_NMETRICS];  /* fb_metrics_to_array order */
   double wall_s, cpu_s;

@@ -19,8 +19,16 @@
 
 enum fb_exp_flags {
   FB_EXP_TRAJ = 1u << 0,  /* write the trajectory of every run of this experiment */
-  FB_EXP_QUICK = 1u << 1  /* part of --quick (with at most FB_QUICK_LADDER values) */
+  FB_EXP_QUICK = 1u << 1, /* part of --quick (with at most FB_QUICK_LADDER values) */
+  /* the stable step by bisection (docs/design.md §10.2): one job probes up to
+   * FB_BISECT_RUNS fixed steps between h (the smallest ladder step) and
+   * FB_BISECT_HI x (T - t0), each a freshly prepared case; its row is the run at the
+   * largest stable step found (runs.csv's sweep `stable-step`, sweep_value the smallest
+   * unstable step found) */
+  FB_EXP_BISECT = 1u << 2
 };
+#define FB_BISECT_RUNS 8
+#define FB_BISECT_HI 0.1
 #define FB_QUICK_LADDER 3
 #define FB_EXP_MAX_SETS 6
 #define FB_EXP_MAX_VALUES 12

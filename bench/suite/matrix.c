@@ -10,7 +10,8 @@
  * mu), regularization (each regularized model's parameter), drift (the drift variants and
  * preload-hold's neighbours), grid ([Engleder2002]'s eps x h grid on two-mass-drive), and the
  * normal-contact groups (contact_groups below: contact, restitution, contact-wp,
- * contact-stiffness), and the practitioners' questions (practitioner_group).  --quick
+ * contact-stiffness), the practitioners' questions (practitioner_group) and the stable
+ * step by bisection (stable_step_group).  --quick
  * keeps the experiments flagged QUICK with at most the first FB_QUICK_LADDER values of
  * their ladders (ladders run coarse to fine, so the quick ones are the cheap ones).
  *
@@ -354,6 +355,37 @@ static void practitioner_group(builder *b, const fb_model_type *const *models)
   }
 }
 
+/* The stable step (docs/design.md §10.2, group `stable-step`): every (model, integrator) of
+ * the fixed-step view on every scenario of that view, one bisection job each between the
+ * smallest step of the scenario's ladders (its convergence ladder's finest, or the
+ * fixed-step view's finest) and FB_BISECT_HI (T - t0).  That lower step is also the one
+ * the ladders' own references are computed from (finest / 16), so the job shares them.
+ * --quick keeps the stiff joint (preload-hold) with one treatment that is unstable at the
+ * common step (kikuuwe/rk4: a real bisection) and one that is stable everywhere. */
+static void stable_step_group(builder *b, const fb_model_type *const *models)
+{
+  static const char *const quick_models[] = {"kikuuwe", "moreau-jean", NULL};
+  for (const char *const *s = fixed_view_scenarios; *s != NULL; s++) {
+    const fb_scenario_type *st = fb_scenario_find(*s);
+    double h_lo = fixed_view[sizeof fixed_view / sizeof fixed_view[0] - 1];
+    for (size_t c = 0; c < sizeof conv_scenarios / sizeof conv_scenarios[0]; c++)
+      if (strcmp(conv_scenarios[c].scenario, *s) == 0)
+        h_lo = fmin(h_lo, round3(conv_scenarios[c].h0 / pow(LADDER_RATIO, LADDER_N - 1)));
+    for (const fb_model_type *const *m = models; *m != NULL; m++) {
+      const char *fi = fb_model_fixed_step_integrator_on(*m, st);
+      if (fi != NULL && *fi == '\0')
+        continue;
+      unsigned q = 0;
+      for (const char *const *qm = quick_models; *qm != NULL; qm++)
+        if (strcmp(*s, "preload-hold") == 0 && strcmp(*qm, (*m)->name) == 0)
+          q = Q;
+      fb_experiment *x = add(b, "stable-step", "", *s, *m, fi, FB_EXP_BISECT | q);
+      if (x != NULL)
+        x->h = h_lo;
+    }
+  }
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -513,6 +545,7 @@ int fb_table_default(fb_table *t)
   }
   practitioner_group(&b, models);
   contact_groups(&b);
+  stable_step_group(&b, models);
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

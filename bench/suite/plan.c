@@ -453,6 +453,11 @@ static int section_end(plan_reader *r)
   if (mode[0] != '\0')
     return fail(r, L, "section [%s]: %s: allowed is one of a fixed step, a tolerance or a "
                       "sweep of either", r->name, mode);
+  /* the bisection runs between h and 0.1 (T - t0): one run, no ladder */
+  if ((r->flags & FB_EXP_BISECT) &&
+      (isnan(r->h) || r->sweep != FB_SWEEP_NONE || (r->flags & FB_EXP_TRAJ)))
+    return fail(r, L, "section [%s]: bisect = yes needs 'h' (the smallest step probed), %s",
+                      r->name, "no sweep and no traj (its probes keep no trajectory)");
   const fb_scenario_type *st = fb_scenario_find(r->scenario);
   const char *name = fb_table_strdup(r->t, r->name);
   for (size_t i = 0; i < r->nmodels && !r->failed; i++) {
@@ -521,7 +526,7 @@ static int yesno(const char *v)
 /* The plan's keys, in the order of the "unknown key" message; a key's bit in r->keys. */
 static const char *const plan_keys[] = {"scenario", "model", "integrator", "set", "sweep",
                                         "values", "h", "tol", "traj", "traj_tail", "group",
-                                        "tag", "quick", "samples", NULL};
+                                        "tag", "quick", "samples", "bisect", NULL};
 
 static int key_index(const char *key)
 {
@@ -669,11 +674,12 @@ static int key_other(plan_reader *r, const char *key, const char *value)
     if (parse_double(value, &v) != 0 || !(v > 0))
       return fail(r, L, "key '%s' = '%s': give a positive number", key, value);
     *(key[0] == 'h' ? &r->h : &r->tol) = v;
-  } else if (!strcmp(key, "traj") || !strcmp(key, "quick")) {
+  } else if (!strcmp(key, "traj") || !strcmp(key, "quick") || !strcmp(key, "bisect")) {
     const int y = yesno(value);
     if (y < 0)
       return fail(r, L, "key '%s' = '%s': allowed are yes or no", key, value);
-    const unsigned bit = key[0] == 't' ? FB_EXP_TRAJ : FB_EXP_QUICK;
+    const unsigned bit = key[0] == 't' ? FB_EXP_TRAJ : key[0] == 'q' ? FB_EXP_QUICK
+                                                                      : FB_EXP_BISECT;
     r->flags = y ? r->flags | bit : r->flags & ~bit;
   } else if (!strcmp(key, "group") || !strcmp(key, "tag")) {
     if (!name_ok(value, PLAN_MAX_TAG))
@@ -818,6 +824,8 @@ int fb_plan_print(const fb_table *t, FILE *fp)
       fprintf(fp, "tol = %s\n", num(e->tol, b, sizeof b));
     fprintf(fp, "traj = %s\nquick = %s\n", e->flags & FB_EXP_TRAJ ? "yes" : "no",
             e->flags & FB_EXP_QUICK ? "yes" : "no");
+    if (e->flags & FB_EXP_BISECT)
+      fprintf(fp, "bisect = yes\n");
     if (e->samples)
       fprintf(fp, "samples = %zu\n", e->samples);
     if (e->traj_tail > 0)

@@ -28,7 +28,7 @@
 
 #define HEAD_MAGIC "fricbench-journal"
 #define NTOK_HEAD 12
-#define NTOK_REC (13 + FB_NMETRICS + 4)
+#define NTOK_REC (15 + FB_NMETRICS + 4)
 #define NTOK_MAX 64
 
 uint64_t fb_hash64(uint64_t h, const void *p, size_t n)
@@ -129,6 +129,8 @@ size_t fb_journal_format_rec(const fb_journal_rec *r, uint64_t sum, char *buf, s
   const fb_counters *c = &r->cnt;
   lb_printf(&b, "J %zu %016" PRIx64 " %d %d", r->index, sum, r->status, r->ref_kind);
   lb_num(&b, r->t_reached);
+  lb_num(&b, r->h);
+  lb_num(&b, r->value);
   lb_printf(&b, " %lu %lu %lu %lu %lu %lu %lu", c->nsteps, c->nrejected, c->nfe, c->njac,
             c->nevents, c->ninner, c->nswitch);
   for (size_t i = 0; i < FB_NMETRICS; i++)
@@ -293,7 +295,8 @@ int fb_journal_parse_head(const char *line, size_t len, fb_journal_head *h)
   fb_journal_head v;
   memset(&v, 0, sizeof v);
   unsigned long version, njobs, quick, samples, part, nparts;
-  /* version 1 is version 2 without R lines: still read (its sum names its revision) */
+  /* versions 1 (no R lines) and 2 (no h and value in J lines): their headers are still
+   * read, so that resume refuses them by their sum, which names their revision */
   if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version < 1 ||
       version > FB_JOURNAL_VERSION ||
       !tok_hex64(t[2], &v.sum) || !tok_ulong(t[3], &njobs) || njobs > 100000000UL ||
@@ -327,14 +330,15 @@ int fb_journal_parse_rec(const char *line, size_t len, uint64_t sum, size_t njob
   uint64_t s;
   if (!tok_is(t[0], "J") || !tok_ulong(t[1], &index) || index >= njobs || !tok_hex64(t[2], &s) ||
       s != sum || !tok_int(t[3], &v.status) || !tok_int(t[4], &v.ref_kind) || v.ref_kind < 0 ||
-      v.ref_kind > 2 || !tok_double(t[5], &v.t_reached))
+      v.ref_kind > 2 || !tok_double(t[5], &v.t_reached) || !tok_double(t[6], &v.h) ||
+      !tok_double(t[7], &v.value))
     return FB_EINVAL;
   /* a status of the table, and one a finished job can have */
   if (strcmp(fb_status_name(v.status), "unknown") == 0 || v.status == FB_EINTR)
     return FB_EINVAL;
   unsigned long *cnt[7] = {&v.cnt.nsteps, &v.cnt.nrejected, &v.cnt.nfe, &v.cnt.njac,
                            &v.cnt.nevents, &v.cnt.ninner, &v.cnt.nswitch};
-  size_t k = 6;
+  size_t k = 8;
   for (size_t i = 0; i < 7; i++)
     if (!tok_ulong(t[k++], cnt[i]))
       return FB_EINVAL;

@@ -42,6 +42,11 @@ double fb_sched_cost(const fb_case *cs, const fb_experiment *e, unsigned long ma
   if (!(rhs > 0))
     rhs = 1;
   double cost = rhs * (1.0 + 0.25 * dim);
+  /* a bisection (bench/suite/bisect.c) runs at its lower step h once and at up to 6 steps
+   * above it, which cost less the further they are: about twice the lower step's run when
+   * it is not stable at 0.1 T */
+  if (e->flags & FB_EXP_BISECT)
+    cost *= 2.0;
   if (e->flags & FB_EXP_TRAJ) /* the trajectory file: ~1 us per number */
     cost += 40.0 * (double)cs->samples * (1.0 + dim + (double)pl->nc);
   return cost;

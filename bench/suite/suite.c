@@ -35,6 +35,7 @@ static void format_params(const fb_param_set *set, const void *p, char *buf, siz
 static void job_setup(job *jb, const fb_suite_opts *o)
 {
   fb_err err = {{0}};
+  jb->bis_h = jb->bis_hu = NAN;
   jb->status = fb_experiment_case(&jb->cs, jb->exp, jb->value, o->samples, &err);
   if (jb->status == FB_OK) {
     jb->cs.opts.max_steps = o->max_steps;
@@ -153,21 +154,14 @@ static void write_trace(const char *path, const fb_trace *full, const char *cons
     fb_outfile_abort(&of);
 }
 
-static void job_run(suite *S, job *jb)
+int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
+               fb_metrics *m)
 {
-  if (!jb->ready)
-    return;
   const ref_entry *re = &S->refs[jb->ref];
-  fb_trace tr;
   fb_stream stream;
-  fb_problem *pb = &jb->cs.pb;
+  fb_problem *pb = &cs->pb;
   const fb_plant *pl = pb->plant;
-  fb_metrics_nan(&jb->m);
-  if (fb_trace_alloc(&tr, jb->cs.samples, pl->n, pl->nc, jb->cs.md.type->nz) != FB_OK) {
-    jb->status = FB_ENOMEM;
-    snprintf(jb->message, sizeof jb->message, "out of memory");
-    return;
-  }
+  fb_metrics_nan(m);
   const int have_ref = re->kind != FB_REF_NONE;
   int st_ok = have_ref ? fb_stream_init(&stream, pb, &re->ref) == FB_OK : 0;
   fb_observer obs = {fb_stream_step, &stream};
@@ -176,37 +170,56 @@ static void job_run(suite *S, job *jb)
     fb_impact_stats_init(&cst, 0);
     if (re->cst_ok)
       cst.t_watch = fb_contact_rest_window(pl, re->cst);
-    jb->cs.opts.stats = &cst;
+    cs->opts.stats = &cst;
   }
-  jb->status = fb_case_run(&jb->cs, &tr, st_ok ? &obs : NULL, &jb->res);
-  jb->cs.opts.stats = NULL;
-  snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
-  if (jb->status == FB_OK && have_ref)
-    fb_metrics_compute(pb, &tr, &re->ref, st_ok ? &stream : NULL, &jb->m);
-  if (jb->status == FB_OK && pl->nn > 0 && re->cst_ok)
-    fb_contact_metrics(pl, &cst, re->cst, &jb->m);
-  if (jb->status == FB_OK && jb->own != SIZE_MAX && S->refs[jb->own].kind != FB_REF_NONE) {
+  const int status = fb_case_run(cs, tr, st_ok ? &obs : NULL, res);
+  cs->opts.stats = NULL;
+  if (status == FB_OK && have_ref)
+    fb_metrics_compute(pb, tr, &re->ref, st_ok ? &stream : NULL, m);
+  if (status == FB_OK && pl->nn > 0 && re->cst_ok)
+    fb_contact_metrics(pl, &cst, re->cst, m);
+  if (status == FB_OK && jb->own != SIZE_MAX && S->refs[jb->own].kind != FB_REF_NONE) {
     const ref_entry *oe = &S->refs[jb->own];
     if (oe->own) {
-      fb_own_ref_disc(pl, &tr, &oe->ref.tr, oe->acc, &jb->m);
-      jb->m.mod_x_l2 = oe->mod_x;
-      jb->m.mod_v_l2 = oe->mod_v;
+      fb_own_ref_disc(pl, tr, &oe->ref.tr, oe->acc, m);
+      m->mod_x_l2 = oe->mod_x;
+      m->mod_v_l2 = oe->mod_v;
     } else { /* the Coulomb reference is the model's own (exact_limit) */
-      fb_trace_errors(&tr, &oe->ref.tr, pl->n, &jb->m.disc_x_l2, &jb->m.disc_v_l2,
-                      &jb->m.disc_x_max);
-      jb->m.mod_x_l2 = jb->m.mod_v_l2 = jb->m.own_ref_err = 0.0;
-      jb->m.own_x_l2 = jb->m.ref_x_l2;
+      fb_trace_errors(tr, &oe->ref.tr, pl->n, &m->disc_x_l2, &m->disc_v_l2, &m->disc_x_max);
+      m->mod_x_l2 = m->mod_v_l2 = m->own_ref_err = 0.0;
+      m->own_x_l2 = m->ref_x_l2;
     }
   }
-  if (jb->status == FB_OK && have_ref)
-    fb_metrics_stability(pl, &jb->m);
+  if (status == FB_OK && have_ref)
+    fb_metrics_stability(pl, m);
+  if (st_ok)
+    fb_stream_free(&stream);
+  return status;
+}
+
+static void job_run(suite *S, job *jb)
+{
+  if (!jb->ready)
+    return;
+  if (jb->exp->flags & FB_EXP_BISECT) {
+    job_run_bisect(S, jb);
+    return;
+  }
+  fb_trace tr;
+  const fb_plant *pl = jb->cs.pb.plant;
+  fb_metrics_nan(&jb->m);
+  if (fb_trace_alloc(&tr, jb->cs.samples, pl->n, pl->nc, jb->cs.md.type->nz) != FB_OK) {
+    jb->status = FB_ENOMEM;
+    snprintf(jb->message, sizeof jb->message, "out of memory");
+    return;
+  }
+  jb->status = run_scored(S, jb, &jb->cs, &tr, &jb->res, &jb->m);
+  snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
     traj_name(jb, path, sizeof path, S->o->out_dir);
     write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail);
   }
-  if (st_ok)
-    fb_stream_free(&stream);
   fb_trace_free(&tr);
 }
 
@@ -416,6 +429,8 @@ static void job_to_rec(const job *jb, size_t k, fb_journal_rec *r)
   r->status = jb->status;
   r->ref_kind = jb->ref_kind;
   r->t_reached = jb->res.t_reached;
+  r->h = job_row_h(jb);
+  r->value = job_row_value(jb);
   r->cnt = jb->res.cnt;
   fb_metrics_to_array(&jb->m, r->metrics);
   r->wall_s = jb->res.wall_s;
@@ -440,6 +455,10 @@ static int resume_take(void *ctx, const fb_journal_rec *r)
   snprintf(jb->message, sizeof jb->message, "%s", r->message);
   snprintf(jb->res.message, sizeof jb->res.message, "%s", r->message);
   jb->res.t_reached = r->t_reached;
+  if (jb->exp->flags & FB_EXP_BISECT) { /* its case is at h_lo: the row's steps are these */
+    jb->bis_h = r->h;
+    jb->bis_hu = r->value;
+  }
   jb->res.cnt = r->cnt;
   jb->res.wall_s = r->wall_s;
   jb->res.cpu_s = r->cpu_s;

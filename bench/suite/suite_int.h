@@ -74,6 +74,10 @@ typedef struct job {
   size_t own;          /* the model's own reference in the same table, SIZE_MAX: none */
   fb_run_result res;
   fb_metrics m;
+  /* FB_EXP_BISECT (bench/suite/bisect.c): the row's step (the largest stable one found, or
+   * the lower bound when that is not stable) and the smallest unstable step found (NaN:
+   * none); journaled, since a resumed job's case is still at the lower bound */
+  double bis_h, bis_hu;
   int done;            /* resume: finished (run now, taken from the journal, or not ready) */
   int ref_kind;        /* resume: the reference kind the job was scored against, once done */
 } job;
@@ -115,6 +119,17 @@ typedef struct worker_arg {
   suite *S;
   phase_kind phase;
 } worker_arg;
+
+/* Run case cs (prepared, of job jb's scenario variant and model parameters) into tr and
+ * score it against jb's references as every job is: the scenario's reference, the model's
+ * own one, the stability index.  Returns the run's status; *res and *m filled. */
+int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
+               fb_metrics *m);
+/* A FB_EXP_BISECT job (bench/suite/bisect.c): the bisection for its stable step. */
+void job_run_bisect(suite *S, job *jb);
+/* The step in runs.csv's h column and the sweep_value of a (ready) job. */
+double job_row_h(const job *jb);
+double job_row_value(const job *jb);
 
 void count_runs(const suite *S, fb_run_tally *t);
 int job_ref_kind(const suite *S, const job *jb);

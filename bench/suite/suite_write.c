@@ -102,12 +102,13 @@ static void runs_csv(const suite *S, FILE *fp, size_t key)
     fprintf(fp, ",%s,%s,%s,%s", e->scenario, e->model,
             ready ? jb->cs.integ->name : (e->integrator ? e->integrator : ""),
             !ready ? "" : isnan(io->h) ? "adaptive" : "fixed");
-    csv_num(fp, ready ? io->h : (double)NAN);
+    csv_num(fp, ready ? job_row_h(jb) : (double)NAN);
     csv_num(fp, ready && isnan(io->h) ? io->atol : (double)NAN);
     csv_num(fp, ready && isnan(io->h) ? io->rtol : (double)NAN);
-    fprintf(fp, ",%s", e->sweep == FB_SWEEP_H ? "h" : e->sweep == FB_SWEEP_TOL ? "tol"
+    fprintf(fp, ",%s", (e->flags & FB_EXP_BISECT) ? "stable-step"
+                       : e->sweep == FB_SWEEP_H ? "h" : e->sweep == FB_SWEEP_TOL ? "tol"
                        : e->sweep == FB_SWEEP_PARAM ? e->sweep_param : "");
-    csv_num(fp, jb->value);
+    csv_num(fp, job_row_value(jb));
     fputc(',', fp);
     fb_csv_field(fp, jb->sparams);
     fputc(',', fp);
