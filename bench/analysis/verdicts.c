@@ -177,6 +177,13 @@ static void fmt_si(char *buf, size_t len, double x, const char *unit)
  * fixed-step view, defaults); *h_unstable that smallest unstable step (NaN: none). */
 static double stable_max(const vrun *R, size_t n, const vrun *r, double *h_unstable)
 {
+  /* the bisection's answer when the suite ran it (group stable-step) */
+  for (size_t k = 0; k < n; k++)
+    if (R[k].bisect && streq(R[k].model, r->model) && streq(R[k].integrator, r->integrator) &&
+        streq(R[k].scenario, r->scenario)) {
+      *h_unstable = R[k].sweep_value;
+      return R[k].ok ? R[k].h : (double)NAN;
+    }
   double hu = INFINITY, hs = NAN;
   for (size_t k = 0; k < n; k++)
     if (R[k].unstable && R[k].h > 0 && streq(R[k].model, r->model) &&
