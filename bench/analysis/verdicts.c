@@ -203,9 +203,9 @@ static void unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, siz
   double hu;
   const double hs = stable_max(R, n, r, &hu);
   if (isnan(hs))
-    snprintf(buf, len, "unstable at %g s (no stable step seen)", r->h);
+    snprintf(buf, len, "unstable at %.3g s (no stable step seen)", r->h);
   else
-    snprintf(buf, len, "unstable at %g s (stable <= %g s)", r->h, hs);
+    snprintf(buf, len, "unstable at %.3g s (stable <= %.3g s)", r->h, hs);
 }
 
 /* The hold class of one run (docs/design.md §10.1): 0 holds, 1 shifts, 2 creeps (or
