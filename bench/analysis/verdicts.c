@@ -12,27 +12,9 @@
 #include "fb_io.h"
 #include "fb_metrics.h"
 #include "fb_model.h"
+#include "verdicts_int.h"
 
-/* One runs.csv row, as the rules need it. */
-typedef struct vrun {
-  const char *group, *tag, *scenario, *model, *integrator, *status;
-  /* bisect: a stable-step row (sweep `stable-step`, docs/design.md §10.2): h is the largest
-   * stable step found, sweep_value the smallest unstable one (NaN: none up to 0.1 T) */
-  int bisect;
-  double sweep_value;
-  double h, atol, stick_held, stick_time_ref, stick_flag_time, drift_growth, drift_rate,
-      chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
-  /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
-  double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached;
-  int unstable;
-  double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
-  /* normal contact (docs/design.md §12) */
-  const char *sparams;
-  double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
-  int ok;
-} vrun;
 
-static int streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
 static int vt_push(fb_vtable *v, fb_vrow **out)
 {
@@ -95,14 +77,8 @@ void fb_vtable_free(fb_vtable *v)
   memset(v, 0, sizeof *v);
 }
 
-/* A row's key and its texts. */
-typedef struct vkey {
-  const char *model, *integrator, *view;
-  char step[40];
-  double h; /* the judged fixed step (NaN: none) */
-} vkey;
 
-static int add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
+int vd_add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
                double value2, const char *rule, const char *scen, const char *fmt, ...)
 {
   fb_vrow *r;
@@ -126,7 +102,7 @@ static int add(fb_vtable *v, const vkey *k, const char *property, double value, 
 }
 
 /* Append "name" to a comma-separated list once. */
-static void list_add(char *buf, size_t len, const char *name)
+void vd_list_add(char *buf, size_t len, const char *name)
 {
   const size_t nl = strlen(name);
   for (const char *p = buf; (p = strstr(p, name)) != NULL; p += nl)
@@ -136,11 +112,6 @@ static void list_add(char *buf, size_t len, const char *name)
   snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
-/* Rows of one (model, integrator, view, step): indices into R. */
-typedef struct vset {
-  size_t *i;
-  size_t n;
-} vset;
 
 static int is_alt_tag(const vrun *r)
 {
@@ -150,7 +121,7 @@ static int is_alt_tag(const vrun *r)
 
 /* The finer partner of a fixed-step row (same scenario, tag, model, integrator, the next
  * step of the fixed-step group), or NULL. */
-static const vrun *partner(const vrun *R, size_t n, const vrun *r)
+const vrun *vd_partner(const vrun *R, size_t n, const vrun *r)
 {
   const vrun *best = NULL;
   for (size_t k = 0; k < n; k++) {
@@ -161,248 +132,6 @@ static const vrun *partner(const vrun *R, size_t n, const vrun *r)
       best = c;
   }
   return best;
-}
-
-/* A length or a speed in the unit an engineer reads it in: "3.1 µm", "4.2 mm/s". */
-static void fmt_si(char *buf, size_t len, double x, const char *unit)
-{
-  const double a = fabs(x);
-  const char *p = a >= 1 ? "" : a >= 1e-3 ? "m" : a >= 1e-6 ? "µ" : "n";
-  const double f = a >= 1 ? 1 : a >= 1e-3 ? 1e3 : a >= 1e-6 ? 1e6 : 1e9;
-  snprintf(buf, len, "%.3g %s%s", x * f, p, unit);
-}
-
-/* The largest fixed step at which (model, integrator, scenario) ran stably below the
- * smallest step at which it was unstable, over every fixed-step run of the suite (ladders,
- * fixed-step view, defaults); *h_unstable that smallest unstable step (NaN: none). */
-static double stable_max(const vrun *R, size_t n, const vrun *r, double *h_unstable)
-{
-  /* the bisection's answer when the suite ran it (group stable-step) */
-  for (size_t k = 0; k < n; k++)
-    if (R[k].bisect && streq(R[k].model, r->model) && streq(R[k].integrator, r->integrator) &&
-        streq(R[k].scenario, r->scenario)) {
-      *h_unstable = R[k].sweep_value;
-      return R[k].ok ? R[k].h : (double)NAN;
-    }
-  double hu = INFINITY, hs = NAN;
-  for (size_t k = 0; k < n; k++)
-    if (R[k].unstable && R[k].h > 0 && streq(R[k].model, r->model) &&
-        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
-      hu = fmin(hu, R[k].h);
-  for (size_t k = 0; k < n; k++)
-    if (R[k].ok && R[k].h > 0 && R[k].h < hu && streq(R[k].model, r->model) &&
-        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
-      hs = isnan(hs) ? R[k].h : fmax(hs, R[k].h);
-  *h_unstable = isinf(hu) ? (double)NAN : hu;
-  return hs;
-}
-
-/* "unstable at 0.001 s (stable <= 0.00025 s)" for an unstable run of a set. */
-static void unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, size_t len)
-{
-  double hu;
-  const double hs = stable_max(R, n, r, &hu);
-  if (isnan(hs))
-    snprintf(buf, len, "unstable at %.3g s (no stable step seen)", r->h);
-  else
-    snprintf(buf, len, "unstable at %.3g s (stable <= %.3g s)", r->h, hs);
-}
-
-/* The hold class of one run (docs/design.md §10.1): 0 holds, 1 shifts, 2 creeps (or
- * accumulates, under an oscillating load), 3 slips; -1 not judged. */
-static int hold_class(const vrun *r)
-{
-  if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->excess) || !(r->L > 0))
-    return -1;
-  if (r->excess > 1e-2 * r->L || (r->slip_frac > 1e-2 && !isnan(r->slip_frac)))
-    return 3;
-  /* accumulation per cycle is the question of the oscillating sub-breakaway loads (the
-   * drift scenario, docs/design.md §10.1); elsewhere the creep velocity answers it */
-  const double acc = streq(r->scenario, "drift") ? r->accum : 0.0;
-  if (fabs(r->creep_v) > 1e-6 * r->v_scale || acc > 1e-6 * r->L)
-    return 2;
-  return r->excess <= 1e-6 * r->L ? 0 : 1;
-}
-
-/* stable-step from the bisection rows of (model, integrator) (SPEC §10.2): the smallest
- * h_max over the scenarios where an unstable step was found (a scenario stable up to
- * 0.1 T bounds nothing), value2 the unstable step found there.  *found = 0 when the suite
- * ran no bisection for it (then the caller brackets from the fixed-step runs). */
-static int stable_bisect(fb_vtable *v, const vrun *R, size_t nr, const vkey *k, int *found)
-{
-  static const char rule[] =
-      "h_max per scenario by bisection (group stable-step: 8 runs, geometric, smallest "
-      "ladder step to 0.1 T); value: the smallest h_max over scenarios with an unstable "
-      "step; value2: that step (unstable: non-finite, E_disc > own reference's norm, or "
-      "energy > 10x the reference's; or failed) (docs/design.md §10.2)";
-  const vrun *at = NULL;
-  double hmin = INFINITY, hall = INFINITY;
-  char every[320] = "";
-  *found = 0;
-  for (size_t i = 0; i < nr; i++) {
-    const vrun *r = &R[i];
-    if (!r->bisect || !streq(r->model, k->model) || !streq(r->integrator, k->integrator))
-      continue;
-    *found = 1;
-    list_add(every, sizeof every, r->scenario);
-    /* ok or suspect: the run at h_max finished stable; otherwise not even h_lo was */
-    const int stable = r->ok || streq(r->status, "suspect");
-    const double hmax = stable ? r->h : 0.0;
-    hall = fmin(hall, hmax);
-    if (!isnan(r->sweep_value) &&
-        (at == NULL || hmax < hmin || (hmax == hmin && r->sweep_value < at->sweep_value))) {
-      hmin = hmax;
-      at = r;
-    }
-  }
-  if (!*found)
-    return FB_OK;
-  if (at == NULL)
-    return add(v, k, "stable-step", hall, "s", NAN, rule, every,
-               "stable up to 0.1 T on every scenario");
-  char txt[96];
-  if (hmin > 0) {
-    snprintf(txt, sizeof txt, "stable <= %.3g s (unstable at %.3g s on %s)", hmin,
-             at->sweep_value, at->scenario);
-    if (strlen(txt) >= sizeof v->r->verdict) /* the scenarios column names it */
-      snprintf(txt, sizeof txt, "stable <= %.3g s (unstable at %.3g s)", hmin, at->sweep_value);
-  } else {
-    snprintf(txt, sizeof txt, "%s at %.3g s on %s", at->unstable ? "unstable" : at->status,
-             at->h, at->scenario);
-    if (strlen(txt) >= sizeof v->r->verdict)
-      snprintf(txt, sizeof txt, "%s at %.3g s: no stable step",
-               at->unstable ? "unstable" : at->status, at->h);
-  }
-  return add(v, k, "stable-step", hmin, "s", at->sweep_value, rule, at->scenario, "%s", txt);
-}
-
-/* hold, creep (fixed-step view), stable-step and cost per simulated second of a set */
-static int judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
-{
-  char scen[320] = "", where[400], txt[96], a[32], b[32];
-  const vrun *worst = NULL, *unst = NULL;
-  int wc = -1;
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]];
-    if (r->unstable && unst == NULL)
-      unst = r;
-    const int c = hold_class(r);
-    if (c < 0)
-      continue;
-    list_add(scen, sizeof scen, r->scenario);
-    if (c > wc || (c == wc && (c == 2 ? fabs(r->creep_v) > fabs(worst->creep_v)
-                                      : r->excess > worst->excess))) {
-      wc = c;
-      worst = r;
-    }
-  }
-  static const char rule[] =
-      "over every reference stick interval: creep = slope of the contact's position over its "
-      "second half (value, m/s), excess = displacement beyond the compliance bound |dF|/K_t "
-      "(value2, m); holds: creep <= 1e-6 v_scale and excess <= 1e-6 L; slips: excess > 1% L "
-      "or slipping > 1% of the time; creeps: creep (or accumulation per cycle) above; else "
-      "shifts (docs/design.md §10.1)";
-  if (unst != NULL) {
-    unstable_text(R, nr, unst, txt, sizeof txt);
-    snprintf(where, sizeof where, "%s%s%s", unst->scenario, scen[0] ? "; judged on " : "", scen);
-    if (add(v, k, "hold", unst->h, "s", NAN, rule, where, "%s", txt) != FB_OK)
-      return FB_ENOMEM;
-  } else if (worst != NULL) {
-    snprintf(where, sizeof where, "worst %s%s%s; %s", worst->scenario,
-             worst->tag[0] ? "/" : "", worst->tag, scen);
-    if (wc == 0)
-      snprintf(txt, sizeof txt, "holds");
-    else if (wc == 1)
-      fmt_si(a, sizeof a, worst->excess, "m"), snprintf(txt, sizeof txt, "shifts %s", a);
-    else if (wc == 2 && fabs(worst->creep_v) > 1e-6 * worst->v_scale)
-      fmt_si(a, sizeof a, fabs(worst->creep_v), "m/s"), snprintf(txt, sizeof txt, "creeps %s", a);
-    else if (wc == 2)
-      fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, sizeof txt, "accumulates %s/cycle", a);
-    else if (worst->excess > 1e-2 * worst->L) {
-      fmt_si(a, sizeof a, worst->excess, "m");
-      const double pct = 100.0 * fmin(1.0, worst->excess / worst->L);
-      snprintf(b, sizeof b, pct >= 10 ? "%.0f %%" : "%.2g %%", pct);
-      snprintf(txt, sizeof txt, "slips %s (%s of %s)", a, b,
-               streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
-    } else { /* slipping by the velocity test and its own flag more than 1 % of a hold */
-      fmt_si(a, sizeof a, worst->excess, "m");
-      snprintf(txt, sizeof txt, "slips %s (%.2g %% of the hold)", a, 100.0 * worst->slip_frac);
-    }
-    if (add(v, k, "hold", worst->creep_v, "m/s", worst->excess, rule, where, "%s", txt) != FB_OK)
-      return FB_ENOMEM;
-  }
-  if (!streq(k->view, "fixed-step"))
-    return FB_OK;
-  /* discretization creep: a creep whose rate at h is >= 2x its rate at h/4 */
-  double cr = NAN, co = NAN;
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]], *p = NULL;
-    if (hold_class(r) != 2 || (p = partner(R, nr, r)) == NULL || !p->ok)
-      continue;
-    if (fabs(r->creep_v) >= 2 * fabs(p->creep_v) && (isnan(cr) || fabs(r->creep_v) > cr)) {
-      cr = fabs(r->creep_v);
-      co = fabs(p->creep_v) > 0 ? log(fabs(r->creep_v / p->creep_v)) / log(r->h / p->h) : (double)NAN;
-    }
-  }
-  if (add(v, k, "creep", cr, "m/s", co,
-          "discretization creep: a creep velocity at h >= 2x the one at h/4; value2: its "
-          "order in h", scen, isnan(cr) ? "no" : "creeps O(h^%.1f)", co) != FB_OK)
-    return FB_ENOMEM;
-  /* stable-step: the bisection's when the suite ran it, else the smallest over the set's
-   * scenarios of the largest stable step among the fixed-step runs */
-  int bis = 0;
-  if (stable_bisect(v, R, nr, k, &bis) != FB_OK)
-    return FB_ENOMEM;
-  double hmin = INFINITY, hu_at = NAN;
-  char at[96] = "";
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]];
-    double hu;
-    const double hs = stable_max(R, nr, r, &hu);
-    if (!isnan(hu) && (isnan(hs) || hs < hmin)) {
-      hmin = isnan(hs) ? 0.0 : hs; /* 0: no stable step run */
-      hu_at = hu;
-      snprintf(at, sizeof at, "%s", r->scenario);
-    }
-  }
-  if (bis) {
-    ; /* judged above */
-  } else if (!isnan(hu_at)) {
-    snprintf(where, sizeof where, "%s", at);
-    char sv[64]; /* the verdict column keeps 47 characters */
-    if (hmin > 0)
-      snprintf(sv, sizeof sv, "stable <= %g s (unstable at %g s)", hmin, hu_at);
-    else
-      snprintf(sv, sizeof sv, "none stable (unstable at %g s)", hu_at);
-    if (add(v, k, "stable-step", hmin, "s", hu_at,
-            "largest fixed step run stably below the smallest unstable one, over the suite's "
-            "fixed-step runs of each scenario (value; value2: that unstable step); unstable: "
-            "non-finite, E_disc above the own reference's norm, or energy above 10x the "
-            "reference's (docs/design.md §10.2)",
-            where, "%s", sv) != FB_OK)
-      return FB_ENOMEM;
-  } else if (add(v, k, "stable-step", k->h, "s", NAN,
-                 "no run of this treatment was unstable at any fixed step the suite ran",
-                 scen, "stable at every step run") != FB_OK) {
-    return FB_ENOMEM;
-  }
-  /* cost at the judged step: evaluations per simulated second (deterministic, like every
-   * verdict; the report puts the CPU time per simulated second beside it, from runs.csv) */
-  double nfe = 0, sim = 0;
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]];
-    if (r->ok && r->t_reached > 0 && !isnan(r->nfe)) {
-      nfe += r->nfe;
-      sim += r->t_reached;
-    }
-  }
-  if (sim > 0 && add(v, k, "cost/s", nfe / sim, "evals/s", NAN,
-                     "RHS or force-law evaluations per simulated second, summed over the set's "
-                     "ok runs (docs/design.md §10.6); the report adds the CPU time per simulated "
-                     "second from runs.csv", scen, nfe / sim >= 100 ? "%.0f evals/s" : "%.3g evals/s",
-                     nfe / sim) != FB_OK)
-    return FB_ENOMEM;
-  return FB_OK;
 }
 
 static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
@@ -416,11 +145,11 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
     if (!(r->stick_time_ref > 0) && r->ok)
       continue;
     if (!r->ok) {
-      list_add(notok, sizeof notok, r->scenario);
+      vd_list_add(notok, sizeof notok, r->scenario);
       continue;
     }
     nstick++;
-    list_add(scen, sizeof scen, r->scenario);
+    vd_list_add(scen, sizeof scen, r->scenario);
     held += r->stick_held;
     ref += r->stick_time_ref;
     const double f = r->stick_held / r->stick_time_ref;
@@ -446,10 +175,10 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
                      : have_flag && minflag >= FB_V_STICK_HELD          ? "flag only"
                      : fr >= 0.5                                        ? "partly"
                                                                         : "no";
-    if (add(v, k, "stick", fr, "1", ff, rule, where, "%s (worst %.2f)", vd, minfrac) != FB_OK)
+    if (vd_add(v, k, "stick", fr, "1", ff, rule, where, "%s (worst %.2f)", vd, minfrac) != FB_OK)
       return FB_ENOMEM;
   }
-  int st = judge_hold(v, R, nr, S, k);
+  int st = vd_judge_hold(v, R, nr, S, k);
   if (st != FB_OK)
     return st;
   /* an unstable run's chatter and energy are the instability's: said so, never scored */
@@ -459,10 +188,10 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
       unst = &R[S->i[a]];
   if (unst != NULL) {
     char txt[96];
-    unstable_text(R, nr, unst, txt, sizeof txt);
-    if (add(v, k, "chatter", NAN, "1/s", NAN, "not judged on an unstable run (docs/design.md "
+    vd_unstable_text(R, nr, unst, txt, sizeof txt);
+    if (vd_add(v, k, "chatter", NAN, "1/s", NAN, "not judged on an unstable run (docs/design.md "
             "§10.2)", unst->scenario, "%s", txt) != FB_OK ||
-        add(v, k, "energy", NAN, "1", NAN, "not judged on an unstable run (docs/design.md "
+        vd_add(v, k, "energy", NAN, "1", NAN, "not judged on an unstable run (docs/design.md "
             "§10.2)", unst->scenario, "%s", txt) != FB_OK)
       return FB_ENOMEM;
     return FB_OK;
@@ -475,11 +204,11 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
     const vrun *r = &R[S->i[a]];
     if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->chatter_rate))
       continue;
-    list_add(scen, sizeof scen, r->scenario);
+    vd_list_add(scen, sizeof scen, r->scenario);
     if (r->chatter_rate > cmax) {
       cmax = r->chatter_rate;
       snprintf(worst, sizeof worst, "%s", r->scenario);
-      const vrun *p = streq(k->view, "fixed-step") ? partner(R, nr, r) : NULL;
+      const vrun *p = streq(k->view, "fixed-step") ? vd_partner(R, nr, r) : NULL;
       have_partner = p != NULL && p->ok && !isnan(p->chatter_rate);
       c4 = have_partner ? p->chatter_rate : (double)NAN;
     }
@@ -493,13 +222,13 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
                       : ratio >= 0.5 && ratio <= 2.0 ? "physical mode"
                                                      : "numerical";
     if (cmax > FB_V_CHATTER_RATE) {
-      if (add(v, k, "chatter", cmax, "1/s", c4,
+      if (vd_add(v, k, "chatter", cmax, "1/s", c4,
               "sign changes of v_r per second inside reference stick, largest; yes above 10/s; "
               "a physical mode only when the rate at h/4 (value2) is within 0.5x-2x, else "
               "numerical (docs/design.md §10.3)",
               where, "yes, %s", cls) != FB_OK)
         return FB_ENOMEM;
-    } else if (add(v, k, "chatter", cmax, "1/s", c4,
+    } else if (vd_add(v, k, "chatter", cmax, "1/s", c4,
                    "sign changes of v_r per second inside reference stick, largest; yes above "
                    "10/s", where, "no") != FB_OK)
       return FB_ENOMEM;
@@ -520,7 +249,7 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
       continue;
     pointwise |= pw;
     if (e > (pw ? FB_V_POWER_REL : FB_V_ENERGY_REL))
-      list_add(scen, sizeof scen, r->scenario);
+      vd_list_add(scen, sizeof scen, r->scenario);
     if (e > emax) {
       emax = e;
       snprintf(eworst, sizeof eworst, "%s", r->scenario);
@@ -529,7 +258,7 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
   if (emax > -(double)INFINITY) {
     const int creates = emax > (pointwise ? FB_V_POWER_REL : FB_V_ENERGY_REL);
     snprintf(where, sizeof where, "worst %s%s%s", eworst, scen[0] ? "; created on " : "", scen);
-    if (add(v, k, "energy", emax, pointwise ? "of Fs v_scale" : "of Fs v_scale T", NAN,
+    if (vd_add(v, k, "energy", emax, pointwise ? "of Fs v_scale" : "of Fs v_scale T", NAN,
             pointwise
                 ? "largest F v_r + dE_stored/dt at the run's states, from the law's own rates "
                   "(exact), relative to Fs v_scale; creates energy above 1e-6"
@@ -645,10 +374,10 @@ static int judge_orders(fb_vtable *v, const fb_csv *O, const vrun *R, size_t nr)
       char lab[96];
       if (isnan(q)) {
         snprintf(lab, sizeof lab, "%s (%s)", sc, fb_csv_s(O, j, cw));
-        list_add(none, sizeof none, lab);
+        vd_list_add(none, sizeof none, lab);
       } else {
         snprintf(lab, sizeof lab, "%s %.2f", sc, q);
-        list_add(fitted, sizeof fitted, lab);
+        vd_list_add(fitted, sizeof fitted, lab);
         oext_add(&x, q, sc, has_events(R, nr, sc));
       }
     }
@@ -664,12 +393,12 @@ static int judge_orders(fb_vtable *v, const fb_csv *O, const vrun *R, size_t nr)
                        "(reference stick: stops, switches), the order on nonsmooth problems; "
                        "value: minimum, value2: maximum; never a median";
     if (x.n == 0)
-      st = add(v, &key, "order", NAN, "1", NAN, rule, none, "no asymptotic range");
+      st = vd_add(v, &key, "order", NAN, "1", NAN, rule, none, "no asymptotic range");
     else if (x.nev > 0)
-      st = add(v, &key, "order", x.lo, "1", x.hi, rule, where, "%.2f nonsmooth; %.2f-%.2f", x.ev,
+      st = vd_add(v, &key, "order", x.lo, "1", x.hi, rule, where, "%.2f nonsmooth; %.2f-%.2f", x.ev,
                x.lo, x.hi);
     else
-      st = add(v, &key, "order", x.lo, "1", x.hi, rule, where, "%.2f-%.2f", x.lo, x.hi);
+      st = vd_add(v, &key, "order", x.lo, "1", x.hi, rule, where, "%.2f-%.2f", x.lo, x.hi);
   }
   free(done);
   return st;
@@ -724,12 +453,12 @@ static int judge_cost(fb_vtable *v, const vrun *R, size_t n)
         snprintf(key.step, sizeof key.step, "%s", step);
         char where[320];
         snprintf(where, sizeof where, "%s (%s group)", FB_V_COST_SCENARIO, best->group);
-        if (add(v, &key, prop, best->nfe, "evaluations", best->err_x_l2, rule, where, "%.3gx",
+        if (vd_add(v, &key, prop, best->nfe, "evaluations", best->err_x_l2, rule, where, "%.3gx",
                 best->nfe / cheapest) != FB_OK)
           return FB_ENOMEM;
       } else {
         vkey key = {R[k].model, "-", "matched", "-", NAN};
-        if (add(v, &key, prop, best_err, "m s^0.5", NAN, rule, FB_V_COST_SCENARIO,
+        if (vd_add(v, &key, prop, best_err, "m s^0.5", NAN, rule, FB_V_COST_SCENARIO,
                 "not reachable (best E %.2g)", best_err) != FB_OK)
           return FB_ENOMEM;
       }
@@ -771,7 +500,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
       char name[64];
       snprintf(name, sizeof name, "%s%s", r->scenario,
                strncmp(r->tag, "push", 4) == 0 ? " push" : "");
-      list_add(scen, sizeof scen, name);
+      vd_list_add(scen, sizeof scen, name);
       if (r->dir_err_rms > drms) {
         drms = r->dir_err_rms;
         snprintf(dworst, sizeof dworst, "%s", name);
@@ -782,7 +511,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
         snprintf(pworst, sizeof pworst, "%s", name);
       }
       if (r->stick_time_ref_ > 0 && isnan(r->stop_time_err))
-        list_add(never, sizeof never, name);
+        vd_list_add(never, sizeof never, name);
       else if (fabs(r->stop_time_err) > tmax) {
         tmax = fabs(r->stop_time_err);
         tsigned = r->stop_time_err;
@@ -792,7 +521,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     char where[320];
     if (drms >= 0) {
       snprintf(where, sizeof where, "worst %s; judged on %s", dworst, scen);
-      if (add(v, &key, "direction", drms, "deg rms", dmax,
+      if (vd_add(v, &key, "direction", drms, "deg rms", dmax,
               "RMS angle between a 2-D contact's friction force and its slip reversed "
               "(-u/|u|) over the samples where the run and the reference both slip, the "
               "largest over the scenarios; right at most 1 degree (value2: the largest angle "
@@ -805,7 +534,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
         snprintf(where, sizeof where, "never stops on %s; judged on %s", never, scen);
       else
         snprintf(where, sizeof where, "worst %s; judged on %s", tworst, scen);
-      if (add(v, &key, "stop time", never[0] ? (double)NAN : tmax, "s", NAN,
+      if (vd_add(v, &key, "stop time", never[0] ? (double)NAN : tmax, "s", NAN,
               "largest |first stick (stop, rolling onset) of the run - the reference's| over "
               "the 2-D scenarios; on time within 5e-3 s (else late or early), never when the run does not stick",
               where, "%s",
@@ -815,7 +544,7 @@ static int judge_spatial(fb_vtable *v, const vrun *R, size_t n)
     }
     if (st == FB_OK && pmax >= 0) {
       snprintf(where, sizeof where, "worst %s; judged on %s", pworst, scen);
-      if (add(v, &key, "path", pmax, "m", NAN,
+      if (vd_add(v, &key, "path", pmax, "m", NAN,
               "largest distance between the run's path in the plane and the reference's, "
               "over the 2-D scenarios; follows within 1e-3 m",
               where, "%s", pmax <= FB_V_PATH_M ? "follows" : "departs") != FB_OK)
@@ -891,7 +620,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
         continue;
       contact_where(r, where, sizeof where);
       if (streq(r->group, "restitution") && isfinite(r->e_eff)) {
-        list_add(scen, sizeof scen, where);
+        vd_list_add(scen, sizeof scen, where);
         const double d = fabs(r->e_eff - r->e_nominal);
         if (d > worst) {
           worst = d;
@@ -900,7 +629,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
         }
       }
       if (isfinite(r->lambda_min)) {
-        list_add(rscen, sizeof rscen, where);
+        vd_list_add(rscen, sizeof rscen, where);
         nsuck += r->lambda_min < -FB_V_SUCK_TOL;
         if (r->lambda_min < suck) {
           suck = r->lambda_min;
@@ -914,7 +643,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
                "mean -v_out/v_in of the first three bounces of bouncing-ball); \"as set\" when "
                "at most %g", FB_V_RESTITUTION_TOL);
       snprintf(where, sizeof where, "worst %s; %s", wsc, scen);
-      if (add(v, &key, "restitution", worst, "1", wr->e_eff, rule, where,
+      if (vd_add(v, &key, "restitution", worst, "1", wr->e_eff, rule, where,
               worst <= FB_V_RESTITUTION_TOL ? "as set (%.3g)" : "off by %.3g", worst) != FB_OK)
         return FB_ENOMEM;
     }
@@ -923,7 +652,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
                "of every ok contact and restitution run; \"no sucking\" when >= -%g N (the "
                "round-off of a located release; moreau-jean: impulse / h)", FB_V_SUCK_TOL);
       snprintf(where, sizeof where, "worst %s; %s", ssc, rscen);
-      if (add(v, &key, "no-sucking", suck, "N", (double)nsuck, rule, where,
+      if (vd_add(v, &key, "no-sucking", suck, "N", (double)nsuck, rule, where,
               suck >= -FB_V_SUCK_TOL ? "no sucking" : "sucks (%zu runs)", nsuck) != FB_OK)
         return FB_ENOMEM;
     }
@@ -942,7 +671,7 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
       const double q = fmax(fmax(r->rest_pen / (FB_V_REST_PEN * h), r->rest_gap / (FB_V_REST_GAP * h)),
                             r->rest_force_err / FB_V_REST_FORCE);
       contact_where(r, w2, sizeof w2);
-      list_add(rsc, sizeof rsc, w2);
+      vd_list_add(rsc, sizeof rsc, w2);
       if (q > rworst || isnan(q)) {
         rworst = isnan(q) ? (double)INFINITY : q;
         rp = r->rest_pen / h;
@@ -958,9 +687,9 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
                FB_V_REST_PEN, FB_V_REST_GAP, FB_V_REST_FORCE);
       snprintf(where, sizeof where, "worst %s; %s", rwsc, rsc);
       if (rworst <= 1) {
-        if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where, "rests") != FB_OK)
+        if (vd_add(v, &key, "rests", rworst, "x bound", NAN, rule, where, "rests") != FB_OK)
           return FB_ENOMEM;
-      } else if (add(v, &key, "rests", rworst, "x bound", NAN, rule, where,
+      } else if (vd_add(v, &key, "rests", rworst, "x bound", NAN, rule, where,
                      "does not rest: pen %.1gh gap %.1gh F %.1g", rp, rg, rf) != FB_OK) {
         return FB_ENOMEM;
       }
