@@ -171,7 +171,9 @@ int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const v
                streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
     } else { /* slipping by the velocity test and its own flag more than 1 % of a hold */
       fmt_si(a, sizeof a, worst->excess, "m");
-      snprintf(txt, sizeof txt, "slips %s (%.2g %% of the hold)", a, 100.0 * worst->slip_frac);
+      const double pct = 100.0 * fmin(1.0, worst->slip_frac);
+      snprintf(txt, sizeof txt, pct >= 10 ? "slips %s (%.0f %% of the hold)"
+                                          : "slips %s (%.2g %% of the hold)", a, pct);
     }
     if (vd_add(v, k, "hold", worst->creep_v, "m/s", worst->excess, rule, where, "%s", txt) != FB_OK)
       return FB_ENOMEM;
