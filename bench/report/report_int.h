@@ -1,5 +1,12 @@
-/* report_int.h — what the report's files share: bench/report/report.c (loading, utilities,
- * gnuplot jobs, the entry point), report_plots.c (every plot), report_html.c (the page).
+/* report_int.h — what the report's files share.  They call each other in one direction
+ * only (scripts/check-layers.sh refuses a call cycle between files), bottom to top:
+ *   report_util.c      strings, paths, runs.csv/orders.csv rows, series, the plot builder
+ *   report_gnuplot.c   the gnuplot processes
+ *   report_draw.c      a plot entry, its data file and gnuplot run, plots drawn early
+ *   report_contact.c, report_spatial.c, report_pract.c   plot kinds of one topic each
+ *   report_plots.c     every plot kind (calls the three above)
+ *   report_html.c      the page (calls report_pract.c's table)
+ *   report.c           the driver: loads, draws, writes (fb_report.h)
  * Private to the report: not installed, not part of the fb_ API. */
 #ifndef FB_REPORT_INT_H
 #define FB_REPORT_INT_H
@@ -10,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +169,15 @@ typedef struct report {
   struct fb_report_early *early; /* plots drawn during the runs, taken as drawn (or NULL) */
 } report;
 
+/* The plots drawn during the runs (fb_report.h): report.c fills it, early_take
+ * (report_draw.c) hands them to the report. */
+struct fb_report_early {
+  pthread_mutex_t lock;
+  plot_entry plots[MAX_PLOTS]; /* drawn, in the order they ended */
+  size_t n;
+  gp_pool *pool; /* the gnuplot processes, the report's after the runs' */
+};
+
 /* Rows of one (model, integrator, tag, sweep) within a group and scenario. */
 typedef struct series {
   const char *model, *integrator, *tag, *sweep;
@@ -258,6 +275,8 @@ int early_take(report *rp, plot_entry *p, const char *name);
 void run_step(const run *r, char *buf, size_t len);
 void runs_free(runs *R);
 int runs_load(runs *R, const char *dir, fb_err *err);
+/* R's rows from its parsed table R->t (`path` names it in messages). */
+int runs_fill(runs *R, const char *path, fb_err *err);
 void sb_change(sbuf *b, double from, double to);
 void sb_dat(sbuf *b, double v);
 void sb_free(sbuf *b);
@@ -267,6 +286,7 @@ void sb_gq(sbuf *b, const char *s);
 void sb_html(sbuf *b, const char *s);
 void sb_num(sbuf *b, double v);
 void sb_printf(sbuf *b, const char *fmt, ...) FB_PRINTF(2, 3);
+void sb_vprintf(sbuf *b, const char *fmt, va_list ap) FB_PRINTF(2, 0);
 void sb_puts(sbuf *b, const char *s);
 const char *sb_str(const sbuf *b);
 void series_collect(const runs *R, const char *group, const char *scenario,
