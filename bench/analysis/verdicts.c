@@ -16,21 +16,6 @@
 
 
 
-static int vt_push(fb_vtable *v, fb_vrow **out)
-{
-  if (v->n == v->cap) {
-    const size_t cap = v->cap ? 2 * v->cap : 64;
-    fb_vrow *r = realloc(v->r, cap * sizeof *r);
-    if (r == NULL)
-      return FB_ENOMEM;
-    v->r = r;
-    v->cap = cap;
-  }
-  *out = &v->r[v->n++];
-  memset(*out, 0, sizeof **out);
-  (*out)->value = (*out)->value2 = NAN;
-  return FB_OK;
-}
 
 /* 1 when the model's suite data expects its runs under this integrator to fail or be
  * unstable at coarse steps. */
@@ -78,39 +63,7 @@ void fb_vtable_free(fb_vtable *v)
 }
 
 
-int vd_add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
-               double value2, const char *rule, const char *scen, const char *fmt, ...)
-{
-  fb_vrow *r;
-  if (vt_push(v, &r) != FB_OK)
-    return FB_ENOMEM;
-  snprintf(r->model, sizeof r->model, "%s", k->model);
-  snprintf(r->integrator, sizeof r->integrator, "%s", k->integrator);
-  snprintf(r->view, sizeof r->view, "%s", k->view);
-  snprintf(r->step, sizeof r->step, "%s", k->step);
-  snprintf(r->property, sizeof r->property, "%s", property);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->verdict, sizeof r->verdict, fmt, ap);
-  va_end(ap);
-  r->value = value;
-  snprintf(r->unit, sizeof r->unit, "%s", unit);
-  r->value2 = value2;
-  snprintf(r->rule, sizeof r->rule, "%s", rule);
-  snprintf(r->scenarios, sizeof r->scenarios, "%s", scen);
-  return FB_OK;
-}
 
-/* Append "name" to a comma-separated list once. */
-void vd_list_add(char *buf, size_t len, const char *name)
-{
-  const size_t nl = strlen(name);
-  for (const char *p = buf; (p = strstr(p, name)) != NULL; p += nl)
-    if ((p == buf || p[-1] == ' ') && (p[nl] == ',' || p[nl] == '\0'))
-      return;
-  const size_t used = strlen(buf);
-  snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
-}
 
 
 static int is_alt_tag(const vrun *r)
@@ -119,20 +72,6 @@ static int is_alt_tag(const vrun *r)
   return m != NULL && m->suite.alt_tag != NULL && streq(m->suite.alt_tag, r->tag);
 }
 
-/* The finer partner of a fixed-step row (same scenario, tag, model, integrator, the next
- * step of the fixed-step group), or NULL. */
-const vrun *vd_partner(const vrun *R, size_t n, const vrun *r)
-{
-  const vrun *best = NULL;
-  for (size_t k = 0; k < n; k++) {
-    const vrun *c = &R[k];
-    if (c != r && streq(c->group, r->group) && streq(c->scenario, r->scenario) &&
-        streq(c->tag, r->tag) && streq(c->model, r->model) && streq(c->integrator, r->integrator) &&
-        c->h < r->h && (best == NULL || c->h > best->h))
-      best = c;
-  }
-  return best;
-}
 
 static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
 {
@@ -910,7 +849,7 @@ int fb_verdicts_load(const char *dir, fb_vtable *v, fb_err *err)
     }
   for (size_t k = 0; k < T.nrows; k++) {
     fb_vrow *r;
-    if (vt_push(v, &r) != FB_OK) {
+    if (vd_push(v, &r) != FB_OK) {
       fb_csv_free(&T);
       fb_vtable_free(v);
       return fb_err_set(err, FB_ENOMEM, "out of memory");

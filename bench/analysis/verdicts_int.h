@@ -43,6 +43,8 @@ typedef struct vset {
 
 static inline int streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
+/* A new row at the end of v, zeroed, its values NaN. FB_OK or FB_ENOMEM. */
+int vd_push(fb_vtable *v, fb_vrow **out);
 /* Append a verdict row of key k (the verdict text printf-style). FB_OK or FB_ENOMEM. */
 int vd_add(fb_vtable *v, const vkey *k, const char *property, double value, const char *unit,
            double value2, const char *rule, const char *scen, const char *fmt, ...)
