@@ -15,8 +15,6 @@
  * 1 yes, 0 no, -1 ambiguous (both have NAME and it has no scenario./model. prefix). */
 int fb_set_fits(const char *set, const fb_scenario_type *s, const fb_model_type *m);
 
-/* Copy s into t's string arena (freed by fb_table_free); NULL when out of memory. */
-const char *fb_table_strdup(fb_table *t, const char *s);
 
 /* Read FILE (a plan) into t (t is overwritten).  FB_OK, or FB_EINVAL with err naming
  * FILE:LINE and the key or value at fault (missing or unknown key, unknown scenario,

@@ -78,6 +78,10 @@ typedef struct fb_table {
 /* Build the default table from the model and scenario registries.  FB_OK or FB_ENOMEM. */
 int fb_table_default(fb_table *t);
 void fb_table_free(fb_table *t);
+/* Copy s into t's string arena (freed by fb_table_free); NULL when out of memory.  Here,
+ * beside fb_table_free, not in the plan reader: the default table (matrix.c) uses it too,
+ * and matrix.c sits below plan.c (no call cycle between files). */
+const char *fb_table_strdup(fb_table *t, const char *s);
 /* The integrator a model runs at a fixed step: its suite data's fixed_integrator, else its
  * default integrator when that takes fixed steps, else its first convergence integrator. */
 const char *fb_model_fixed_step_integrator(const fb_model_type *m);

@@ -19,12 +19,12 @@
  * significant digits) so that switches and forcing breaks do not sit on step boundaries
  * for every h of a ladder (docs/design.md §6).
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fb_normal.h"
-#include "fb_plan.h"
 #include "fb_suite.h"
 
 #define Q FB_EXP_QUICK
@@ -552,6 +552,24 @@ int fb_table_default(fb_table *t)
   }
   t->cap = b.cap;
   return FB_OK;
+}
+
+const char *fb_table_strdup(fb_table *t, const char *s)
+{
+  if (s == NULL)
+    return NULL;
+  if (t->nstrs == t->capstrs) {
+    const size_t cap = t->capstrs ? 2 * t->capstrs : 64;
+    char **p = realloc(t->strs, cap * sizeof *p);
+    if (p == NULL)
+      return NULL;
+    t->strs = p;
+    t->capstrs = cap;
+  }
+  char *d = strdup(s);
+  if (d != NULL)
+    t->strs[t->nstrs++] = d;
+  return d;
 }
 
 void fb_table_free(fb_table *t)

@@ -82,24 +82,6 @@ static int strset_add(strset *set, const char *key)
   return 1;
 }
 
-const char *fb_table_strdup(fb_table *t, const char *s)
-{
-  if (s == NULL)
-    return NULL;
-  if (t->nstrs == t->capstrs) {
-    const size_t cap = t->capstrs ? 2 * t->capstrs : 64;
-    char **p = realloc(t->strs, cap * sizeof *p);
-    if (p == NULL)
-      return NULL;
-    t->strs = p;
-    t->capstrs = cap;
-  }
-  char *d = strdup(s);
-  if (d != NULL)
-    t->strs[t->nstrs++] = d;
-  return d;
-}
-
 /* A new zeroed experiment at the end of t (NULL: out of memory). */
 static fb_experiment *table_add(fb_table *t)
 {
