@@ -1,5 +1,6 @@
 /* registry.c — every scenario, in listing order. */
 #include <stddef.h>
+#include <string.h>
 
 #include "fb_scenarios.h"
 
@@ -42,6 +43,22 @@ const fb_scenario_type *fb_scenario_at(size_t i)
     return fb_scenario_registry[i];
   i -= n_builtin;
   return i < n_plugin_scenarios ? plugin_scenarios[i] : NULL;
+}
+
+/* The lookup by name lives with the tables it searches (as fb_model_find does in
+ * models/registry.c), so that scenario.c and this file do not call each other. */
+const fb_scenario_type *fb_scenario_find(const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  const fb_scenario_type *t;
+  for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
+  for (size_t i = 0; (t = fb_contact_scenario_registry[i]) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
+  return NULL;
 }
 
 int fb_scenario_register(const fb_scenario_type *t, fb_err *err)

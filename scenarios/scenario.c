@@ -54,17 +54,3 @@ void fb_scenario_free(fb_scenario *s)
   free(s->params);
   memset(s, 0, sizeof *s);
 }
-
-const fb_scenario_type *fb_scenario_find(const char *name)
-{
-  if (name == NULL)
-    return NULL;
-  const fb_scenario_type *t;
-  for (size_t i = 0; (t = fb_scenario_at(i)) != NULL; i++)
-    if (strcmp(t->name, name) == 0)
-      return t;
-  for (size_t i = 0; (t = fb_contact_scenario_registry[i]) != NULL; i++)
-    if (strcmp(t->name, name) == 0)
-      return t;
-  return NULL;
-}
