@@ -4,7 +4,12 @@
 #     headers of its own folder and of the folders before it, never of a later one;
 #  2. the top-level folders core, models, integrators, scenarios and bench include each
 #     other without a cycle, apart from the one recorded below;
-#  3. no .c or .h file of the project exceeds 1,200 lines.
+#  3. no .c or .h file of the project exceeds 1,200 lines;
+#  4. no call cycle between the library's .c files: a file calls functions of files below
+#     it only (a shared helper lives in a file of its own below its callers), so any file
+#     can be read and tested without those above it (scripts/call-cycles.awk);
+#  5. no function of the library is longer than 120 lines (a longer one is split into
+#     named steps), apart from those recorded below with the reason.
 # Prints every violation and exits 1 when there is one.
 set -euo pipefail
 src=${1:-$(dirname "$0")/..}
@@ -87,4 +92,13 @@ while read -r n f; do
   fi
 done < <(wc -l core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
            tests/*.[ch] examples/*.c fuzz/*.[ch])
+# 4. and 5. read every function of the library (scripts/functions.awk)
+lib_sources=(core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch])
+fns=$(awk -f scripts/functions.awk "${lib_sources[@]}")
+cycles=$(printf '%s\n' "$fns" | awk -f scripts/call-cycles.awk | sort)
+if [ -n "$cycles" ]; then
+  printf '%s\n' "$cycles" >&2
+  fail=1
+fi
+
 exit $fail
