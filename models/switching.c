@@ -89,6 +89,7 @@
 #include "fb_integrator.h"
 #include "fb_model.h"
 #include "fb_models.h"
+#include "fb_switching_core.h"
 #include "fb_switching_disc.h"
 #include "fb_util.h"
 
@@ -98,8 +99,6 @@
 /* Events closer than 2 event_tol to the previous one, in a row, before the scheme stops
  * locating and handles the next switches at step ends (guaranteed progress). */
 #define SW_ZENO_MAX 64
-/* Root iterations per located event before giving up (FB_ESOLVE). */
-#define SW_ROOT_MAX 200
 
 /* ---------------------------------------------------------------------------------- */
 /* The model: no parameters; z = [mode, F].                                           */
@@ -141,40 +140,13 @@ typedef struct sw_cfg {
 } sw_cfg;
 
 typedef struct sw_ws {
-  int tag; /* FB_SW_TAG_LINE (0, calloc); switching_disc.c's workspace has FB_SW_TAG_DISC */
-  const fb_problem *pb;
-  const fb_plant *pl;
+  union { /* the shared fields as fb_sw_core and by name (fb_switching_core.h) */
+    fb_sw_core core;
+    struct {
+      FB_SW_CORE_FIELDS
+    };
+  };
   const sw_cfg *cfg;
-  const char *name;       /* integrator name, for messages */
-  size_t n, nc;           /* DOFs, contacts */
-  size_t nxv, m;          /* 2n: [x, v] in the full state; m = 2n + nc: what GSL integrates */
-  fb_int_opts o;
-  int fixed;              /* 1: fixed step o.h */
-  double h;               /* adaptive: the step GSL proposes next */
-  double t_lo, t_hi;      /* forcing and contact states are evaluated at t clamped into
-                             [t_lo, t_hi]: just inside the current interval between breaks */
-  gsl_odeiv2_system sys;  /* dimension m, params = this */
-  gsl_odeiv2_driver *d;   /* wires step, control, evolve (implicit steppers need it) */
-  gsl_root_fsolver *rs;   /* brent */
-  fb_counters *cnt;       /* the run's counters (set by evolve) */
-  int stop;               /* why the RHS refused: FB_BUDGET or a failure */
-  double stop_t;
-  fb_err *err;            /* evolve's error sink, for messages from deep inside */
-  int *mode, *old;        /* nc: current modes, modes before a transition */
-  size_t *S, ns;          /* stuck set (contact indices) and its size */
-  double *L;              /* ns x ns Cholesky factor of (M^-1)_SS (nc x nc storage) */
-  double *rS, *FS;        /* nc: right-hand side and solution of the multiplier system */
-  double *f, *acc;        /* n: force, acceleration of the last evaluation */
-  double *F, *Fs, *u, *ud; /* nc: friction force, static bound, surface velocity and
-                             acceleration at the last evaluation */
-  double *zsave;          /* 2 nc: z before a restart, to tell whether it changed */
-  double *g0, *g1, *gt;   /* nc: switching functions at step start, end, trial */
-  double *yc;             /* m: the GSL state [x, v, P], P the impulses since the step start */
-  double *ys, *yt, *yerr; /* m: saved step start, trial state, error estimate */
-  double *yev, *ycand;    /* m: state at the earliest event, at a candidate */
-  double *jf0, *jf1, *jy; /* m: Jacobian differences */
-  int zeno;               /* consecutive events within 2 event_tol of each other */
-  double t_last_event;
 } sw_ws;
 
 static void sw_free(void *wsv)
@@ -186,10 +158,7 @@ static void sw_free(void *wsv)
     fb_swd_free(wsv);
     return;
   }
-  if (w->d != NULL)
-    gsl_odeiv2_driver_free(w->d);
-  if (w->rs != NULL)
-    gsl_root_fsolver_free(w->rs);
+  fb_sw_gsl_free(&w->core);
   free(w->mode);
   free(w->S);
   free(w->L);
@@ -234,24 +203,16 @@ static int sw_factor(sw_ws *w)
   return FB_OK;
 }
 
-/* The time at which the plant is evaluated: t, kept just inside the current interval
- * between breaks.  Scenarios define their forcing on half-open pieces, either way round,
- * so the value *at* a break belongs to one side or the other; the step that lands on a
- * break must see the left piece and everything after it (restart, next steps) the
- * right one. */
-static inline double sw_time(const sw_ws *w, double t)
-{
-  return fmin(fmax(t, w->t_lo), w->t_hi);
-}
 
 /* Forces and accelerations at (t, y) with the current modes: w->F, w->Fs, w->u, w->ud
  * (per contact) and acc (n).  Not counted: callers count. */
-static int sw_eval(sw_ws *w, double t, const double *y, double *acc)
+static int sw_eval(void *wv, double t, const double *y, double *acc)
 {
+  sw_ws *w = wv;
   const fb_plant *pl = w->pl;
   const size_t n = w->n, nc = w->nc;
   const double *x = y, *v = y + n;
-  const double te = sw_time(w, t);
+  const double te = fb_sw_time(&w->core, t);
   double *f = w->f;
   fb_plant_smooth_force(pl, te, x, v, f);
   for (size_t i = 0; i < nc; i++) {
@@ -294,86 +255,10 @@ static int sw_eval(sw_ws *w, double t, const double *y, double *acc)
   return fb_all_finite(acc, n) ? FB_OK : FB_ENONFINITE;
 }
 
-/* One counted evaluation (RHS-equivalent), refused when the budget is spent. */
-static int sw_eval_counted(sw_ws *w, double t, const double *y)
+/* The shared machinery (switching_core.c) under the names this file's run uses. */
+static inline int sw_eval_counted(sw_ws *w, double t, const double *y)
 {
-  if (w->cnt->nfe >= w->o.max_rhs) {
-    w->stop = FB_BUDGET;
-    w->stop_t = t;
-    return FB_BUDGET;
-  }
-  w->cnt->nfe++;
-  int st = sw_eval(w, t, y, w->acc);
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-  }
-  return st;
-}
-
-/* The smooth-phase ODE for GSL: y = [x, v, P], dimension 2n + nc, P' = F.  The friction
- * impulses P carry no information the run needs (they restart from 0 every step); they
- * are there for the step-size control.  In stick x and v are constant while the
- * multiplier follows the forcing, so without P the error estimate is zero, the steps
- * grow without bound and a release (g = Fs - |F| < 0 for a while) falls between two step
- * ends unseen.  With P the control must resolve F(t) to the tolerance. */
-static int sw_rhs(double t, const double y[], double dydt[], void *params)
-{
-  sw_ws *w = params;
-  if (w->cnt->nfe >= w->o.max_rhs) {
-    w->stop = FB_BUDGET;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  w->cnt->nfe++;
-  memcpy(dydt, y + w->n, w->n * sizeof(double));
-  int st = sw_eval(w, t, y, dydt + w->n);
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  memcpy(dydt + w->nxv, w->F, w->nc * sizeof(double)); /* P' = F */
-  return GSL_SUCCESS;
-}
-
-/* Finite-difference Jacobian of the smooth phase, for GSL's implicit steppers. */
-static int sw_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
-{
-  sw_ws *w = params;
-  const size_t n = w->n, m = w->m, nxv = w->nxv, nc = w->nc;
-  const double sqrt_eps = 1.4901161193847656e-08;
-  w->cnt->njac++;
-  memcpy(w->jf0, y + n, n * sizeof(double));
-  int st = sw_eval(w, t, y, w->jf0 + n);
-  memcpy(w->jf0 + nxv, w->F, nc * sizeof(double));
-  memcpy(w->jy, y, m * sizeof(double));
-  memset(dfdy, 0, m * m * sizeof(double)); /* nothing depends on P */
-  for (size_t c = 0; c < nxv && st == FB_OK; c++) {
-    const double keep = w->jy[c];
-    const double d = sqrt_eps * fmax(fabs(keep), c < n ? 1.0 : w->pl->v_scale);
-    w->jy[c] = keep + d;
-    memcpy(w->jf1, w->jy + n, n * sizeof(double));
-    st = sw_eval(w, t, w->jy, w->jf1 + n);
-    memcpy(w->jf1 + nxv, w->F, nc * sizeof(double));
-    w->jy[c] = keep;
-    for (size_t r = 0; r < m; r++)
-      dfdy[r * m + c] = (w->jf1[r] - w->jf0[r]) / d;
-  }
-  if (st == FB_OK) {
-    const double dt = sqrt_eps * fmax(fabs(t), 1.0);
-    memcpy(w->jf1, y + n, n * sizeof(double));
-    st = sw_eval(w, t + dt, y, w->jf1 + n);
-    memcpy(w->jf1 + nxv, w->F, nc * sizeof(double));
-    for (size_t r = 0; r < m; r++)
-      dfdt[r] = (w->jf1[r] - w->jf0[r]) / dt;
-  }
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  return GSL_SUCCESS;
+  return fb_sw_eval_counted(&w->core, t, y);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -385,8 +270,9 @@ static inline double sw_Fs_eff(const sw_ws *w, size_t i)
 }
 
 /* g of every contact from the last evaluation at state y. */
-static void sw_switching(const sw_ws *w, const double *y, double *g)
+static void sw_switching(const void *wv, const double *y, double *g)
 {
+  const sw_ws *w = wv;
   for (size_t i = 0; i < w->nc; i++) {
     const size_t j = w->pl->contact[i].dof;
     g[i] = w->mode[i] != 0 ? (double)w->mode[i] * (y[w->n + j] - w->u[i])
@@ -395,10 +281,7 @@ static void sw_switching(const sw_ws *w, const double *y, double *g)
 }
 
 /* Has the mode of contact i become invalid at switching value g? */
-static inline int sw_crossed(int mode, double g)
-{
-  return mode != 0 ? g <= 0.0 : g < 0.0;
-}
+static inline int sw_crossed(int mode, double g) { return fb_sw_crossed(mode, g); }
 
 /* Write [mode, F] into the z part of the full state. */
 static void sw_write_z(const sw_ws *w, double *y)
@@ -411,15 +294,7 @@ static void sw_write_z(const sw_ws *w, double *y)
 }
 
 /* A message for a refused evaluation (w->stop says why). */
-static int sw_fail(sw_ws *w, double t)
-{
-  if (w->stop == FB_BUDGET)
-    return fb_err_set(w->err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
-                      w->o.max_rhs, t);
-  return fb_err_set(w->err, w->stop != FB_OK ? w->stop : FB_ESOLVE,
-                    "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
-                    fb_status_message(w->stop != FB_OK ? w->stop : FB_ESOLVE));
-}
+static int sw_fail(sw_ws *w, double t) { return fb_sw_fail(&w->core, t); }
 
 /* Consistent modes at (t, y): project the stuck contacts onto v_r = 0, solve their
  * multipliers together, release the worst violator into slip (s = -sgn F) and repeat
@@ -432,7 +307,7 @@ static int sw_resolve(sw_ws *w, double t, double *y)
     for (size_t i = 0; i < w->nc; i++)
       if (w->mode[i] == 0) {
         fb_contact_state cs;
-        fb_plant_contact_at(pl, i, sw_time(w, t), &cs);
+        fb_plant_contact_at(pl, i, fb_sw_time(&w->core, t), &cs);
         y[w->n + pl->contact[i].dof] = cs.u;
       }
     int st = sw_factor(w);
@@ -476,89 +351,11 @@ static int sw_transition(sw_ws *w, double t, double *y, const double *g)
 /* ---------------------------------------------------------------------------------- */
 /* Event location.                                                                     */
 
-typedef struct sw_root {
-  sw_ws *w;
-  size_t i;          /* the contact whose switch is located */
-  double tprev, tn;  /* the accepted step */
-  double lo, hi;     /* latest time seen valid, earliest time seen crossed */
-  int failed;        /* a GSL step or evaluation failed (w->stop or this code says why) */
-} sw_root;
+typedef fb_sw_root sw_root;
 
-/* g_i(tau): one fixed step of length tau - tprev from the saved step start. */
-static double sw_root_g(double tau, void *params)
-{
-  sw_root *r = params;
-  sw_ws *w = r->w;
-  if (tau <= r->tprev)
-    return w->g0[r->i];
-  if (tau >= r->tn)
-    return w->g1[r->i];
-  memcpy(w->yt, w->ys, w->m * sizeof(double));
-  int st = gsl_odeiv2_step_apply(w->d->s, r->tprev, tau - r->tprev, w->yt, w->yerr, NULL, NULL,
-                                 &w->sys);
-  if (st != GSL_SUCCESS) {
-    r->failed = st;
-    return NAN;
-  }
-  if (sw_eval_counted(w, tau, w->yt) != FB_OK) {
-    r->failed = GSL_EBADFUNC;
-    return NAN;
-  }
-  sw_switching(w, w->yt, w->gt);
-  const double g = w->gt[r->i];
-  if (sw_crossed(w->mode[r->i], g)) {
-    if (tau < r->hi) {
-      r->hi = tau;
-      memcpy(w->ycand, w->yt, w->m * sizeof(double));
-    }
-  } else if (tau > r->lo) {
-    r->lo = tau;
-  }
-  return g;
-}
-
-/* Locate contact i's switch inside (tprev, tn] to event_tol: Brent on g_i, with
- * bisection of the tracked bracket as a fallback when Brent's own bracket collapses onto
- * an exact zero.  On success r->hi is the earliest time seen past the switch and
- * w->ycand the state there (or y at tn when r->hi == tn). */
 static int sw_locate(sw_ws *w, sw_root *r, const double *y_tn)
 {
-  memcpy(w->ycand, y_tn, w->m * sizeof(double));
-  r->lo = r->tprev;
-  r->hi = r->tn;
-  r->failed = 0;
-  gsl_function fn = {sw_root_g, r};
-  int st = gsl_root_fsolver_set(w->rs, &fn, r->tprev, r->tn);
-  int brent = st == GSL_SUCCESS;
-  /* No bracket gets narrower than a few ulps of t (long runs, tight event_tol). */
-  const double tol = fmax(w->o.event_tol, 4.0 * DBL_EPSILON * fabs(r->tn));
-  for (unsigned it = 0; r->hi - r->lo > tol; it++) {
-    if (it >= SW_ROOT_MAX)
-      return fb_err_set(w->err, FB_ESOLVE,
-                        "%s: event of contact %zu not located to %g s in %d iterations near "
-                        "t=%.17g",
-                        w->name, r->i + 1, tol, SW_ROOT_MAX, r->hi);
-    w->cnt->ninner++;
-    if (brent) {
-      st = gsl_root_fsolver_iterate(w->rs);
-      if (r->failed)
-        break;
-      if (st != GSL_SUCCESS ||
-          gsl_root_fsolver_x_upper(w->rs) - gsl_root_fsolver_x_lower(w->rs) < 0.5 * tol)
-        brent = 0;
-    } else {
-      sw_root_g(0.5 * (r->lo + r->hi), r);
-      if (r->failed)
-        break;
-    }
-  }
-  if (r->failed) {
-    if (w->stop != FB_OK)
-      return sw_fail(w, w->stop_t);
-    return fb_err_set(w->err, FB_EGSL, "%s: gsl error %d (%s) while locating an event near t=%.17g",
-                      w->name, r->failed, gsl_strerror(r->failed), r->hi);
-  }
-  return FB_OK;
+  return fb_sw_locate(&w->core, r, y_tn);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -604,6 +401,9 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   w->pl = pl;
   w->cfg = cfg;
   w->name = type->name;
+  w->unit = "contact";
+  w->eval = sw_eval;
+  w->switching = sw_switching;
   w->n = pl->n;
   w->nc = pl->nc;
   w->nxv = 2 * pl->n;
@@ -639,17 +439,7 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   for (size_t k = 0; k < sizeof m_arrays / sizeof m_arrays[0]; k++, b += m)
     *m_arrays[k] = b;
 
-  w->sys.function = sw_rhs;
-  w->sys.jacobian = sw_jac;
-  w->sys.dimension = m;
-  w->sys.params = w;
-  const double span = pl->T - pl->t0;
-  w->h = fixed ? o->h : fmin(1e-6 * span, 1e-3);
-  const double atol = isfinite(o->atol) && o->atol > 0 ? o->atol : 1e-10;
-  const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
-  w->d = gsl_odeiv2_driver_alloc_y_new(&w->sys, T, w->h, atol, rtol);
-  w->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-  if (w->d == NULL || w->rs == NULL) {
+  if (fb_sw_gsl_alloc(&w->core, T) != FB_OK) {
     sw_free(w);
     return fb_err_set(err, FB_EGSL, "%s: cannot allocate GSL stepper %s or root solver",
                       type->name, sname);
@@ -663,22 +453,12 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
 
 static int sw_step_failure(sw_ws *w, int gsl_status, double t, fb_err *err)
 {
-  if (w->stop == FB_BUDGET)
-    return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
-                      w->o.max_rhs, t);
-  if (w->stop != FB_OK)
-    return fb_err_set(err, w->stop, "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
-                      fb_status_message(w->stop));
-  return fb_err_set(err, FB_EGSL, "%s: gsl error %d (%s) at t=%.17g", w->name, gsl_status,
-                    gsl_strerror(gsl_status), t);
+  return fb_sw_step_failure(&w->core, gsl_status, t, err);
 }
 
 static int sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
 {
-  if (obs == NULL || obs->on_step == NULL)
-    return FB_OK;
-  int st = obs->on_step(obs->ctx, t, y);
-  return st != 0 ? fb_err_set(err, st, "stopped by the observer at t=%.17g", t) : FB_OK;
+  return fb_sw_observe(obs, t, y, err);
 }
 
 /* Modes at a restart (t0 or a break): v_r decides where it is non-zero (at a break a
@@ -693,24 +473,16 @@ static int sw_restart(sw_ws *w, double t, double *y, int initial, const fb_obser
   memcpy(w->old, w->mode, w->nc * sizeof(int));
   for (size_t i = 0; i < w->nc; i++) {
     fb_contact_state cs;
-    fb_plant_contact_at(pl, i, sw_time(w, t), &cs);
+    fb_plant_contact_at(pl, i, fb_sw_time(&w->core, t), &cs);
     w->mode[i] = (int)fb_sgn(y[w->n + pl->contact[i].dof] - cs.u);
   }
   memcpy(w->zsave, y + nz_off, 2 * w->nc * sizeof(double));
   int st = sw_resolve(w, t, y);
   if (st != FB_OK)
     return st;
-  int switched = 0;
-  for (size_t i = 0; i < w->nc; i++)
-    switched += w->mode[i] != w->old[i];
-  if (!initial && switched) {
-    w->cnt->nswitch += (unsigned long)switched;
-    w->cnt->nevents++;
-  }
-  /* Report again when the modes or forces changed (a break's jump in the force). */
-  if (switched || memcmp(w->zsave, y + nz_off, 2 * w->nc * sizeof(double)) != 0)
-    return sw_observe(obs, t, y, err);
-  return FB_OK;
+  /* Report again when the modes or forces changed (a break's jump in the force); at t0
+   * only then (the run's first report is the caller's). */
+  return fb_sw_restart_end(&w->core, w->nc, t, y, initial, 0, obs, err);
 }
 
 static int sw_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,

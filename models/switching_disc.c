@@ -85,13 +85,13 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_switching_core.h"
 #include "fb_switching_disc.h"
 #include "fb_util.h"
 
 /* As switching.c: |lambda| = Fs to round-off still holds (a push exactly at the limit). */
 #define SWD_SLACK (16.0 * DBL_EPSILON)
 #define SWD_ZENO_MAX 64
-#define SWD_ROOT_MAX 200
 /* A root of g = u . d is a stop when |u across d| <= SWD_ARRIVE_REL |u at step start|:
  * the located state is then within that of 0 (velocity error of the projection). */
 #define SWD_ARRIVE_REL 1e-3
@@ -109,43 +109,26 @@
 enum { SWD_STICK = 0, SWD_SLIP = 1 };
 
 typedef struct swd_ws {
-  int tag; /* FB_SW_TAG_DISC: first, switching.c dispatches on it */
-  const fb_problem *pb;
-  const fb_plant *pl;
-  const char *name;
+  union { /* the shared fields as fb_sw_core and by name (fb_switching_core.h); mode, old
+           * and g0, g1, gt per unit */
+    fb_sw_core core;
+    struct {
+      FB_SW_CORE_FIELDS
+    };
+  };
   int locate;
-  size_t n, nc, nu;      /* DOFs, contact entries, units */
-  size_t nxv, m;         /* 2n; 2n + nc: [x, v, P] integrated by GSL */
-  fb_int_opts o;
-  int fixed;
-  double h;
-  double t_lo, t_hi;     /* plant evaluated at t clamped into [t_lo, t_hi] (switching.c) */
-  gsl_odeiv2_system sys;
-  gsl_odeiv2_driver *d;
-  gsl_root_fsolver *rs;
-  fb_counters *cnt;
-  int stop;
-  double stop_t;
-  fb_err *err;
+  size_t nu;             /* units */
   size_t *ufirst;        /* nu: first entry of each unit */
   size_t *udim;          /* nu: 1 or 2 */
-  int *mode, *old;       /* nu */
-  size_t *S, ns;         /* stuck entries, their number */
   double *Lfull;         /* nc x nc: J_t M^-1 J_t^T */
   double *W;             /* nc x n: row i = M^-1 J_t,i^T */
-  double *L;             /* ns x ns Cholesky factor (nc x nc storage) */
-  double *rS, *FS;       /* nc */
   double *dir;           /* nc: slip reference direction per entry (unit's components) */
-  double *F, *Fs, *N, *u, *ud, *vr; /* nc, at the last evaluation */
-  double *zsave;         /* 2 nc */
-  double *g0, *g1, *gt, *ustart; /* nu */
-  double *f, *acc;       /* n */
-  double *yc, *ys, *yt, *yerr, *yev, *ycand, *jf0, *jf1, *jy; /* m */
-  int zeno, refresh;
+  double *N, *vr;        /* nc, at the last evaluation */
+  double *ustart;        /* nu */
+  int refresh;
   double u_tiny;         /* the band u_band (m/s), see SWD_UTINY_REL */
   double *dband;         /* nc: a band unit's adiabatic direction at the last evaluation */
   unsigned char *inband; /* nu: 1 when the unit's slip is inside the band */
-  double t_last_event;
 } swd_ws;
 
 void fb_swd_free(void *wsv)
@@ -153,10 +136,7 @@ void fb_swd_free(void *wsv)
   swd_ws *w = wsv;
   if (w == NULL)
     return;
-  if (w->d != NULL)
-    gsl_odeiv2_driver_free(w->d);
-  if (w->rs != NULL)
-    gsl_root_fsolver_free(w->rs);
+  fb_sw_gsl_free(&w->core);
   free(w->ufirst);
   free(w->mode);
   free(w->inband);
@@ -164,10 +144,7 @@ void fb_swd_free(void *wsv)
   free(w);
 }
 
-static inline double swd_time(const swd_ws *w, double t)
-{
-  return fmin(fmax(t, w->t_lo), w->t_hi);
-}
+static inline double swd_time(const swd_ws *w, double t) { return fb_sw_time(&w->core, t); }
 
 /* Slip force of unit k from w->vr, w->N (N, on the body): the isotropic Coulomb law
  * F = -S(|u|) u/|u| of docs/design.md §13 ([ShourbagyMatuttis] §3's -s S(s v_r) in 1-D),
@@ -290,8 +267,9 @@ static int swd_accel(swd_ws *w, const double *f, double *acc)
  * band get the adiabatic direction c/|c|, c their slip acceleration with the band units'
  * friction left out (the stuck set's reactions included): the direction an isotropic slip
  * this small aligns with at the rate S L/|u| (header); a first pass finds c. */
-static int swd_eval(swd_ws *w, double t, const double *y, double *acc)
+static int swd_eval(void *wv, double t, const double *y, double *acc)
 {
+  swd_ws *w = wv;
   const fb_plant *pl = w->pl;
   const size_t n = w->n;
   double *f = w->f;
@@ -335,81 +313,10 @@ static int swd_eval(swd_ws *w, double t, const double *y, double *acc)
   return fb_all_finite(acc, n) ? FB_OK : FB_ENONFINITE;
 }
 
-static int swd_eval_counted(swd_ws *w, double t, const double *y)
+/* The shared machinery (switching_core.c) under the names this file's run uses. */
+static inline int swd_eval_counted(swd_ws *w, double t, const double *y)
 {
-  if (w->cnt->nfe >= w->o.max_rhs) {
-    w->stop = FB_BUDGET;
-    w->stop_t = t;
-    return FB_BUDGET;
-  }
-  w->cnt->nfe++;
-  int st = swd_eval(w, t, y, w->acc);
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-  }
-  return st;
-}
-
-/* y = [x, v, P], P' = F: the impulses make the step control resolve the multipliers in
- * stick (switching.c, sw_rhs). */
-static int swd_rhs(double t, const double y[], double dydt[], void *params)
-{
-  swd_ws *w = params;
-  if (w->cnt->nfe >= w->o.max_rhs) {
-    w->stop = FB_BUDGET;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  w->cnt->nfe++;
-  memcpy(dydt, y + w->n, w->n * sizeof(double));
-  int st = swd_eval(w, t, y, dydt + w->n);
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  memcpy(dydt + w->nxv, w->F, w->nc * sizeof(double));
-  return GSL_SUCCESS;
-}
-
-/* Finite-difference Jacobian for GSL's implicit steppers (as switching.c). */
-static int swd_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
-{
-  swd_ws *w = params;
-  const size_t n = w->n, m = w->m, nxv = w->nxv, nc = w->nc;
-  const double sqrt_eps = 1.4901161193847656e-08;
-  w->cnt->njac++;
-  memcpy(w->jf0, y + n, n * sizeof(double));
-  int st = swd_eval(w, t, y, w->jf0 + n);
-  memcpy(w->jf0 + nxv, w->F, nc * sizeof(double));
-  memcpy(w->jy, y, m * sizeof(double));
-  memset(dfdy, 0, m * m * sizeof(double));
-  for (size_t c = 0; c < nxv && st == FB_OK; c++) {
-    const double keep = w->jy[c];
-    const double dd = sqrt_eps * fmax(fabs(keep), c < n ? 1.0 : w->pl->v_scale);
-    w->jy[c] = keep + dd;
-    memcpy(w->jf1, w->jy + n, n * sizeof(double));
-    st = swd_eval(w, t, w->jy, w->jf1 + n);
-    memcpy(w->jf1 + nxv, w->F, nc * sizeof(double));
-    w->jy[c] = keep;
-    for (size_t r = 0; r < m; r++)
-      dfdy[r * m + c] = (w->jf1[r] - w->jf0[r]) / dd;
-  }
-  if (st == FB_OK) {
-    const double dt = sqrt_eps * fmax(fabs(t), 1.0);
-    memcpy(w->jf1, y + n, n * sizeof(double));
-    st = swd_eval(w, t + dt, y, w->jf1 + n);
-    memcpy(w->jf1 + nxv, w->F, nc * sizeof(double));
-    for (size_t r = 0; r < m; r++)
-      dfdt[r] = (w->jf1[r] - w->jf0[r]) / dt;
-  }
-  if (st != FB_OK) {
-    w->stop = st;
-    w->stop_t = t;
-    return GSL_EBADFUNC;
-  }
-  return GSL_SUCCESS;
+  return fb_sw_eval_counted(&w->core, t, y);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -441,9 +348,13 @@ static void swd_switching(const swd_ws *w, double *g)
                : w->Fs[w->ufirst[k]] * (1.0 + SWD_SLACK) - swd_unit_norm(w, w->F, k);
 }
 
-static inline int swd_crossed(int mode, double g)
+static inline int swd_crossed(int mode, double g) { return fb_sw_crossed(mode, g); }
+
+/* swd_switching as the core calls it: g needs no state, the evaluation left all in w. */
+static void swd_switching_core(const void *w, const double *y, double *g)
 {
-  return mode != SWD_STICK ? g <= 0.0 : g < 0.0;
+  (void)y;
+  swd_switching(w, g);
 }
 
 /* Slip units: d = u/|u| where u != 0 (a 1-D unit's d is its sign), and g0 = |u| (the
@@ -488,15 +399,7 @@ static void swd_write_z(const swd_ws *w, double *y)
     }
 }
 
-static int swd_fail(swd_ws *w, double t)
-{
-  if (w->stop == FB_BUDGET)
-    return fb_err_set(w->err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
-                      w->o.max_rhs, t);
-  return fb_err_set(w->err, w->stop != FB_OK ? w->stop : FB_ESOLVE,
-                    "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
-                    fb_status_message(w->stop != FB_OK ? w->stop : FB_ESOLVE));
-}
+static int swd_fail(swd_ws *w, double t) { return fb_sw_fail(&w->core, t); }
 
 /* Project v onto the stuck set's constraint J_S v = u_S by the impulse M^-1 J_S^T mu,
  * L_SS mu = u_S - J_S v (docs/design.md §13: the velocity jump at a stop; round-off drift
@@ -574,86 +477,11 @@ static int swd_resolve(swd_ws *w, double t, double *y)
 /* ---------------------------------------------------------------------------------- */
 /* Event location (as switching.c).                                                    */
 
-typedef struct swd_root {
-  swd_ws *w;
-  size_t k;
-  double tprev, tn;
-  double lo, hi;
-  int failed;
-} swd_root;
-
-static double swd_root_g(double tau, void *params)
-{
-  swd_root *r = params;
-  swd_ws *w = r->w;
-  if (tau <= r->tprev)
-    return w->g0[r->k];
-  if (tau >= r->tn)
-    return w->g1[r->k];
-  memcpy(w->yt, w->ys, w->m * sizeof(double));
-  int st = gsl_odeiv2_step_apply(w->d->s, r->tprev, tau - r->tprev, w->yt, w->yerr, NULL, NULL,
-                                 &w->sys);
-  if (st != GSL_SUCCESS) {
-    r->failed = st;
-    return NAN;
-  }
-  if (swd_eval_counted(w, tau, w->yt) != FB_OK) {
-    r->failed = GSL_EBADFUNC;
-    return NAN;
-  }
-  swd_switching(w, w->gt);
-  const double g = w->gt[r->k];
-  if (swd_crossed(w->mode[r->k], g)) {
-    if (tau < r->hi) {
-      r->hi = tau;
-      memcpy(w->ycand, w->yt, w->m * sizeof(double));
-    }
-  } else if (tau > r->lo) {
-    r->lo = tau;
-  }
-  return g;
-}
+typedef fb_sw_root swd_root;
 
 static int swd_locate(swd_ws *w, swd_root *r, const double *y_tn)
 {
-  memcpy(w->ycand, y_tn, w->m * sizeof(double));
-  r->lo = r->tprev;
-  r->hi = r->tn;
-  r->failed = 0;
-  gsl_function fn = {swd_root_g, r};
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  int st = gsl_root_fsolver_set(w->rs, &fn, r->tprev, r->tn);
-  gsl_set_error_handler(old);
-  int brent = st == GSL_SUCCESS;
-  const double tol = fmax(w->o.event_tol, 4.0 * DBL_EPSILON * fabs(r->tn));
-  for (unsigned it = 0; r->hi - r->lo > tol; it++) {
-    if (it >= SWD_ROOT_MAX)
-      return fb_err_set(w->err, FB_ESOLVE,
-                        "%s: event of contact unit %zu not located to %g s in %d iterations "
-                        "near t=%.17g",
-                        w->name, r->k + 1, tol, SWD_ROOT_MAX, r->hi);
-    w->cnt->ninner++;
-    if (brent) {
-      st = gsl_root_fsolver_iterate(w->rs);
-      if (r->failed)
-        break;
-      if (st != GSL_SUCCESS ||
-          gsl_root_fsolver_x_upper(w->rs) - gsl_root_fsolver_x_lower(w->rs) < 0.5 * tol)
-        brent = 0;
-    } else {
-      swd_root_g(0.5 * (r->lo + r->hi), r);
-      if (r->failed)
-        break;
-    }
-  }
-  if (r->failed) {
-    if (w->stop != FB_OK)
-      return swd_fail(w, w->stop_t);
-    return fb_err_set(w->err, FB_EGSL,
-                      "%s: gsl error %d (%s) while locating an event near t=%.17g", w->name,
-                      r->failed, gsl_strerror(r->failed), r->hi);
-  }
-  return FB_OK;
+  return fb_sw_locate(&w->core, r, y_tn);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -681,6 +509,9 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
   w->pb = pb;
   w->pl = pl;
   w->name = name;
+  w->unit = "contact unit";
+  w->eval = swd_eval;
+  w->switching = swd_switching_core;
   w->locate = locate;
   w->n = n;
   w->nc = nc;
@@ -751,17 +582,7 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
         w->u_tiny = fmax(w->u_tiny, SWD_BAND_H * o->h * fb_plant_contact_Fs(pl, i) *
                                         w->Lfull[i * nc + i]);
 
-  w->sys.function = swd_rhs;
-  w->sys.jacobian = swd_jac;
-  w->sys.dimension = m;
-  w->sys.params = w;
-  const double span = pl->T - pl->t0;
-  w->h = w->fixed ? o->h : fmin(1e-6 * span, 1e-3);
-  const double atol = isfinite(o->atol) && o->atol > 0 ? o->atol : 1e-10;
-  const double rtol = isfinite(o->rtol) && o->rtol > 0 ? o->rtol : 1e-10;
-  w->d = gsl_odeiv2_driver_alloc_y_new(&w->sys, T, w->h, atol, rtol);
-  w->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-  if (w->d == NULL || w->rs == NULL) {
+  if (fb_sw_gsl_alloc(&w->core, T) != FB_OK) {
     fb_swd_free(w);
     return fb_err_set(err, FB_EGSL, "%s: cannot allocate the GSL stepper or root solver", name);
   }
@@ -774,10 +595,7 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
 
 static int swd_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
 {
-  if (obs == NULL || obs->on_step == NULL)
-    return FB_OK;
-  int st = obs->on_step(obs->ctx, t, y);
-  return st != 0 ? fb_err_set(err, st, "stopped by the observer at t=%.17g", t) : FB_OK;
+  return fb_sw_observe(obs, t, y, err);
 }
 
 /* Modes at t0 or a break: slip along u where u != 0, stuck candidates where u = 0. */
@@ -795,28 +613,13 @@ static int swd_restart(swd_ws *w, double t, double *y, int initial, const fb_obs
   int st = swd_resolve(w, t, y);
   if (st != FB_OK)
     return st;
-  unsigned long switched = 0;
-  for (size_t k = 0; k < w->nu; k++)
-    switched += w->mode[k] != w->old[k];
-  if (!initial && switched) {
-    w->cnt->nswitch += switched;
-    w->cnt->nevents++;
-  }
-  if (initial || switched || memcmp(w->zsave, y + w->nxv, 2 * w->nc * sizeof(double)) != 0)
-    return swd_observe(obs, t, y, err);
-  return FB_OK;
+  /* unlike switching.c, the state at t0 is always reported here */
+  return fb_sw_restart_end(&w->core, w->nu, t, y, initial, 1, obs, err);
 }
 
 static int swd_step_failure(swd_ws *w, int gsl_status, double t, fb_err *err)
 {
-  if (w->stop == FB_BUDGET)
-    return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
-                      w->o.max_rhs, t);
-  if (w->stop != FB_OK)
-    return fb_err_set(err, w->stop, "%s: evaluation failed at t=%.17g: %s", w->name, w->stop_t,
-                      fb_status_message(w->stop));
-  return fb_err_set(err, FB_EGSL, "%s: gsl error %d (%s) at t=%.17g", w->name, gsl_status,
-                    gsl_strerror(gsl_status), t);
+  return fb_sw_step_failure(&w->core, gsl_status, t, err);
 }
 
 /* At an event (t, y) with g there under the old modes: the slip units that stopped

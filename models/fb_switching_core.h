@@ -1,0 +1,117 @@
+/* fb_switching_core.h — the machinery switching.c (one-DOF contacts) and switching_disc.c
+ * (2-D contacts, Jacobian rows) share: the GSL system of the smooth phase ([x, v, P],
+ * P' = F), its counted evaluation and finite-difference Jacobian, event location by Brent
+ * with a bisection fallback, the failure messages, the observer call and the bookkeeping
+ * at a restart (models/switching_core.c).  Private to models/.
+ *
+ * Each scheme keeps its own workspace (what its modes and forces need) and starts it with
+ * FB_SW_CORE_FIELDS twice over, in an anonymous union: as `core`, the fb_sw_core these
+ * functions take, and as the same fields by name (w->d, w->mode, ...), so that each scheme's
+ * own code, above all its run loop, reads them as before.  The two views are one struct
+ * layout, C11's common initial sequence of union members. */
+#ifndef FB_SWITCHING_CORE_H
+#define FB_SWITCHING_CORE_H
+
+#include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_roots.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "fb_integrator.h"
+
+/* mode[k] is 0 in stick, the slip's sign otherwise (a unit of switching_disc.c: 1 in
+ * slip); g the switching function of the mode (slip: along the slip, stick: the margin of
+ * the multiplier to its bound). */
+#define FB_SW_CORE_FIELDS                                                                    \
+  int tag; /* FB_SW_TAG_LINE or FB_SW_TAG_DISC (fb_switching_disc.h): first */             \
+  const fb_problem *pb;                                                                      \
+  const fb_plant *pl;                                                                        \
+  const char *name;  /* integrator name, for messages */                                   \
+  const char *unit;  /* what an event belongs to, for messages: "contact", "contact unit" */ \
+  size_t n, nc;      /* DOFs, contact entries */                                           \
+  size_t nxv, m;     /* 2n: [x, v] in the full state; m = 2n + nc: what GSL integrates */  \
+  fb_int_opts o;                                                                             \
+  int fixed;         /* 1: fixed step o.h */                                               \
+  double h;          /* adaptive: the step GSL proposes next */                            \
+  double t_lo, t_hi; /* the plant is evaluated at t clamped into [t_lo, t_hi] */           \
+  gsl_odeiv2_system sys; /* dimension m, params = the workspace */                         \
+  gsl_odeiv2_driver *d;                                                                      \
+  gsl_root_fsolver *rs; /* brent */                                                        \
+  fb_counters *cnt;  /* the run's counters (set by evolve) */                              \
+  int stop;          /* why an evaluation refused: FB_BUDGET or a failure */               \
+  double stop_t;                                                                             \
+  fb_err *err;       /* evolve's error sink, for messages from deep inside */              \
+  int *mode, *old;   /* current modes, modes before a transition */                        \
+  size_t *S, ns;     /* stuck set and its size */                                          \
+  double *L, *rS, *FS; /* Cholesky factor of the stuck set's matrix; its system */         \
+  double *F, *Fs, *u, *ud; /* nc: friction force, static bound, surface velocity and       \
+                              acceleration at the last evaluation */                       \
+  double *f, *acc;   /* n: force, acceleration of the last evaluation */                   \
+  double *zsave;     /* 2 nc: z before a restart, to tell whether it changed */            \
+  double *g0, *g1, *gt; /* switching functions at step start, end, trial */                \
+  double *yc, *ys, *yt, *yerr, *yev, *ycand, *jf0, *jf1, *jy; /* m-vectors */              \
+  int zeno;          /* consecutive events within 2 event_tol of each other */             \
+  double t_last_event;                                                                       \
+  /* the scheme's evaluation at (t, y) with the modes frozen: F, Fs, u, ud and acc */      \
+  int (*eval)(void *w, double t, const double *y, double *acc);                              \
+  /* g of every mode from the last evaluation at state y */                                \
+  void (*switching)(const void *w, const double *y, double *g);
+
+typedef struct fb_sw_core {
+  FB_SW_CORE_FIELDS
+} fb_sw_core;
+
+/* The time at which the plant is evaluated: t, kept just inside the current interval
+ * between breaks (switching.c's header says why). */
+static inline double fb_sw_time(const fb_sw_core *c, double t)
+{
+  return fmin(fmax(t, c->t_lo), c->t_hi);
+}
+
+/* Has a mode become invalid at switching value g? (A slip ends on reaching 0; a stick only
+ * below its bound.) */
+static inline int fb_sw_crossed(int mode, double g)
+{
+  return mode != 0 ? g <= 0.0 : g < 0.0;
+}
+
+/* One counted evaluation (RHS-equivalent), refused when the budget is spent. */
+int fb_sw_eval_counted(fb_sw_core *c, double t, const double *y);
+/* The smooth phase for GSL (params: the workspace): y = [x, v, P], P' = F, and its
+ * finite-difference Jacobian for the implicit steppers. */
+int fb_sw_rhs(double t, const double y[], double dydt[], void *params);
+int fb_sw_jac(double t, const double y[], double *dfdy, double dfdt[], void *params);
+/* A message for a refused evaluation (c->stop says why). */
+int fb_sw_fail(fb_sw_core *c, double t);
+/* A message for a failed GSL step (or the evaluation that made it fail). */
+int fb_sw_step_failure(fb_sw_core *c, int gsl_status, double t, fb_err *err);
+/* The observer on (t, y), its refusal as an error. */
+int fb_sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err);
+
+/* One event being located: mode i's switch inside the accepted step (tprev, tn]. */
+typedef struct fb_sw_root {
+  void *w;         /* the workspace (its core first) */
+  size_t i;        /* the mode (contact or unit) whose switch is located */
+  double tprev, tn;
+  double lo, hi;   /* latest time seen valid, earliest time seen crossed */
+  int failed;      /* a GSL step or evaluation failed (c->stop or this code says why) */
+} fb_sw_root;
+
+/* Locate r's switch to event_tol: Brent on g_i, with bisection of the tracked bracket as
+ * a fallback when Brent's own bracket collapses onto an exact zero.  On success r->hi is
+ * the earliest time seen past the switch and ycand the state there (y_tn when r->hi ==
+ * tn). */
+int fb_sw_locate(fb_sw_core *c, fb_sw_root *r, const double *y_tn);
+
+/* The GSL system, driver and root solver of a workspace whose sizes, options and
+ * callbacks are set; FB_OK, or FB_EGSL when GSL could not allocate (the caller frees). */
+int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T);
+void fb_sw_gsl_free(fb_sw_core *c);
+
+/* After a restart's resolve (t0 or a break): count the nmodes modes that changed as
+ * switches and one event (not at t0), and report the state again when anything changed
+ * (modes, or z against zsave: a break's jump in the force), or at t0 when report_initial. */
+int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, double t, const double *y, int initial,
+                      int report_initial, const fb_observer *obs, fb_err *err);
+
+#endif

@@ -1,0 +1,238 @@
+/* switching_core.c — what the switching model's two workspaces share (fb_switching_core.h):
+ * the smooth phase's GSL system, event location, messages, the observer and the restart's
+ * bookkeeping.  Moved here from switching.c and switching_disc.c, where each had its own
+ * copy line for line; the arithmetic is unchanged, so both schemes' results are too. */
+#include <float.h>
+#include <gsl/gsl_errno.h>
+#include <string.h>
+
+#include "fb_switching_core.h"
+#include "fb_util.h"
+
+int fb_sw_eval_counted(fb_sw_core *c, double t, const double *y)
+{
+  if (c->cnt->nfe >= c->o.max_rhs) {
+    c->stop = FB_BUDGET;
+    c->stop_t = t;
+    return FB_BUDGET;
+  }
+  c->cnt->nfe++;
+  int st = c->eval(c, t, y, c->acc);
+  if (st != FB_OK) {
+    c->stop = st;
+    c->stop_t = t;
+  }
+  return st;
+}
+
+/* The friction impulses P carry no information the run needs (they restart from 0 every
+ * step); they are there for the step-size control.  In stick x and v are constant while
+ * the multiplier follows the forcing, so without P the error estimate is zero, the steps
+ * grow without bound and a release (g = Fs - |F| < 0 for a while) falls between two step
+ * ends unseen.  With P the control must resolve F(t) to the tolerance. */
+int fb_sw_rhs(double t, const double y[], double dydt[], void *params)
+{
+  fb_sw_core *c = params;
+  if (c->cnt->nfe >= c->o.max_rhs) {
+    c->stop = FB_BUDGET;
+    c->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  c->cnt->nfe++;
+  memcpy(dydt, y + c->n, c->n * sizeof(double));
+  int st = c->eval(c, t, y, dydt + c->n);
+  if (st != FB_OK) {
+    c->stop = st;
+    c->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  memcpy(dydt + c->nxv, c->F, c->nc * sizeof(double)); /* P' = F */
+  return GSL_SUCCESS;
+}
+
+int fb_sw_jac(double t, const double y[], double *dfdy, double dfdt[], void *params)
+{
+  fb_sw_core *c = params;
+  const size_t n = c->n, m = c->m, nxv = c->nxv, nc = c->nc;
+  const double sqrt_eps = 1.4901161193847656e-08;
+  c->cnt->njac++;
+  memcpy(c->jf0, y + n, n * sizeof(double));
+  int st = c->eval(c, t, y, c->jf0 + n);
+  memcpy(c->jf0 + nxv, c->F, nc * sizeof(double));
+  memcpy(c->jy, y, m * sizeof(double));
+  memset(dfdy, 0, m * m * sizeof(double)); /* nothing depends on P */
+  for (size_t k = 0; k < nxv && st == FB_OK; k++) {
+    const double keep = c->jy[k];
+    const double d = sqrt_eps * fmax(fabs(keep), k < n ? 1.0 : c->pl->v_scale);
+    c->jy[k] = keep + d;
+    memcpy(c->jf1, c->jy + n, n * sizeof(double));
+    st = c->eval(c, t, c->jy, c->jf1 + n);
+    memcpy(c->jf1 + nxv, c->F, nc * sizeof(double));
+    c->jy[k] = keep;
+    for (size_t r = 0; r < m; r++)
+      dfdy[r * m + k] = (c->jf1[r] - c->jf0[r]) / d;
+  }
+  if (st == FB_OK) {
+    const double dt = sqrt_eps * fmax(fabs(t), 1.0);
+    memcpy(c->jf1, y + n, n * sizeof(double));
+    st = c->eval(c, t + dt, y, c->jf1 + n);
+    memcpy(c->jf1 + nxv, c->F, nc * sizeof(double));
+    for (size_t r = 0; r < m; r++)
+      dfdt[r] = (c->jf1[r] - c->jf0[r]) / dt;
+  }
+  if (st != FB_OK) {
+    c->stop = st;
+    c->stop_t = t;
+    return GSL_EBADFUNC;
+  }
+  return GSL_SUCCESS;
+}
+
+int fb_sw_fail(fb_sw_core *c, double t)
+{
+  if (c->stop == FB_BUDGET)
+    return fb_err_set(c->err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
+                      c->o.max_rhs, t);
+  return fb_err_set(c->err, c->stop != FB_OK ? c->stop : FB_ESOLVE,
+                    "%s: evaluation failed at t=%.17g: %s", c->name, c->stop_t,
+                    fb_status_message(c->stop != FB_OK ? c->stop : FB_ESOLVE));
+}
+
+int fb_sw_step_failure(fb_sw_core *c, int gsl_status, double t, fb_err *err)
+{
+  if (c->stop == FB_BUDGET)
+    return fb_err_set(err, FB_BUDGET, "RHS budget of %lu evaluations exhausted at t=%.17g",
+                      c->o.max_rhs, t);
+  if (c->stop != FB_OK)
+    return fb_err_set(err, c->stop, "%s: evaluation failed at t=%.17g: %s", c->name, c->stop_t,
+                      fb_status_message(c->stop));
+  return fb_err_set(err, FB_EGSL, "%s: gsl error %d (%s) at t=%.17g", c->name, gsl_status,
+                    gsl_strerror(gsl_status), t);
+}
+
+int fb_sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
+{
+  if (obs == NULL || obs->on_step == NULL)
+    return FB_OK;
+  int st = obs->on_step(obs->ctx, t, y);
+  return st != 0 ? fb_err_set(err, st, "stopped by the observer at t=%.17g", t) : FB_OK;
+}
+
+/* Root iterations per located event before giving up (FB_ESOLVE). */
+#define SW_ROOT_MAX 200
+
+/* g_i(tau): one fixed step of length tau - tprev from the saved step start; tracks the
+ * bracket [lo, hi] and the state at hi. */
+static double root_g(double tau, void *params)
+{
+  fb_sw_root *r = params;
+  fb_sw_core *c = r->w;
+  if (tau <= r->tprev)
+    return c->g0[r->i];
+  if (tau >= r->tn)
+    return c->g1[r->i];
+  memcpy(c->yt, c->ys, c->m * sizeof(double));
+  int st = gsl_odeiv2_step_apply(c->d->s, r->tprev, tau - r->tprev, c->yt, c->yerr, NULL, NULL,
+                                 &c->sys);
+  if (st != GSL_SUCCESS) {
+    r->failed = st;
+    return NAN;
+  }
+  if (fb_sw_eval_counted(c, tau, c->yt) != FB_OK) {
+    r->failed = GSL_EBADFUNC;
+    return NAN;
+  }
+  c->switching(c, c->yt, c->gt);
+  const double g = c->gt[r->i];
+  if (fb_sw_crossed(c->mode[r->i], g)) {
+    if (tau < r->hi) {
+      r->hi = tau;
+      memcpy(c->ycand, c->yt, c->m * sizeof(double));
+    }
+  } else if (tau > r->lo) {
+    r->lo = tau;
+  }
+  return g;
+}
+
+int fb_sw_locate(fb_sw_core *c, fb_sw_root *r, const double *y_tn)
+{
+  memcpy(c->ycand, y_tn, c->m * sizeof(double));
+  r->lo = r->tprev;
+  r->hi = r->tn;
+  r->failed = 0;
+  gsl_function fn = {root_g, r};
+  /* g without a sign change at the ends is a status here, not GSL's abort */
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int st = gsl_root_fsolver_set(c->rs, &fn, r->tprev, r->tn);
+  gsl_set_error_handler(old);
+  int brent = st == GSL_SUCCESS;
+  /* No bracket gets narrower than a few ulps of t (long runs, tight event_tol). */
+  const double tol = fmax(c->o.event_tol, 4.0 * DBL_EPSILON * fabs(r->tn));
+  for (unsigned it = 0; r->hi - r->lo > tol; it++) {
+    if (it >= SW_ROOT_MAX)
+      return fb_err_set(c->err, FB_ESOLVE,
+                        "%s: event of %s %zu not located to %g s in %d iterations near "
+                        "t=%.17g",
+                        c->name, c->unit, r->i + 1, tol, SW_ROOT_MAX, r->hi);
+    c->cnt->ninner++;
+    if (brent) {
+      st = gsl_root_fsolver_iterate(c->rs);
+      if (r->failed)
+        break;
+      if (st != GSL_SUCCESS ||
+          gsl_root_fsolver_x_upper(c->rs) - gsl_root_fsolver_x_lower(c->rs) < 0.5 * tol)
+        brent = 0;
+    } else {
+      root_g(0.5 * (r->lo + r->hi), r);
+      if (r->failed)
+        break;
+    }
+  }
+  if (r->failed) {
+    if (c->stop != FB_OK)
+      return fb_sw_fail(c, c->stop_t);
+    return fb_err_set(c->err, FB_EGSL, "%s: gsl error %d (%s) while locating an event near t=%.17g",
+                      c->name, r->failed, gsl_strerror(r->failed), r->hi);
+  }
+  return FB_OK;
+}
+
+int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T)
+{
+  c->sys.function = fb_sw_rhs;
+  c->sys.jacobian = fb_sw_jac;
+  c->sys.dimension = c->m;
+  c->sys.params = c;
+  const double span = c->pl->T - c->pl->t0;
+  c->h = c->fixed ? c->o.h : fmin(1e-6 * span, 1e-3);
+  const double atol = isfinite(c->o.atol) && c->o.atol > 0 ? c->o.atol : 1e-10;
+  const double rtol = isfinite(c->o.rtol) && c->o.rtol > 0 ? c->o.rtol : 1e-10;
+  c->d = gsl_odeiv2_driver_alloc_y_new(&c->sys, T, c->h, atol, rtol);
+  c->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  return c->d == NULL || c->rs == NULL ? FB_EGSL : FB_OK;
+}
+
+void fb_sw_gsl_free(fb_sw_core *c)
+{
+  if (c->d != NULL)
+    gsl_odeiv2_driver_free(c->d);
+  if (c->rs != NULL)
+    gsl_root_fsolver_free(c->rs);
+}
+
+int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, double t, const double *y, int initial,
+                      int report_initial, const fb_observer *obs, fb_err *err)
+{
+  unsigned long switched = 0;
+  for (size_t k = 0; k < nmodes; k++)
+    switched += c->mode[k] != c->old[k];
+  if (!initial && switched) {
+    c->cnt->nswitch += switched;
+    c->cnt->nevents++;
+  }
+  if ((initial && report_initial) || switched ||
+      memcmp(c->zsave, y + c->nxv, 2 * c->nc * sizeof(double)) != 0)
+    return fb_sw_observe(obs, t, y, err);
+  return FB_OK;
+}
