@@ -502,23 +502,26 @@ static int merge_meta(const fb_merge_part *parts, size_t n, const char *date, fb
   return FB_OK;
 }
 
-int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_merge_out *out,
-                   fb_err *err)
+/* What fb_merge_texts carries from one step to the next. */
+typedef struct merge_ctx {
+  const fb_merge_part *parts;
+  size_t n;
+  size_t N;           /* runs in the whole table */
+  fb_csv *T;          /* runs.csv of each part */
+  run_ref *rr;        /* every row of every part; sorted by run id once read */
+  size_t nrr, rcap, nunique;
+  run_ref *conv;      /* the step-ladder rows, in id order, for orders.csv */
+  size_t nconv;
+  order_ref *ord;     /* the rows of every part's orders.csv */
+  size_t nord, ocap;
+  const char *oheader; /* the first orders.csv header, or NULL */
+  size_t oheader_len;
+} merge_ctx;
+
+/* part.json: which part of which split; a part without runs.csv did not finish. */
+static int merge_check_parts(const fb_merge_part *parts, size_t n, part_info *pi, fb_err *err)
 {
-  memset(out, 0, sizeof *out);
-  if (n == 0)
-    return fb_err_set(err, FB_EINVAL, "merge: no parts given");
-  part_info *pi = calloc(n, sizeof *pi);
-  fb_csv *T = calloc(n, sizeof *T); /* runs.csv of each part */
-  run_ref *rr = NULL, *conv = NULL;
-  order_ref *ord = NULL;
-  size_t nrr = 0, rcap = 0, nord = 0, ocap = 0;
-  int st = FB_OK, empty;
-  if (pi == NULL || T == NULL) {
-    st = fb_err_set(err, FB_ENOMEM, "out of memory");
-    goto done;
-  }
-  /* part.json: which part of which split; a part without runs.csv did not finish */
+  int st = FB_OK;
   for (size_t i = 0; i < n && st == FB_OK; i++) {
     st = part_info_read(parts[i].name, parts[i].part_json, &pi[i], err);
     if (st == FB_OK && parts[i].runs == NULL)
@@ -529,55 +532,65 @@ int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_me
   }
   if (st == FB_OK)
     st = check_split(parts, pi, n, err);
-  if (st != FB_OK)
-    goto done;
-  const size_t K = pi[0].parts, N = pi[0].runs_total;
-  out->nparts = K;
-  out->nruns = N;
-  /* runs.csv: one header; every row a run id in 1..N, of the header's width.  The first
-   * fault in reading order wins: a run that differs between two parts is found after
-   * sorting, so reading stops at the first other fault and the two are compared. */
-  int bad = FB_OK;
-  fb_err bad_err;
-  for (size_t i = 0; i < n && bad == FB_OK; i++) {
+  return st;
+}
+
+/* runs.csv of every part into c->T and c->rr: one header; every row a run id in 1..N, of
+ * the header's width.  The first fault in reading order goes to *bad and bad_err, and
+ * reading stops there: a run that differs between two parts is found after sorting
+ * (merge_check_runs), and wins.  Returns FB_OK or FB_ENOMEM. */
+static int merge_read_runs(merge_ctx *c, int *bad, fb_err *bad_err, fb_err *err)
+{
+  const fb_merge_part *parts = c->parts;
+  fb_csv *T = c->T;
+  int empty;
+  *bad = FB_OK;
+  for (size_t i = 0; i < c->n && *bad == FB_OK; i++) {
     const fb_merge_part *p = &parts[i];
-    bad = part_csv(&T[i], p->name, "runs.csv", p->runs, p->runs_len, &empty, &bad_err);
-    if (bad != FB_OK && empty)
-      bad = fb_err_set(&bad_err, FB_EINVAL, "merge: '%s/runs.csv' has no header", p->name);
-    if (bad != FB_OK)
+    *bad = part_csv(&T[i], p->name, "runs.csv", p->runs, p->runs_len, &empty, bad_err);
+    if (*bad != FB_OK && empty)
+      *bad = fb_err_set(bad_err, FB_EINVAL, "merge: '%s/runs.csv' has no header", p->name);
+    if (*bad != FB_OK)
       break;
     if (T[i].head.len != T[0].head.len ||
         memcmp(p->runs + T[i].head.off, parts[0].runs + T[0].head.off, T[0].head.len) != 0) {
-      bad = fb_err_set(&bad_err, FB_EINVAL,
-                       "merge: '%s/runs.csv' has other columns than '%s/runs.csv'", p->name,
-                       parts[0].name);
+      *bad = fb_err_set(bad_err, FB_EINVAL,
+                        "merge: '%s/runs.csv' has other columns than '%s/runs.csv'", p->name,
+                        parts[0].name);
       break;
     }
     for (size_t r = 0; r < T[i].nrows; r++) {
       const fb_csv_rec *rec = &T[i].rows[r];
-      const size_t id = run_id(fb_csv_s(&T[i], r, 0), N);
+      const size_t id = run_id(fb_csv_s(&T[i], r, 0), c->N);
       if (id == 0 || rec->nfields != T[i].ncols) {
         const char *line = p->runs + rec->off;
         size_t shown = 0; /* at most 60 bytes, and one line */
         while (shown < rec->len && shown < 60 && (unsigned char)line[shown] >= 0x20)
           shown++;
-        bad = fb_err_set(&bad_err, FB_EINVAL, "merge: '%s/runs.csv': bad row '%.*s'", p->name,
-                         (int)shown, line);
+        *bad = fb_err_set(bad_err, FB_EINVAL, "merge: '%s/runs.csv': bad row '%.*s'", p->name,
+                          (int)shown, line);
         break;
       }
-      if (nrr == rcap) {
-        rcap = rcap ? 2 * rcap : 256;
-        run_ref *nr = realloc(rr, rcap * sizeof *nr);
-        if (nr == NULL) {
-          st = fb_err_set(err, FB_ENOMEM, "out of memory");
-          goto done;
-        }
-        rr = nr;
+      if (c->nrr == c->rcap) {
+        c->rcap = c->rcap ? 2 * c->rcap : 256;
+        run_ref *nr = realloc(c->rr, c->rcap * sizeof *nr);
+        if (nr == NULL)
+          return fb_err_set(err, FB_ENOMEM, "out of memory");
+        c->rr = nr;
       }
-      rr[nrr] = (run_ref){{id, nrr}, i, r};
-      nrr++;
+      c->rr[c->nrr] = (run_ref){{id, c->nrr}, i, r};
+      c->nrr++;
     }
   }
+  return FB_OK;
+}
+
+/* Sort the rows by id and judge them: a run that differs between parts first, then the
+ * reading fault of merge_read_runs, then the smallest id in no part. */
+static int merge_check_runs(merge_ctx *c, int bad, const fb_err *bad_err, fb_err *err)
+{
+  run_ref *rr = c->rr;
+  const size_t nrr = c->nrr;
   if (nrr > 1)
     qsort(rr, nrr, sizeof *rr, by_key_seq);
   size_t differs = SIZE_MAX, differs_id = 0, nunique = 0;
@@ -588,144 +601,180 @@ int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_me
       continue;
     }
     /* a setup failure is in every part, alike */
-    const fb_csv_rec *a = &T[rr[first].part].rows[rr[first].row];
-    const fb_csv_rec *b = &T[rr[k].part].rows[rr[k].row];
-    if ((a->len != b->len || memcmp(parts[rr[first].part].runs + a->off,
-                                    parts[rr[k].part].runs + b->off, a->len) != 0) &&
+    const fb_csv_rec *a = &c->T[rr[first].part].rows[rr[first].row];
+    const fb_csv_rec *b = &c->T[rr[k].part].rows[rr[k].row];
+    if ((a->len != b->len || memcmp(c->parts[rr[first].part].runs + a->off,
+                                    c->parts[rr[k].part].runs + b->off, a->len) != 0) &&
         rr[k].k.seq < differs) {
       differs = rr[k].k.seq;
       differs_id = rr[k].k.key;
     }
   }
-  if (differs != SIZE_MAX) {
-    st = fb_err_set(err, FB_EINVAL, "merge: run %zu differs between parts", differs_id);
-    goto done;
-  }
+  c->nunique = nunique;
+  if (differs != SIZE_MAX)
+    return fb_err_set(err, FB_EINVAL, "merge: run %zu differs between parts", differs_id);
   if (bad != FB_OK) {
-    st = bad;
-    *err = bad_err;
-    goto done;
+    *err = *bad_err;
+    return bad;
   }
-  if (nunique < N) { /* the smallest id missing */
+  if (nunique < c->N) { /* the smallest id missing */
     size_t want = 1;
     for (size_t k = 0; k < nrr && rr[k].k.key <= want; k++)
       if (rr[k].k.key == want)
         want++;
-    st = fb_err_set(err, FB_EINVAL, "merge: run %zu is in no part: a part was interrupted; run "
-                                    "its line again",
-                    want);
-    goto done;
+    return fb_err_set(err, FB_EINVAL, "merge: run %zu is in no part: a part was interrupted; "
+                                      "run its line again",
+                      want);
   }
-  /* the merged runs.csv: every run once, by id, as written */
+  return FB_OK;
+}
+
+/* The merged runs.csv: every run once, by id, as written; the tally; the step-ladder
+ * rows into c->conv. */
+static int merge_write_runs(merge_ctx *c, fb_merge_out *out, fb_err *err)
+{
+  const fb_csv *T = c->T;
+  const run_ref *rr = c->rr;
   FILE *fp = open_memstream(&out->runs, &out->runs_len);
-  if (fp == NULL) {
-    st = fb_err_set(err, FB_ENOMEM, "out of memory");
-    goto done;
-  }
-  fwrite(parts[0].runs + T[0].head.off, 1, T[0].head.len, fp);
+  if (fp == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  fwrite(c->parts[0].runs + T[0].head.off, 1, T[0].head.len, fp);
   fputc('\n', fp);
   const int cst = fb_csv_col(&T[0], "status"), cg = fb_csv_col(&T[0], "group"),
-            cs = fb_csv_col(&T[0], "scenario"), cm = fb_csv_col(&T[0], "model"),
-            ci = fb_csv_col(&T[0], "integrator"), ct = fb_csv_col(&T[0], "tag"),
+            cm = fb_csv_col(&T[0], "model"), ci = fb_csv_col(&T[0], "integrator"),
             cw = fb_csv_col(&T[0], "sweep");
-  size_t nconv = 0;
-  conv = malloc((nunique ? nunique : 1) * sizeof *conv);
-  if (conv == NULL) {
+  c->nconv = 0;
+  c->conv = malloc((c->nunique ? c->nunique : 1) * sizeof *c->conv);
+  if (c->conv == NULL) {
     fclose(fp);
     free(out->runs);
     out->runs = NULL;
-    st = fb_err_set(err, FB_ENOMEM, "out of memory");
-    goto done;
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  for (size_t k = 0; k < nrr; k++) {
+  for (size_t k = 0; k < c->nrr; k++) {
     if (k > 0 && rr[k].k.key == rr[k - 1].k.key)
       continue;
     const fb_csv *t = &T[rr[k].part];
     const fb_csv_rec *rec = &t->rows[rr[k].row];
-    fwrite(parts[rr[k].part].runs + rec->off, 1, rec->len, fp);
+    fwrite(c->parts[rr[k].part].runs + rec->off, 1, rec->len, fp);
     fputc('\n', fp);
     const char *s = fb_csv_s(t, rr[k].row, cst);
     fb_run_tally_add(&out->tally, s, fb_csv_s(t, rr[k].row, cm), fb_csv_s(t, rr[k].row, ci));
     if (strcmp(fb_csv_s(t, rr[k].row, cg), "convergence") == 0 &&
         strcmp(fb_csv_s(t, rr[k].row, cw), "h") == 0)
-      conv[nconv++] = rr[k]; /* the step-ladder rows, in id order, for orders.csv */
+      c->conv[c->nconv++] = rr[k];
   }
-  if ((st = mem_close(fp, &out->runs, err)) != FB_OK)
-    goto done;
-  /* orders.csv: rows in table order (experiment of the first matching convergence row) */
-  const char *oheader = NULL;
-  size_t oheader_len = 0;
-  for (size_t i = 0; i < n; i++) {
-    const fb_merge_part *p = &parts[i];
+  return mem_close(fp, &out->runs, err);
+}
+
+/* The rows of every part's orders.csv into c->ord, each keyed by the run id of the first
+ * convergence row of its experiment (table order). */
+static int merge_read_orders(merge_ctx *c, fb_err *err)
+{
+  const fb_csv *T = c->T;
+  const int cs = fb_csv_col(&T[0], "scenario"), cm = fb_csv_col(&T[0], "model"),
+            ci = fb_csv_col(&T[0], "integrator"), ct = fb_csv_col(&T[0], "tag");
+  int empty;
+  for (size_t i = 0; i < c->n; i++) {
+    const fb_merge_part *p = &c->parts[i];
     if (p->orders == NULL)
       continue;
     fb_csv O;
-    st = part_csv(&O, p->name, "orders.csv", p->orders, p->orders_len, &empty, err);
-    if (st != FB_OK && empty) {
-      st = FB_OK; /* no header, no rows */
-      continue;
-    }
+    int st = part_csv(&O, p->name, "orders.csv", p->orders, p->orders_len, &empty, err);
+    if (st != FB_OK && empty)
+      continue; /* no header, no rows */
     if (st != FB_OK)
-      goto done;
-    if (oheader == NULL) {
-      oheader = p->orders + O.head.off;
-      oheader_len = O.head.len;
+      return st;
+    if (c->oheader == NULL) {
+      c->oheader = p->orders + O.head.off;
+      c->oheader_len = O.head.len;
     }
     for (size_t r = 0; r < O.nrows; r++) {
       const char *sc = fb_csv_s(&O, r, 0), *md = fb_csv_s(&O, r, 1),
                  *ig = fb_csv_s(&O, r, 2), *tg = fb_csv_s(&O, r, 3);
       size_t key = SIZE_MAX;
-      for (size_t k = 0; k < nconv && key == SIZE_MAX; k++) {
-        const fb_csv *t = &T[conv[k].part];
-        const size_t row = conv[k].row;
+      for (size_t k = 0; k < c->nconv && key == SIZE_MAX; k++) {
+        const fb_csv *t = &T[c->conv[k].part];
+        const size_t row = c->conv[k].row;
         if (strcmp(fb_csv_s(t, row, cs), sc) == 0 && strcmp(fb_csv_s(t, row, cm), md) == 0 &&
             strcmp(fb_csv_s(t, row, ci), ig) == 0 && strcmp(fb_csv_s(t, row, ct), tg) == 0)
-          key = conv[k].k.key;
+          key = c->conv[k].k.key;
       }
-      if (nord == ocap) {
-        ocap = ocap ? 2 * ocap : 64;
-        order_ref *no = realloc(ord, ocap * sizeof *no);
+      if (c->nord == c->ocap) {
+        c->ocap = c->ocap ? 2 * c->ocap : 64;
+        order_ref *no = realloc(c->ord, c->ocap * sizeof *no);
         if (no == NULL) {
           fb_csv_free(&O);
-          st = fb_err_set(err, FB_ENOMEM, "out of memory");
-          goto done;
+          return fb_err_set(err, FB_ENOMEM, "out of memory");
         }
-        ord = no;
+        c->ord = no;
       }
-      ord[nord] = (order_ref){{key, nord}, p->orders + O.rows[r].off, O.rows[r].len};
-      nord++;
+      c->ord[c->nord] = (order_ref){{key, c->nord}, p->orders + O.rows[r].off, O.rows[r].len};
+      c->nord++;
     }
     fb_csv_free(&O);
   }
-  if (nord > 1)
-    qsort(ord, nord, sizeof *ord, by_key_seq);
-  fp = open_memstream(&out->orders, &out->orders_len);
-  if (fp == NULL) {
-    st = fb_err_set(err, FB_ENOMEM, "out of memory");
-    goto done;
-  }
-  if (oheader != NULL)
-    fwrite(oheader, 1, oheader_len, fp);
+  return FB_OK;
+}
+
+/* The merged orders.csv: the rows in table order under the first part's header. */
+static int merge_write_orders(merge_ctx *c, fb_merge_out *out, fb_err *err)
+{
+  if (c->nord > 1)
+    qsort(c->ord, c->nord, sizeof *c->ord, by_key_seq);
+  FILE *fp = open_memstream(&out->orders, &out->orders_len);
+  if (fp == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  if (c->oheader != NULL)
+    fwrite(c->oheader, 1, c->oheader_len, fp);
   else
     fputs("scenario,model,integrator,tag,points,order_x,order_v,order_F,err_x_finest,h_finest",
           fp);
   fputc('\n', fp);
-  for (size_t k = 0; k < nord; k++) {
-    fwrite(ord[k].line, 1, ord[k].len, fp);
+  for (size_t k = 0; k < c->nord; k++) {
+    fwrite(c->ord[k].line, 1, c->ord[k].len, fp);
     fputc('\n', fp);
   }
-  if ((st = mem_close(fp, &out->orders, err)) != FB_OK)
-    goto done;
-  st = merge_meta(parts, n, date, out, err);
-done:
-  if (T != NULL)
+  return mem_close(fp, &out->orders, err);
+}
+
+int fb_merge_texts(const fb_merge_part *parts, size_t n, const char *date, fb_merge_out *out,
+                   fb_err *err)
+{
+  memset(out, 0, sizeof *out);
+  if (n == 0)
+    return fb_err_set(err, FB_EINVAL, "merge: no parts given");
+  merge_ctx c = {.parts = parts, .n = n};
+  part_info *pi = calloc(n, sizeof *pi);
+  c.T = calloc(n, sizeof *c.T);
+  int st = pi != NULL && c.T != NULL ? FB_OK : fb_err_set(err, FB_ENOMEM, "out of memory");
+  if (st == FB_OK)
+    st = merge_check_parts(parts, n, pi, err);
+  if (st == FB_OK) {
+    out->nparts = pi[0].parts;
+    out->nruns = c.N = pi[0].runs_total;
+    int bad;
+    fb_err bad_err;
+    st = merge_read_runs(&c, &bad, &bad_err, err);
+    if (st == FB_OK)
+      st = merge_check_runs(&c, bad, &bad_err, err);
+  }
+  if (st == FB_OK)
+    st = merge_write_runs(&c, out, err);
+  if (st == FB_OK)
+    st = merge_read_orders(&c, err);
+  if (st == FB_OK)
+    st = merge_write_orders(&c, out, err);
+  if (st == FB_OK)
+    st = merge_meta(parts, n, date, out, err);
+  if (c.T != NULL)
     for (size_t i = 0; i < n; i++)
-      fb_csv_free(&T[i]);
-  free(T);
+      fb_csv_free(&c.T[i]);
+  free(c.T);
   free(pi);
-  free(rr);
-  free(conv);
-  free(ord);
+  free(c.rr);
+  free(c.conv);
+  free(c.ord);
   if (st != FB_OK)
     fb_merge_out_free(out);
   return st;
