@@ -476,11 +476,9 @@ static void message_stem(const char *msg, char *out, size_t len)
     *p = '\0';
 }
 
-static void html_omissions(sbuf *h, const report *rp)
+/* The runs that did not finish, alike failures grouped with their sweep values. */
+static void html_omit_failed(sbuf *h, const runs *R)
 {
-  const runs *R = &rp->R;
-  sb_puts(h, "<section id=\"omissions\">\n<h2>Omissions</h2>\n");
-  /* runs that did not finish */
   size_t nbad = 0;
   for (size_t k = 0; k < R->n; k++)
     nbad += !R->r[k].ok;
@@ -537,7 +535,11 @@ static void html_omissions(sbuf *h, const report *rp)
     free(done);
     sb_puts(h, "</table>\n");
   }
-  /* runs without a reference */
+}
+
+/* The scenarios whose runs had no reference. */
+static void html_omit_noref(sbuf *h, const runs *R)
+{
   names noref = {{0}, 0};
   for (size_t k = 0; k < R->n; k++)
     if (streq(R->r[k].ref, "none"))
@@ -554,7 +556,11 @@ static void html_omissions(sbuf *h, const report *rp)
     sb_puts(h, ".");
   }
   sb_puts(h, "</p>\n");
-  /* fits with too few points */
+}
+
+/* The convergence fits with too few points for the order verdict. */
+static void html_omit_fits(sbuf *h, const report *rp)
+{
   sb_puts(h, "<h3>Convergence fits left out of the order verdict</h3>\n<p>");
   size_t nfit = 0;
   if (!rp->O.present) {
@@ -578,7 +584,12 @@ static void html_omissions(sbuf *h, const report *rp)
       sb_puts(h, ".");
   }
   sb_puts(h, "</p>\n");
-  /* trajectories and plots */
+}
+
+/* Trajectories not found and plots not drawn. */
+static void html_omit_missing(sbuf *h, const report *rp)
+{
+  const runs *R = &rp->R;
   sb_puts(h, "<h3>Missing trajectories and plots</h3>\n<p>");
   size_t nmiss = 0;
   for (size_t k = 0; k < R->n; k++) {
@@ -612,7 +623,17 @@ static void html_omissions(sbuf *h, const report *rp)
     sb_puts(h, ".");
   if (nmiss == 0 && np == 0)
     sb_puts(h, "None.");
-  sb_puts(h, "</p>\n</section>\n");
+  sb_puts(h, "</p>\n");
+}
+
+static void html_omissions(sbuf *h, const report *rp)
+{
+  sb_puts(h, "<section id=\"omissions\">\n<h2>Omissions</h2>\n");
+  html_omit_failed(h, &rp->R);
+  html_omit_noref(h, &rp->R);
+  html_omit_fits(h, rp);
+  html_omit_missing(h, rp);
+  sb_puts(h, "</section>\n");
 }
 
 static void td_num(sbuf *h, double v)
@@ -622,14 +643,9 @@ static void td_num(sbuf *h, double v)
   sb_puts(h, "</td>");
 }
 
-static void html_numbers(sbuf *h, const report *rp)
+/* The drift group's accumulation per forcing cycle, per model and variant. */
+static void html_numbers_drift(sbuf *h, const runs *R, const names *models)
 {
-  const runs *R = &rp->R;
-  names models = {{0}, 0};
-  for (size_t k = 0; k < R->n; k++)
-    names_add(&models, R->r[k].model);
-  sb_puts(h, "<section id=\"numbers\">\n<h2>Numbers behind the verdicts</h2>\n");
-  /* drift */
   names variants = {{0}, 0};
   for (size_t k = 0; k < R->n; k++)
     if (streq(R->r[k].group, "drift"))
@@ -642,15 +658,15 @@ static void html_numbers(sbuf *h, const report *rp)
     sb_puts(h, "</th>");
   }
   sb_puts(h, "</tr>\n");
-  for (size_t i = 0; i < models.n; i++) {
+  for (size_t i = 0; i < models->n; i++) {
     sb_puts(h, "<tr><td>");
-    sb_html(h, models.s[i]);
+    sb_html(h, models->s[i]);
     sb_puts(h, "</td>");
     for (size_t j = 0; j < variants.n; j++) {
       double d = NAN;
       for (size_t k = 0; k < R->n; k++) {
         const run *r = &R->r[k];
-        if (streq(r->group, "drift") && streq(r->model, models.s[i]) && r->ok &&
+        if (streq(r->group, "drift") && streq(r->model, models->s[i]) && r->ok &&
             streq(r->tag[0] ? r->tag : "default", variants.s[j]))
           d = r->drift_rate;
       }
@@ -659,7 +675,11 @@ static void html_numbers(sbuf *h, const report *rp)
     sb_puts(h, "</tr>\n");
   }
   sb_puts(h, "</table>\n");
-  /* chatter */
+}
+
+/* The chatter measures of the baseline runs on stick-slip. */
+static void html_numbers_chatter(sbuf *h, const runs *R)
+{
   sb_puts(h, "<h3>Chatter on stick-slip (baseline runs)</h3>\n<table>\n<tr><th>model</th><th>integrator</th>"
              "<th>chatter_rate [1/s]</th><th>chatter_v_rms [m/s]</th><th>chatter_F_tv [-]</th>"
              "<th>stick_time / ref [s]</th></tr>\n");
@@ -684,7 +704,12 @@ static void html_numbers(sbuf *h, const report *rp)
     sb_puts(h, "</td></tr>\n");
   }
   sb_puts(h, "</table>\n");
-  /* orders */
+}
+
+/* orders.csv, with whether each row enters the verdicts. */
+static void html_numbers_orders(sbuf *h, const report *rp)
+{
+  const runs *R = &rp->R;
   sb_puts(h, "<h3>Observed orders (orders.csv)</h3>\n");
   if (!rp->O.present) {
     sb_puts(h, "<p>orders.csv is missing.</p>\n");
@@ -713,7 +738,11 @@ static void html_numbers(sbuf *h, const report *rp)
     }
     sb_puts(h, "</table>\n");
   }
-  /* cost at matched accuracy, every scenario with ladders */
+}
+
+/* Cost at matched accuracy, every scenario with ladders. */
+static void html_numbers_cost(sbuf *h, const runs *R)
+{
   names sc = {{0}, 0};
   for (size_t k = 0; k < R->n; k++)
     if (streq(R->r[k].group, "convergence") || streq(R->r[k].group, "work-precision"))
@@ -766,6 +795,19 @@ static void html_numbers(sbuf *h, const report *rp)
     }
     sb_puts(h, "</table>\n");
   }
+}
+
+static void html_numbers(sbuf *h, const report *rp)
+{
+  const runs *R = &rp->R;
+  names models = {{0}, 0};
+  for (size_t k = 0; k < R->n; k++)
+    names_add(&models, R->r[k].model);
+  sb_puts(h, "<section id=\"numbers\">\n<h2>Numbers behind the verdicts</h2>\n");
+  html_numbers_drift(h, R, &models);
+  html_numbers_chatter(h, R);
+  html_numbers_orders(h, rp);
+  html_numbers_cost(h, R);
   sb_puts(h, "<p class=\"small\">Every column of runs.csv is documented in results/README.md; this page was "
              "made from runs.csv, orders.csv, meta.json and traj/ only.</p>\n</section>\n");
 }

@@ -819,17 +819,70 @@ static double as_printed(double x)
   return strtod(buf, NULL);
 }
 
-static int plots_grid(report *rp, fb_err *err)
+/* The grid's runs (at most four cells) and what their plots say of them. */
+typedef struct grid_cells {
+  long cell[4];
+  size_t nc;
+  char src[4][PATH_LEN];  /* the trajectories found, nf of them */
+  size_t nf;
+  char first[PATH_LEN];   /* the first of them ("" if none) */
+  long best, worst;       /* the finished runs closest to and farthest from the reference */
+  sbuf titles, ftv;       /* the legend entries; the force's total variation per cell */
+} grid_cells;
+
+/* The grid's trajectories, legend entries and error extremes. */
+static void grid_collect(const report *rp, grid_cells *g)
 {
   const runs *R = &rp->R;
-  long cell[4];
-  size_t nc = 0;
-  for (size_t k = 0; k < R->n && nc < 4; k++)
-    if (streq(R->r[k].group, "grid"))
-      cell[nc++] = (long)k;
-  if (nc == 0)
-    return FB_OK;
-  const char *scn = R->r[cell[0]].scenario;
+  char path[PATH_LEN];
+  for (size_t c = 0; c < g->nc; c++) {
+    const run *r = &R->r[g->cell[c]];
+    if (traj_path(rp->dir, r, path, sizeof path) != 0)
+      continue;
+    char step[48], t[200];
+    run_step(r, step, sizeof step);
+    snprintf(t, sizeof t, "%s, %s: L2 error of x %.3g m s^0.5%s%s", r->tag, step, r->err_x_l2,
+             r->ok ? "" : ", ", r->ok ? "" : r->status);
+    snprintf(g->src[g->nf], sizeof g->src[g->nf], "%s", path);
+    sb_gword(&g->titles, t);
+    if (g->first[0] == '\0')
+      snprintf(g->first, sizeof g->first, "%s", path);
+    g->nf++;
+    if (r->ok && isfinite(r->err_x_l2)) {
+      if (g->best < 0 || r->err_x_l2 < R->r[g->best].err_x_l2)
+        g->best = g->cell[c];
+      if (g->worst < 0 || r->err_x_l2 > R->r[g->worst].err_x_l2)
+        g->worst = g->cell[c];
+    }
+    sb_printf(&g->ftv, "%s%s %s ", g->ftv.n ? "; " : "", r->tag, step);
+    sb_num(&g->ftv, r->chatter_F_tv);
+  }
+}
+
+/* The two grid plots' readings: the closest and farthest cell, the force's variation. */
+static void grid_readings(const report *rp, plot_entry *pp, plot_entry *pf, const grid_cells *g)
+{
+  const runs *R = &rp->R;
+  if (g->best >= 0) {
+    char sb1[48], sb2[48];
+    run_step(&R->r[g->best], sb1, sizeof sb1);
+    run_step(&R->r[g->worst], sb2, sizeof sb2);
+    sb_printf(&pp->reading, "Closest to the event-driven reference: %s, %s (L2 error of x %.3g m s^0.5); farthest: %s, %s (%.3g).",
+              R->r[g->best].tag, sb1, R->r[g->best].err_x_l2, R->r[g->worst].tag, sb2, R->r[g->worst].err_x_l2);
+  } else {
+    sb_puts(&pp->reading, "No grid run has an error against the reference.");
+  }
+  sb_printf(&pf->reading, "Contact-force total variation inside the reference's stick intervals, per unit Fs and second "
+            "(the exact force varies smoothly there): %s; the trajectory files sample the force every %.3g s, so oscillations "
+            "faster than that are aliased.", sb_str(&g->ftv), traj_dt(g->first));
+}
+
+/* The grid's two plots (phase curves, contact forces) from its cells' trajectories and the
+ * reference, each cell cut to the last two drive periods. */
+static int plots_grid_draw(report *rp, grid_cells *g, fb_err *err)
+{
+  const runs *R = &rp->R;
+  const char *scn = R->r[g->cell[0]].scenario;
   plot_entry *pp = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 3): phase curves of the contact mass", "grid_phase");
   plot_entry *pf = plot_new(rp, "two-mass-drive grid ([Engleder2002] fig. 4): contact forces", "grid_force");
   if (pp == NULL || pf == NULL)
@@ -838,45 +891,21 @@ static int plots_grid(report *rp, fb_err *err)
     early_take(rp, pf, "grid_force");
     return FB_OK;
   }
-  sbuf files = {0}, files2 = {0}, titles = {0}, vars = {0};
-  char path[PATH_LEN], ref[PATH_LEN], first[PATH_LEN] = "", src[4][PATH_LEN];
+  sbuf files = {0}, files2 = {0}, vars = {0};
+  char path[PATH_LEN], ref[PATH_LEN];
   char gsrc[PATH_LEN + 32], ref2[PATH_LEN + 32] = "";
-  size_t nf = 0;
-  long best = -1, worst = -1;
-  sbuf ftv = {0};
-  for (size_t c = 0; c < nc; c++) {
-    const run *r = &R->r[cell[c]];
-    if (traj_path(rp->dir, r, path, sizeof path) != 0)
-      continue;
-    char step[48], t[200];
-    run_step(r, step, sizeof step);
-    snprintf(t, sizeof t, "%s, %s: L2 error of x %.3g m s^0.5%s%s", r->tag, step, r->err_x_l2,
-             r->ok ? "" : ", ", r->ok ? "" : r->status);
-    snprintf(src[nf], sizeof src[nf], "%s", path);
-    sb_gword(&titles, t);
-    if (first[0] == '\0')
-      snprintf(first, sizeof first, "%s", path);
-    nf++;
-    if (r->ok && isfinite(r->err_x_l2)) {
-      if (best < 0 || r->err_x_l2 < R->r[best].err_x_l2)
-        best = cell[c];
-      if (worst < 0 || r->err_x_l2 > R->r[worst].err_x_l2)
-        worst = cell[c];
-    }
-    sb_printf(&ftv, "%s%s %s ", ftv.n ? "; " : "", r->tag, step);
-    sb_num(&ftv, r->chatter_F_tv);
-  }
+  grid_collect(rp, g);
   int n = 0, ncont = 0, st = FB_OK;
-  if (nf < 4 || traj_dims(first, &n, &ncont) != 0) {
+  if (g->nf < 4 || traj_dims(g->first, &n, &ncont) != 0) {
     plot_skip(rp, pp, "fewer than four grid trajectories");
     plot_skip(rp, pf, "fewer than four grid trajectories");
   } else {
     if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference%s%s" FB_TRAJ_EXT, rp->dir, scn,
-                 R->r[cell[0]].tag[0] ? "__" : "", R->r[cell[0]].tag) != 0 || file_size(ref) <= 0)
+                 R->r[g->cell[0]].tag[0] ? "__" : "", R->r[g->cell[0]].tag) != 0 || file_size(ref) <= 0)
       if (path_fmt(ref, sizeof ref, "%s/traj/%s/reference" FB_TRAJ_EXT, rp->dir, scn) != 0 ||
           file_size(ref) <= 0)
         ref[0] = '\0';
-    const run *r0 = &R->r[cell[0]];
+    const run *r0 = &R->r[g->cell[0]];
     double vd = param_get(r0->sparams, "v"), Om = param_get(r0->sparams, "Omega");
     double T = param_get(r0->sparams, "T");
     if (isnan(T))
@@ -886,11 +915,11 @@ static int plots_grid(report *rp, fb_err *err)
     const double tmin = Om > 0 && T > 4 * FB_PI / Om ? T - 4 * FB_PI / Om : 0.75 * T;
     const double slack = 1e-6 * (T > 0 ? T : 1.0);
     const double vdp = as_printed(vd), tminp = as_printed(tmin), tmaxp = as_printed(T);
-    for (size_t k = 0; k < nf && st == FB_OK; k++) {
+    for (size_t k = 0; k < g->nf && st == FB_OK; k++) {
       char name[32];
       snprintf(name, sizeof name, "grid_%zu", k + 1);
-      const int cut = !(traj_first_t(src[k]) >= tmin - traj_dt(src[k]) - slack);
-      st = grid_data(rp, src[k], cut, tmin, T, n, vdp, tminp, tmaxp, name, path, sizeof path,
+      const int cut = !(traj_first_t(g->src[k]) >= tmin - traj_dt(g->src[k]) - slack);
+      st = grid_data(rp, g->src[k], cut, tmin, T, n, vdp, tminp, tmaxp, name, path, sizeof path,
                      err);
       /* each plot reads its own inflated copies (a plot's copies close when it ends) */
       traj_source(pp, path, gsrc, sizeof gsrc);
@@ -911,7 +940,7 @@ static int plots_grid(report *rp, fb_err *err)
       }
     }
     var_s(&vars, "files", sb_str(&files));
-    var_s(&vars, "titles", sb_str(&titles));
+    var_s(&vars, "titles", sb_str(&g->titles));
     var_s(&vars, "ref", ref);
     sb_printf(&vars, "tmin=%.10g; tmax=%.10g; W=1500; H=1050; ", tmin, T);
     sbuf v2 = {0};
@@ -927,18 +956,7 @@ static int plots_grid(report *rp, fb_err *err)
     snprintf(scen, sizeof scen, "%s, %s/%s: contact force, rows eps = k/cT, columns h (last 2 drive periods)",
              scn, r0->model, r0->integrator);
     var_s(&v2, "scen", scen);
-    if (best >= 0) {
-      char sb1[48], sb2[48];
-      run_step(&R->r[best], sb1, sizeof sb1);
-      run_step(&R->r[worst], sb2, sizeof sb2);
-      sb_printf(&pp->reading, "Closest to the event-driven reference: %s, %s (L2 error of x %.3g m s^0.5); farthest: %s, %s (%.3g).",
-                R->r[best].tag, sb1, R->r[best].err_x_l2, R->r[worst].tag, sb2, R->r[worst].err_x_l2);
-    } else {
-      sb_puts(&pp->reading, "No grid run has an error against the reference.");
-    }
-    sb_printf(&pf->reading, "Contact-force total variation inside the reference's stick intervals, per unit Fs and second "
-              "(the exact force varies smoothly there): %s; the trajectory files sample the force every %.3g s, so oscillations "
-              "faster than that are aliased.", sb_str(&ftv), traj_dt(first));
+    grid_readings(rp, pp, pf, g);
     if (vars.bad || v2.bad)
       st = fb_err_set(err, FB_ENOMEM, "out of memory");
     if (st == FB_OK)
@@ -949,9 +967,22 @@ static int plots_grid(report *rp, fb_err *err)
   }
   sb_free(&files);
   sb_free(&files2);
-  sb_free(&titles);
   sb_free(&vars);
-  sb_free(&ftv);
+  return st;
+}
+
+static int plots_grid(report *rp, fb_err *err)
+{
+  const runs *R = &rp->R;
+  grid_cells g = {.best = -1, .worst = -1};
+  for (size_t k = 0; k < R->n && g.nc < 4; k++)
+    if (streq(R->r[k].group, "grid"))
+      g.cell[g.nc++] = (long)k;
+  if (g.nc == 0)
+    return FB_OK;
+  const int st = plots_grid_draw(rp, &g, err);
+  sb_free(&g.titles);
+  sb_free(&g.ftv);
   return st;
 }
 
