@@ -108,10 +108,9 @@ long_ok=" bench/cli/cli.c:cmd_run bench/cli/cmd_bench.c:fb_cmd_bench
   bench/cli/cmd_reference.c:fb_cmd_reference bench/suite/suite.c:fb_suite_run
   bench/suite/matrix.c:fb_table_default bench/analysis/metrics.c:fb_metrics_compute
   bench/cli/cmd_suite.c:suite_cmd
-  bench/analysis/verdicts.c:judge_set
   bench/harness/reference.c:fb_reference_run_opts
-  bench/analysis/verdicts_hold.c:vd_judge_hold core/fb_plant.c:fb_plant_finish
-  bench/report/report_plots.c:traj_draw models/glowinski.c:glow_alloc
+  core/fb_plant.c:fb_plant_finish
+  models/glowinski.c:glow_alloc
   models/normal_moreau_jean.c:mj_n_run models/switching_disc.c:fb_swd_evolve
   models/switching.c:sw_evolve models/contact_scheme.c:evolve integrators/system.c:fb_system_jac "
 long_ok=$(echo $long_ok)

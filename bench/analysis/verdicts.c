@@ -73,10 +73,10 @@ static int is_alt_tag(const vrun *r)
 }
 
 
-static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+/* stick: the held fraction of the reference's stick time (docs/design.md §10.1). */
+static int judge_stick(fb_vtable *v, const vrun *R, const vset *S, const vkey *k)
 {
   char scen[320] = "", notok[320] = "", worst[96] = "";
-  /* stick */
   double held = 0, ref = 0, flag = 0, minfrac = INFINITY, minflag = INFINITY;
   int have_flag = 0, nstick = 0;
   for (size_t a = 0; a < S->n; a++) {
@@ -117,10 +117,14 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
     if (vd_add(v, k, "stick", fr, "1", ff, rule, where, "%s (worst %.2f)", vd, minfrac) != FB_OK)
       return FB_ENOMEM;
   }
-  int st = vd_judge_hold(v, R, nr, S, k);
-  if (st != FB_OK)
-    return st;
-  /* an unstable run's chatter and energy are the instability's: said so, never scored */
+  return FB_OK;
+}
+
+/* An unstable run's chatter and energy are the instability's: said so, never scored.
+ * *found: 1 when the set has one (then the other rules are not judged). */
+static int judge_unstable(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k,
+                          int *found)
+{
   const vrun *unst = NULL;
   for (size_t a = 0; a < S->n && unst == NULL; a++)
     if (R[S->i[a]].unstable)
@@ -133,12 +137,19 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
         vd_add(v, k, "energy", NAN, "1", NAN, "not judged on an unstable run (docs/design.md "
             "§10.2)", unst->scenario, "%s", txt) != FB_OK)
       return FB_ENOMEM;
+    *found = 1;
     return FB_OK;
   }
-  /* chatter inside reference stick */
+  *found = 0;
+  return FB_OK;
+}
+
+/* chatter inside reference stick, classified by the run at h/4 (docs/design.md §10.3). */
+static int judge_chatter(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+{
+  char scen[320] = "", worst[96] = "", where[320];
   double cmax = -1, c4 = NAN;
   int have_partner = 0;
-  scen[0] = worst[0] = '\0';
   for (size_t a = 0; a < S->n; a++) {
     const vrun *r = &R[S->i[a]];
     if (!r->ok || !(r->stick_time_ref > 0) || isnan(r->chatter_rate))
@@ -172,12 +183,17 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
                    "10/s", where, "no") != FB_OK)
       return FB_ENOMEM;
   }
-  /* energy: the dissipation inequality with stored energy, every accepted step;
-   * pointwise and exact for a force law, the step balance for a model-owned scheme */
+  return FB_OK;
+}
+
+/* energy: the dissipation inequality with stored energy, every accepted step;
+ * pointwise and exact for a force law, the step balance for a model-owned scheme. */
+static int judge_energy(fb_vtable *v, const vrun *R, const vset *S, const vkey *k)
+{
+  char scen[320] = "", where[320];
   double emax = -(double)INFINITY;
   int pointwise = 0;
   char eworst[64] = "";
-  scen[0] = '\0';
   for (size_t a = 0; a < S->n; a++) {
     const vrun *r = &R[S->i[a]];
     if (!r->ok)
@@ -208,6 +224,21 @@ static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, cons
       return FB_ENOMEM;
   }
   return FB_OK;
+}
+
+static int judge_set(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+{
+  int unstable = 0;
+  int st = judge_stick(v, R, S, k);
+  if (st == FB_OK)
+    st = vd_judge_hold(v, R, nr, S, k);
+  if (st == FB_OK)
+    st = judge_unstable(v, R, nr, S, k, &unstable);
+  if (st == FB_OK && !unstable)
+    st = judge_chatter(v, R, nr, S, k);
+  if (st == FB_OK && !unstable)
+    st = judge_energy(v, R, S, k);
+  return st;
 }
 
 /* The sets of one view: rows grouped by (model, integrator, step label). */

@@ -121,82 +121,38 @@ static int stable_bisect(fb_vtable *v, const vrun *R, size_t nr, const vkey *k, 
   return vd_add(v, k, "stable-step", hmin, "s", at->sweep_value, rule, at->scenario, "%s", txt);
 }
 
-/* hold, creep (fixed-step view), stable-step and cost per simulated second of a set */
-int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+/* The hold verdict's words for the worst run of class wc (hold_class). */
+static void hold_text(const vrun *worst, int wc, char *txt, size_t len)
 {
-  char scen[320] = "", where[400], txt[96], a[32], b[32];
-  const vrun *worst = NULL, *unst = NULL;
-  int wc = -1;
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]];
-    if (r->unstable && unst == NULL)
-      unst = r;
-    const int c = hold_class(r);
-    if (c < 0)
-      continue;
-    vd_list_add(scen, sizeof scen, r->scenario);
-    if (c > wc || (c == wc && (c == 2 ? fabs(r->creep_v) > fabs(worst->creep_v)
-                                      : r->excess > worst->excess))) {
-      wc = c;
-      worst = r;
-    }
+  char a[32], b[32];
+  if (wc == 0)
+    snprintf(txt, len, "holds");
+  else if (wc == 1)
+    fmt_si(a, sizeof a, worst->excess, "m"), snprintf(txt, len, "shifts %s", a);
+  else if (wc == 2 && fabs(worst->creep_v) > 1e-6 * worst->v_scale)
+    fmt_si(a, sizeof a, fabs(worst->creep_v), "m/s"), snprintf(txt, len, "creeps %s", a);
+  else if (wc == 2)
+    fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, len, "accumulates %s/cycle", a);
+  else if (worst->excess > 1e-2 * worst->L) {
+    fmt_si(a, sizeof a, worst->excess, "m");
+    const double pct = 100.0 * fmin(1.0, worst->excess / worst->L);
+    snprintf(b, sizeof b, pct >= 10 ? "%.0f %%" : "%.2g %%", pct);
+    snprintf(txt, len, "slips %s (%s of %s)", a, b,
+             streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
+  } else { /* slipping by the velocity test and its own flag more than 1 % of a hold */
+    fmt_si(a, sizeof a, worst->excess, "m");
+    const double pct = 100.0 * fmin(1.0, worst->slip_frac);
+    snprintf(txt, len, pct >= 10 ? "slips %s (%.0f %% of the hold)"
+                                        : "slips %s (%.2g %% of the hold)", a, pct);
   }
-  static const char rule[] =
-      "over every reference stick interval: creep = slope of the contact's position over its "
-      "second half (value, m/s), excess = displacement beyond the compliance bound |dF|/K_t "
-      "(value2, m); holds: creep <= 1e-6 v_scale and excess <= 1e-6 L; slips: excess > 1% L "
-      "or slipping > 1% of the time; creeps: creep (or accumulation per cycle) above; else "
-      "shifts (docs/design.md §10.1)";
-  if (unst != NULL) {
-    vd_unstable_text(R, nr, unst, txt, sizeof txt);
-    snprintf(where, sizeof where, "%s%s%s", unst->scenario, scen[0] ? "; judged on " : "", scen);
-    if (vd_add(v, k, "hold", unst->h, "s", NAN, rule, where, "%s", txt) != FB_OK)
-      return FB_ENOMEM;
-  } else if (worst != NULL) {
-    snprintf(where, sizeof where, "worst %s%s%s; %s", worst->scenario,
-             worst->tag[0] ? "/" : "", worst->tag, scen);
-    if (wc == 0)
-      snprintf(txt, sizeof txt, "holds");
-    else if (wc == 1)
-      fmt_si(a, sizeof a, worst->excess, "m"), snprintf(txt, sizeof txt, "shifts %s", a);
-    else if (wc == 2 && fabs(worst->creep_v) > 1e-6 * worst->v_scale)
-      fmt_si(a, sizeof a, fabs(worst->creep_v), "m/s"), snprintf(txt, sizeof txt, "creeps %s", a);
-    else if (wc == 2)
-      fmt_si(a, sizeof a, worst->accum, "m"), snprintf(txt, sizeof txt, "accumulates %s/cycle", a);
-    else if (worst->excess > 1e-2 * worst->L) {
-      fmt_si(a, sizeof a, worst->excess, "m");
-      const double pct = 100.0 * fmin(1.0, worst->excess / worst->L);
-      snprintf(b, sizeof b, pct >= 10 ? "%.0f %%" : "%.2g %%", pct);
-      snprintf(txt, sizeof txt, "slips %s (%s of %s)", a, b,
-               streq(worst->scenario, "preload-hold") ? "the preload lost" : "L");
-    } else { /* slipping by the velocity test and its own flag more than 1 % of a hold */
-      fmt_si(a, sizeof a, worst->excess, "m");
-      const double pct = 100.0 * fmin(1.0, worst->slip_frac);
-      snprintf(txt, sizeof txt, pct >= 10 ? "slips %s (%.0f %% of the hold)"
-                                          : "slips %s (%.2g %% of the hold)", a, pct);
-    }
-    if (vd_add(v, k, "hold", worst->creep_v, "m/s", worst->excess, rule, where, "%s", txt) != FB_OK)
-      return FB_ENOMEM;
-  }
-  if (!streq(k->view, "fixed-step"))
-    return FB_OK;
-  /* discretization creep: a creep whose rate at h is >= 2x its rate at h/4 */
-  double cr = NAN, co = NAN;
-  for (size_t i = 0; i < S->n; i++) {
-    const vrun *r = &R[S->i[i]], *p = NULL;
-    if (hold_class(r) != 2 || (p = vd_partner(R, nr, r)) == NULL || !p->ok)
-      continue;
-    if (fabs(r->creep_v) >= 2 * fabs(p->creep_v) && (isnan(cr) || fabs(r->creep_v) > cr)) {
-      cr = fabs(r->creep_v);
-      co = fabs(p->creep_v) > 0 ? log(fabs(r->creep_v / p->creep_v)) / log(r->h / p->h) : (double)NAN;
-    }
-  }
-  if (vd_add(v, k, "creep", cr, "m/s", co,
-          "discretization creep: a creep velocity at h >= 2x the one at h/4; value2: its "
-          "order in h", scen, isnan(cr) ? "no" : "creeps O(h^%.1f)", co) != FB_OK)
-    return FB_ENOMEM;
-  /* stable-step: the bisection's when the suite ran it, else the smallest over the set's
-   * scenarios of the largest stable step among the fixed-step runs */
+}
+
+/* stable-step: the bisection's when the suite ran it, else the smallest over the set's
+ * scenarios of the largest stable step among the fixed-step runs.  FB_OK or FB_ENOMEM. */
+static int judge_stable_step(fb_vtable *v, const vrun *R, size_t nr, const vset *S,
+                             const vkey *k, const char *scen)
+{
+  char where[400];
   int bis = 0;
   if (stable_bisect(v, R, nr, k, &bis) != FB_OK)
     return FB_ENOMEM;
@@ -233,8 +189,14 @@ int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const v
                  scen, "stable at every step run") != FB_OK) {
     return FB_ENOMEM;
   }
-  /* cost at the judged step: evaluations per simulated second (deterministic, like every
-   * verdict; the report puts the CPU time per simulated second beside it, from runs.csv) */
+  return FB_OK;
+}
+
+/* cost at the judged step: evaluations per simulated second (deterministic, like every
+ * verdict; the report puts the CPU time per simulated second beside it, from runs.csv). */
+static int judge_cost(fb_vtable *v, const vrun *R, const vset *S, const vkey *k,
+                      const char *scen)
+{
   double nfe = 0, sim = 0;
   for (size_t i = 0; i < S->n; i++) {
     const vrun *r = &R[S->i[i]];
@@ -250,5 +212,65 @@ int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const v
                      nfe / sim) != FB_OK)
     return FB_ENOMEM;
   return FB_OK;
+}
+
+/* hold, creep (fixed-step view), stable-step and cost per simulated second of a set */
+int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k)
+{
+  char scen[320] = "", where[400], txt[96];
+  const vrun *worst = NULL, *unst = NULL;
+  int wc = -1;
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]];
+    if (r->unstable && unst == NULL)
+      unst = r;
+    const int c = hold_class(r);
+    if (c < 0)
+      continue;
+    vd_list_add(scen, sizeof scen, r->scenario);
+    if (c > wc || (c == wc && (c == 2 ? fabs(r->creep_v) > fabs(worst->creep_v)
+                                      : r->excess > worst->excess))) {
+      wc = c;
+      worst = r;
+    }
+  }
+  static const char rule[] =
+      "over every reference stick interval: creep = slope of the contact's position over its "
+      "second half (value, m/s), excess = displacement beyond the compliance bound |dF|/K_t "
+      "(value2, m); holds: creep <= 1e-6 v_scale and excess <= 1e-6 L; slips: excess > 1% L "
+      "or slipping > 1% of the time; creeps: creep (or accumulation per cycle) above; else "
+      "shifts (docs/design.md §10.1)";
+  if (unst != NULL) {
+    vd_unstable_text(R, nr, unst, txt, sizeof txt);
+    snprintf(where, sizeof where, "%s%s%s", unst->scenario, scen[0] ? "; judged on " : "", scen);
+    if (vd_add(v, k, "hold", unst->h, "s", NAN, rule, where, "%s", txt) != FB_OK)
+      return FB_ENOMEM;
+  } else if (worst != NULL) {
+    snprintf(where, sizeof where, "worst %s%s%s; %s", worst->scenario,
+             worst->tag[0] ? "/" : "", worst->tag, scen);
+    hold_text(worst, wc, txt, sizeof txt);
+    if (vd_add(v, k, "hold", worst->creep_v, "m/s", worst->excess, rule, where, "%s", txt) != FB_OK)
+      return FB_ENOMEM;
+  }
+  if (!streq(k->view, "fixed-step"))
+    return FB_OK;
+  /* discretization creep: a creep whose rate at h is >= 2x its rate at h/4 */
+  double cr = NAN, co = NAN;
+  for (size_t i = 0; i < S->n; i++) {
+    const vrun *r = &R[S->i[i]], *p = NULL;
+    if (hold_class(r) != 2 || (p = vd_partner(R, nr, r)) == NULL || !p->ok)
+      continue;
+    if (fabs(r->creep_v) >= 2 * fabs(p->creep_v) && (isnan(cr) || fabs(r->creep_v) > cr)) {
+      cr = fabs(r->creep_v);
+      co = fabs(p->creep_v) > 0 ? log(fabs(r->creep_v / p->creep_v)) / log(r->h / p->h) : (double)NAN;
+    }
+  }
+  if (vd_add(v, k, "creep", cr, "m/s", co,
+          "discretization creep: a creep velocity at h >= 2x the one at h/4; value2: its "
+          "order in h", scen, isnan(cr) ? "no" : "creeps O(h^%.1f)", co) != FB_OK)
+    return FB_ENOMEM;
+  if (judge_stable_step(v, R, nr, S, k, scen) != FB_OK)
+    return FB_ENOMEM;
+  return judge_cost(v, R, S, k, scen);
 }
 

@@ -66,6 +66,21 @@ static double traj_fixed_step(const report *rp, const char *S)
   return h;
 }
 
+/* Order the rows cand[0..n) by falling chatter rate (NaN as 0), stable: an insertion sort
+ * of at most MAX_SERIES rows. */
+static void sort_by_chatter(const runs *R, size_t *cand, size_t n)
+{
+  for (size_t a = 1; a < n; a++)
+    for (size_t c = a; c > 0; c--) {
+      const double ca = R->r[cand[c]].chatter_rate, cb = R->r[cand[c - 1]].chatter_rate;
+      if (!((isnan(ca) ? 0 : ca) > (isnan(cb) ? 0 : cb)))
+        break;
+      const size_t t = cand[c];
+      cand[c] = cand[c - 1];
+      cand[c - 1] = t;
+    }
+}
+
 static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
 {
   const runs *R = &rp->R;
@@ -102,15 +117,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
       cand[ncand++] = k;
   }
   /* draw the noisiest first (behind the others), translucent when they chatter */
-  for (size_t a = 1; a < ncand; a++)
-    for (size_t c = a; c > 0; c--) {
-      const double ca = R->r[cand[c]].chatter_rate, cb = R->r[cand[c - 1]].chatter_rate;
-      if (!((isnan(ca) ? 0 : ca) > (isnan(cb) ? 0 : cb)))
-        break;
-      const size_t t = cand[c];
-      cand[c] = cand[c - 1];
-      cand[c - 1] = t;
-    }
+  sort_by_chatter(R, cand, ncand);
   int translucent = 0;
   for (size_t a = 0; a < ncand; a++) {
     const run *r = &R->r[cand[a]];
