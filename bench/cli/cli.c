@@ -355,7 +355,20 @@ static int run_metrics(fb_case *cs, const char *metrics, const char *out)
   return rc;
 }
 
-static int cmd_run(int argc, char **argv)
+/* run's command line. */
+typedef struct run_args {
+  const char *metrics; /* --metrics[=FILE]: "-" for stdout */
+  const char *scenario, *model, *integrator, *out;
+  double h, atol, rtol, event_tol;
+  unsigned long samples, max_steps, max_rhs;
+  const char **sets; /* the --set values, nsets of them (argc + 1 slots) */
+  size_t nsets;
+  int help;          /* --help: printed, nothing else to do */
+} run_args;
+
+/* Parse and check run's options into a (a->sets allocated: the caller frees it, also on
+ * failure).  FB_EXIT_OK or the exit code of the usage error, already said. */
+static int run_parse(int argc, char **argv, run_args *a)
 {
   static const struct option opts[] = {
       {"scenario", required_argument, NULL, 's'},
@@ -375,46 +388,45 @@ static int cmd_run(int argc, char **argv)
       {"metrics", optional_argument, NULL, OPT_METRICS},
       {NULL, 0, NULL, 0},
   };
-  const char *metrics = NULL; /* --metrics[=FILE]: "-" for stdout */
-  const char *scenario = NULL, *model = NULL, *integrator = NULL, *out = NULL;
-  double h = NAN, atol = NAN, rtol = NAN, event_tol = NAN;
-  unsigned long samples = 1001, max_steps = FB_DEFAULT_MAX_STEPS, max_rhs = FB_DEFAULT_MAX_RHS;
+  *a = (run_args){.h = NAN, .atol = NAN, .rtol = NAN, .event_tol = NAN, .samples = 1001,
+                 .max_steps = FB_DEFAULT_MAX_STEPS, .max_rhs = FB_DEFAULT_MAX_RHS};
   int have_tol = 0;
-  const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
+  a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
   int rc = FB_EXIT_OK, c;
-  if (sets == NULL)
+  if (a->sets == NULL)
     return FB_EXIT_RUNTIME;
   opterr = 0;
   optind = 1;
   while (rc == FB_EXIT_OK && (c = getopt_long(argc, argv, ":s:m:i:o:h", opts, NULL)) != -1) {
     switch (c) {
-    case 's': scenario = optarg; break;
-    case 'm': model = optarg; break;
-    case 'i': integrator = optarg; break;
-    case 'o': out = optarg; break;
+    case 's': a->scenario = optarg; break;
+    case 'm': a->model = optarg; break;
+    case 'i': a->integrator = optarg; break;
+    case 'o': a->out = optarg; break;
     case 'h':
       fputs(run_help, stdout);
-      free(sets);
+      a->help = 1;
       return FB_EXIT_OK;
-    case OPT_H: rc = parse_positive("--h", optarg, &h); break;
+    case OPT_H: rc = parse_positive("--h", optarg, &a->h); break;
     case OPT_TOL:
-      rc = parse_positive("--tol", optarg, &atol);
-      rtol = atol;
+      rc = parse_positive("--tol", optarg, &a->atol);
+      a->rtol = a->atol;
       have_tol = 1;
       break;
-    case OPT_ATOL: rc = parse_positive("--atol", optarg, &atol); have_tol = 1; break;
-    case OPT_RTOL: rc = parse_positive("--rtol", optarg, &rtol); have_tol = 1; break;
-    case OPT_SET: sets[nsets++] = optarg; break;
-    case OPT_SAMPLES: rc = parse_count("--samples", optarg, 2, FB_MAX_SAMPLES, &samples); break;
-    case OPT_MAX_STEPS:
-      rc = parse_count("--max-steps", optarg, 1, FB_MAX_BUDGET, &max_steps);
+    case OPT_ATOL: rc = parse_positive("--atol", optarg, &a->atol); have_tol = 1; break;
+    case OPT_RTOL: rc = parse_positive("--rtol", optarg, &a->rtol); have_tol = 1; break;
+    case OPT_SET: a->sets[a->nsets++] = optarg; break;
+    case OPT_SAMPLES:
+      rc = parse_count("--samples", optarg, 2, FB_MAX_SAMPLES, &a->samples);
       break;
-    case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, FB_MAX_BUDGET, &max_rhs); break;
-    case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &event_tol); break;
+    case OPT_MAX_STEPS:
+      rc = parse_count("--max-steps", optarg, 1, FB_MAX_BUDGET, &a->max_steps);
+      break;
+    case OPT_MAX_RHS: rc = parse_count("--max-rhs", optarg, 1, FB_MAX_BUDGET, &a->max_rhs); break;
+    case OPT_EVENT_TOL: rc = parse_positive("--event-tol", optarg, &a->event_tol); break;
     case OPT_METRICS:
-      metrics = optarg != NULL ? optarg : "-";
-      if (metrics[0] == '\0')
+      a->metrics = optarg != NULL ? optarg : "-";
+      if (a->metrics[0] == '\0')
         rc = usage_error("--metrics=FILE: empty file name: give a path or '-'%s%s", "", "");
       break;
     case ':':
@@ -429,23 +441,61 @@ static int cmd_run(int argc, char **argv)
   if (rc == FB_EXIT_OK && optind < argc)
     rc = usage_error("unexpected argument '%s' for run: see 'fricbench run --help'%s", argv[optind],
                      "");
-  if (rc == FB_EXIT_OK && !isnan(h) && have_tol)
+  if (rc == FB_EXIT_OK && !isnan(a->h) && have_tol)
     rc = usage_error("--h and --tol exclude each other: give a fixed step or a tolerance%s%s", "",
                      "");
-  if (rc == FB_EXIT_OK && scenario == NULL)
+  if (rc == FB_EXIT_OK && a->scenario == NULL)
     rc = usage_error("run needs --scenario S (see 'fricbench list scenarios')%s%s", "", "");
-  if (rc == FB_EXIT_OK && model == NULL)
+  if (rc == FB_EXIT_OK && a->model == NULL)
     rc = usage_error("run needs --model M (see 'fricbench list models')%s%s", "", "");
   if (rc == FB_EXIT_OK) { /* -o f --metrics=f: the metrics would replace the trajectory */
-    const char *const names[] = {"--out", "--metrics"}, *const paths[] = {out, metrics};
+    const char *const names[] = {"--out", "--metrics"}, *const paths[] = {a->out, a->metrics};
     fb_err derr = {{0}};
     if (fb_outputs_distinct(2, names, paths, &derr) != FB_OK)
       rc = fail(&derr, FB_EXIT_USAGE);
   }
-  if (rc != FB_EXIT_OK) {
-    free(sets);
+  return rc;
+}
+
+/* run --h without --integrator: the integrator the suite's fixed-step view runs model mt
+ * with on the scenario (*switched: it is not the model's default), and a refusal when the
+ * one chosen cannot take a fixed step.  FB_EXIT_OK or the usage error's code, said. */
+static int run_fixed_integrator(const fb_model_type *mt, const char *scenario,
+                                const char **integrator, int *switched)
+{
+  if (*integrator == NULL) {
+    /* the suite's fixed-step view's choice (one function), so that `run --h H` repeats
+     * its runs; "" (no 2-D form): the default, refused below with the model's reason */
+    const char *fi = fb_model_fixed_step_integrator_on(mt, fb_scenario_find(scenario));
+    const fb_integrator_type *def = fb_integrator_find(mt, mt->default_integrator);
+    if (fi != NULL && *fi != '\0') {
+      *integrator = fi; /* said once the case is known to be good input */
+      *switched = !can_fix_step(def) && strcmp(fi, mt->default_integrator) != 0;
+    }
+  }
+  const fb_integrator_type *it =
+      fb_integrator_find(mt, *integrator != NULL ? *integrator : mt->default_integrator);
+  if (it != NULL && !can_fix_step(it)) {
+    char names[512];
+    fixed_integrators(mt, names, sizeof names);
+    return usage_error("--h: integrator %s cannot take a fixed step; allowed with --h are %s",
+                       it->name, names);
+  }
+  return FB_EXIT_OK;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+  run_args ra;
+  int rc = run_parse(argc, argv, &ra);
+  if (rc != FB_EXIT_OK || ra.help) {
+    free(ra.sets);
     return rc;
   }
+  const char *scenario = ra.scenario, *model = ra.model, *integrator = ra.integrator,
+             *out = ra.out, *metrics = ra.metrics, **sets = ra.sets;
+  const size_t nsets = ra.nsets;
+  const double h = ra.h;
 
   fb_err err = {{0}};
   fb_case cs;
@@ -454,24 +504,10 @@ static int cmd_run(int argc, char **argv)
   const fb_model_type *mt = fb_model_find(model);
   int switched = 0; /* --h moved the run off a default that cannot take a fixed step */
   if (mt != NULL && !isnan(h)) {
-    if (integrator == NULL) {
-      /* the suite's fixed-step view's choice (one function), so that `run --h H` repeats
-       * its runs; "" (no 2-D form): the default, refused below with the model's reason */
-      const char *fi = fb_model_fixed_step_integrator_on(mt, fb_scenario_find(scenario));
-      const fb_integrator_type *def = fb_integrator_find(mt, mt->default_integrator);
-      if (fi != NULL && *fi != '\0') {
-        integrator = fi; /* said once the case is known to be good input */
-        switched = !can_fix_step(def) && strcmp(fi, mt->default_integrator) != 0;
-      }
-    }
-    const fb_integrator_type *it =
-        fb_integrator_find(mt, integrator != NULL ? integrator : mt->default_integrator);
-    if (it != NULL && !can_fix_step(it)) {
-      char names[512];
-      fixed_integrators(mt, names, sizeof names);
+    rc = run_fixed_integrator(mt, scenario, &integrator, &switched);
+    if (rc != FB_EXIT_OK) {
       free(sets);
-      return usage_error("--h: integrator %s cannot take a fixed step; allowed with --h are %s",
-                         it->name, names);
+      return rc;
     }
   }
   if (fb_case_init(&cs, scenario, model, integrator, &err) != FB_OK) {
@@ -483,13 +519,13 @@ static int cmd_run(int argc, char **argv)
       rc = fail(&err, FB_EXIT_USAGE);
   free(sets);
   cs.opts.h = h;
-  cs.opts.atol = atol;
-  cs.opts.rtol = rtol;
-  cs.opts.max_steps = max_steps;
-  cs.opts.max_rhs = max_rhs;
-  if (!isnan(event_tol))
-    cs.opts.event_tol = event_tol;
-  cs.samples = samples;
+  cs.opts.atol = ra.atol;
+  cs.opts.rtol = ra.rtol;
+  cs.opts.max_steps = ra.max_steps;
+  cs.opts.max_rhs = ra.max_rhs;
+  if (!isnan(ra.event_tol))
+    cs.opts.event_tol = ra.event_tol;
+  cs.samples = ra.samples;
   if (rc == FB_EXIT_OK && fb_case_prepare(&cs, &err) != FB_OK)
     rc = fail(&err, FB_EXIT_USAGE);
   /* The integrator's own setup checks (solver=closed on a non-diagonal mass, ...) are bad
