@@ -107,7 +107,6 @@ fi
 long_ok=" bench/cli/cmd_bench.c:fb_cmd_bench
   bench/cli/cmd_reference.c:fb_cmd_reference bench/suite/suite.c:fb_suite_run
   bench/suite/matrix.c:fb_table_default bench/analysis/metrics.c:fb_metrics_compute
-  bench/cli/cmd_suite.c:suite_cmd
   bench/harness/reference.c:fb_reference_run_opts
   core/fb_plant.c:fb_plant_finish
   models/glowinski.c:glow_alloc

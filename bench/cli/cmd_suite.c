@@ -376,6 +376,82 @@ static int suite_table(fb_suite_opts *o, const char *resume_dir, const char *con
   return FB_EXIT_OK;
 }
 
+/* --h or --tol (`name`) VALUE: run's number parser; the range is the runs' own
+ * (fb_table_validate).  FB_EXIT_OK, or FB_EXIT_USAGE with the message said. */
+static int suite_step_option(const char *name, const char *arg, double *out)
+{
+  double x;
+  char typed[80];
+  fb_text_escape(arg, typed, sizeof typed);
+  const char *why = fb_parse_double_why(arg, &x);
+  if (why != NULL || !(x > 0)) {
+    fprintf(stderr, "fricbench: --%s '%s' %s: give a positive number\n", name, typed,
+            why != NULL ? why : "is not allowed");
+    return FB_EXIT_USAGE;
+  }
+  *out = x;
+  return FB_EXIT_OK;
+}
+
+/* --traj WHICH: *traj 0 none, 1 report, 2 all.  FB_EXIT_OK, or FB_EXIT_USAGE said. */
+static int suite_traj_option(const char *arg, int *traj)
+{
+  *traj = !strcmp(arg, "none") ? 0 : !strcmp(arg, "report") ? 1 : !strcmp(arg, "all") ? 2 : -2;
+  if (*traj == -2) {
+    fprintf(stderr, "fricbench: --traj '%s' is not allowed: use none, report or all\n", arg);
+    return FB_EXIT_USAGE;
+  }
+  return FB_EXIT_OK;
+}
+
+/* --jobs, --samples, --max-steps or --max-rhs (option letter c) into o; the last three
+ * are what --resume excludes (*conflict).  FB_EXIT_OK, or FB_EXIT_USAGE said. */
+static int suite_count_option(int c, const char *arg, fb_suite_opts *o, const char **conflict)
+{
+  unsigned long v;
+  if (suite_count(c, arg, &v) != FB_EXIT_OK)
+    return FB_EXIT_USAGE;
+  if (c != 'j')
+    *conflict = c == 's' ? "--samples" : c == 'S' ? "--max-steps" : "--max-rhs";
+  if (c == 'j')
+    o->jobs = (int)v;
+  else if (c == 's')
+    o->samples = v;
+  else if (c == 'S')
+    o->max_steps = v;
+  else
+    o->max_rhs = v;
+  return FB_EXIT_OK;
+}
+
+/* The default results directory: results/<UTC date>-<git rev>[-quick]. */
+static void suite_default_out(char *buf, size_t len, int quick)
+{
+  char day[32];
+  time_t now = time(NULL);
+  struct tm tmv;
+  gmtime_r(&now, &tmv);
+  strftime(day, sizeof day, "%Y-%m-%d", &tmv);
+  snprintf(buf, len, "results/%s-%s%s", day, FB_GIT_REV, quick ? "-quick" : "");
+}
+
+/* Run the suite o describes, its failure as the exit code. */
+static int suite_execute(fb_suite_opts *o, const char *argv0)
+{
+  fb_err err = {{0}};
+  int sig = 0;
+  o->handle_signals = 1;
+  o->stopped_by = &sig;
+  int st = fb_suite_run(o, argv0, &err);
+  if (st != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    if (st == FB_EINTR) /* the shell's convention for death by a signal */
+      return 128 + (sig > 0 ? sig : SIGINT);
+    return st == FB_EINVAL ? FB_EXIT_USAGE : FB_EXIT_RUNTIME;
+  }
+  return FB_EXIT_OK;
+}
+
 static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table, recipe *rcp)
 {
   static const struct option opts[] = {
@@ -397,7 +473,6 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
   fb_suite_opts_default(&o);
   char defdir[256];
   int c;
-  unsigned long v;
   const char *resume_dir = NULL, *conflict = NULL; /* --resume and what it excludes */
   const char *emit = NULL; /* --emit-jobs FILE (bench/cli/merge.c) */
   fb_select sel;
@@ -422,29 +497,15 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
       selecting = argv[optind - 1];
       break;
     case 5:
-    case 6: { /* run's number parser; the range is the runs' own (fb_table_validate) */
-      double x;
-      char typed[80];
-      fb_text_escape(optarg, typed, sizeof typed);
-      const char *why = fb_parse_double_why(optarg, &x);
-      if (why != NULL || !(x > 0)) {
-        fprintf(stderr, "fricbench: --%s '%s' %s: give a positive number\n",
-                c == 5 ? "h" : "tol", typed, why != NULL ? why : "is not allowed");
+    case 6:
+      if (suite_step_option(c == 5 ? "h" : "tol", optarg, c == 5 ? &sel.h : &sel.tol) !=
+          FB_EXIT_OK)
         return FB_EXIT_USAGE;
-      }
-      *(c == 5 ? &sel.h : &sel.tol) = x;
       selecting = c == 5 ? "--h" : "--tol";
       break;
-    }
     case 7:
-      traj = !strcmp(optarg, "none") ? 0 : !strcmp(optarg, "report") ? 1
-                                         : !strcmp(optarg, "all")    ? 2
-                                                                     : -2;
-      if (traj == -2) {
-        fprintf(stderr, "fricbench: --traj '%s' is not allowed: use none, report or all\n",
-                optarg);
+      if (suite_traj_option(optarg, &traj) != FB_EXIT_OK)
         return FB_EXIT_USAGE;
-      }
       if (traj != 1)
         selecting = "--traj";
       break;
@@ -466,18 +527,8 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
     case 's':
     case 'S':
     case 'R':
-      if (suite_count(c, optarg, &v) != FB_EXIT_OK)
+      if (suite_count_option(c, optarg, &o, &conflict) != FB_EXIT_OK)
         return FB_EXIT_USAGE;
-      if (c != 'j')
-        conflict = c == 's' ? "--samples" : c == 'S' ? "--max-steps" : "--max-rhs";
-      if (c == 'j')
-        o.jobs = (int)v;
-      else if (c == 's')
-        o.samples = v;
-      else if (c == 'S')
-        o.max_steps = v;
-      else
-        o.max_rhs = v;
       break;
     case ':':
       fprintf(stderr, "fricbench: option %s needs a value\n", argv[optind - 1]);
@@ -494,18 +545,12 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
     return FB_EXIT_USAGE;
   }
   if (o.out_dir == NULL) {
-    char day[32];
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(day, sizeof day, "%Y-%m-%d", &tmv);
-    snprintf(defdir, sizeof defdir, "results/%s-%s%s", day, FB_GIT_REV, o.quick ? "-quick" : "");
+    suite_default_out(defdir, sizeof defdir, o.quick);
     o.out_dir = defdir;
   } else if (o.out_dir[0] == '\0') {
     fputs("fricbench: --out: empty directory name: give a directory path\n", stderr);
     return FB_EXIT_USAGE;
   }
-  fb_err err = {{0}};
   const int drc = suite_modes(&o, selecting != NULL ? selecting : print_plan ? "--print-plan"
                                                                             : NULL,
                               resume_dir, emit, argv[0]);
@@ -518,17 +563,7 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
     return trc < 0 ? FB_EXIT_OK : trc;
   if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
     fb_manifest_remove(o.out_dir);
-  int sig = 0;
-  o.handle_signals = 1;
-  o.stopped_by = &sig;
-  int st = fb_suite_run(&o, argv[0], &err);
-  if (st != FB_OK) {
-    fprintf(stderr, "fricbench: %s\n", err.msg);
-    if (st == FB_EINTR) /* the shell's convention for death by a signal */
-      return 128 + (sig > 0 ? sig : SIGINT);
-    return st == FB_EINVAL ? FB_EXIT_USAGE : FB_EXIT_RUNTIME;
-  }
-  return FB_EXIT_OK;
+  return suite_execute(&o, argv[0]);
 }
 
 int fb_cmd_suite(int argc, char **argv)
