@@ -410,6 +410,96 @@ static int wanted(const char *const *only, size_t n, const char *model)
   return n == 0;
 }
 
+/* --steps or --repeats (option letter c) VALUE into *out.  FB_EXIT_OK, or FB_EXIT_USAGE
+ * said; the message names the option, not argv[optind - 1], which is the value for
+ * "--steps N". */
+static int bench_count_option(int c, const char *arg, unsigned long *out)
+{
+  unsigned long v;
+  if (fb_parse_ulong(arg, &v) != FB_OK ||
+      (c == 'n' && (v < BENCH_MIN_STEPS || v > BENCH_MAX_STEPS)) ||
+      (c == 'r' && (v < 1 || v > BENCH_MAX_REPEATS))) {
+    char typed[80];
+    fb_text_escape(arg, typed, sizeof typed);
+    fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer in [%lu, %lu]\n",
+            c == 'n' ? "--steps" : "--repeats", typed,
+            c == 'n' ? BENCH_MIN_STEPS : 1UL,
+            c == 'n' ? BENCH_MAX_STEPS : (unsigned long)BENCH_MAX_REPEATS);
+    return FB_EXIT_USAGE;
+  }
+  *out = v;
+  return FB_EXIT_OK;
+}
+
+/* Each --set must fit the scenario or a selected model, as suite --set.  FB_EXIT_OK, or
+ * FB_EXIT_USAGE said. */
+static int bench_sets_fit(const bench_opts *o, const char *const *only, size_t nonly)
+{
+  for (size_t k = 0; k < o->nsets; k++) {
+    int fits = 0;
+    const fb_scenario_type *stype = fb_scenario_find(o->scenario);
+    for (size_t m = 0; fb_model_at(m) != NULL && !fits; m++)
+      fits = wanted(only, nonly, fb_model_at(m)->name) &&
+             fb_set_fits(o->sets[k], stype, fb_model_at(m)) != 0;
+    if (!fits) {
+      fprintf(stderr, "fricbench: --set %s fits neither scenario %s nor a selected model "
+                      "(see 'fricbench list')\n", o->sets[k], o->scenario);
+      return FB_EXIT_USAGE;
+    }
+  }
+  return FB_EXIT_OK;
+}
+
+/* The table on stdout; FB_EXIT_RUNTIME when a row failed. */
+static int bench_print(const bench_row *rows, size_t nr, const bench_opts *o)
+{
+  int rc = FB_EXIT_OK;
+  if (o->scenario != NULL)
+    printf("fricbench bench: %s, fixed h = %g over the scenario's span, each model's "
+           "fixed-step integrator, median of %lu runs\n", o->scenario, o->h, o->repeats);
+  else
+    printf("fricbench bench: stick-slip, fixed h = %g, %lu steps, median of %lu alternating "
+           "runs after a warm-up; ratio: median of the %lu paired ratios\n", o->h, o->steps,
+           o->repeats, o->repeats);
+  printf("%-14s %-14s %11s %10s %11s %10s %7s %9s\n", "model", "integrator", "ns/step",
+         "ns/rhs", "loop ns/st", "loop ns/rhs", "ratio", "rel.diff");
+  for (size_t i = 0; i < nr; i++) {
+    const bench_row *b = &rows[i];
+    if (b->status != FB_OK) {
+      printf("%-14s %-14s failed: %s\n", b->model, b->integrator, b->message);
+      rc = FB_EXIT_RUNTIME;
+      continue;
+    }
+    printf("%-14s %-14s %11.1f %10.1f %11.1f %10.1f %7.3f %9.2g\n", b->model, b->integrator,
+           b->ns_step, b->ns_rhs, b->loop_ns_step, b->loop_ns_rhs, b->ratio, b->max_rel);
+  }
+  return rc;
+}
+
+/* The rows as CSV into the --out file, committed. */
+static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const bench_opts *o,
+                       fb_err *err)
+{
+  fputs("model,integrator,scenario,h,steps,ns_per_step,ns_per_rhs,loop_ns_per_step,"
+        "loop_ns_per_rhs,ratio,max_rel_diff,repeats\n",
+        of->fp);
+  for (size_t i = 0; i < nr; i++) {
+    const bench_row *b = &rows[i];
+    fprintf(of->fp, "%s,%s,%s", b->model, b->integrator,
+            o->scenario != NULL ? o->scenario : "stick-slip");
+    csv_num(of->fp, b->h);
+    fprintf(of->fp, ",%lu", b->steps);
+    csv_num(of->fp, b->ns_step);
+    csv_num(of->fp, b->ns_rhs);
+    csv_num(of->fp, b->loop_ns_step);
+    csv_num(of->fp, b->loop_ns_rhs);
+    csv_num(of->fp, b->ratio);
+    csv_num(of->fp, b->max_rel);
+    fprintf(of->fp, ",%lu\n", o->repeats);
+  }
+  return fb_outfile_commit(of, err);
+}
+
 int fb_cmd_bench(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -429,7 +519,6 @@ int fb_cmd_bench(int argc, char **argv)
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:m:h", opts, NULL)) != -1) {
-    unsigned long v;
     switch (c) {
     case 'o': out = optarg; break;
     case 's':
@@ -462,22 +551,8 @@ int fb_cmd_bench(int argc, char **argv)
     case 'h': fputs(bench_help, stdout); return FB_EXIT_OK;
     case 'n':
     case 'r':
-      /* name the option, not argv[optind - 1], which is the value for "--steps N" */
-      if (fb_parse_ulong(optarg, &v) != FB_OK ||
-          (c == 'n' && (v < BENCH_MIN_STEPS || v > BENCH_MAX_STEPS)) ||
-          (c == 'r' && (v < 1 || v > BENCH_MAX_REPEATS))) {
-        char typed[80];
-        fb_text_escape(optarg, typed, sizeof typed);
-        fprintf(stderr, "fricbench: %s '%s' is not allowed: use an integer in [%lu, %lu]\n",
-                c == 'n' ? "--steps" : "--repeats", typed,
-                c == 'n' ? BENCH_MIN_STEPS : 1UL,
-                c == 'n' ? BENCH_MAX_STEPS : (unsigned long)BENCH_MAX_REPEATS);
+      if (bench_count_option(c, optarg, c == 'n' ? &o.steps : &o.repeats) != FB_EXIT_OK)
         return FB_EXIT_USAGE;
-      }
-      if (c == 'n')
-        o.steps = v;
-      else
-        o.repeats = v;
       break;
     case 'H':
       if (fb_parse_double(optarg, &o.h) != FB_OK || !(o.h > 0)) {
@@ -508,19 +583,8 @@ int fb_cmd_bench(int argc, char **argv)
   if (o.scenario != NULL) {
     if (!have_h)
       o.h = 1e-3;
-    /* each setting must fit the scenario or a selected model, as suite --set */
-    for (size_t k = 0; k < o.nsets; k++) {
-      int fits = 0;
-      const fb_scenario_type *stype = fb_scenario_find(o.scenario);
-      for (size_t m = 0; fb_model_at(m) != NULL && !fits; m++)
-        fits = wanted(only, nonly, fb_model_at(m)->name) &&
-               fb_set_fits(sets[k], stype, fb_model_at(m)) != 0;
-      if (!fits) {
-        fprintf(stderr, "fricbench: --set %s fits neither scenario %s nor a selected model "
-                        "(see 'fricbench list')\n", sets[k], o.scenario);
-        return FB_EXIT_USAGE;
-      }
-    }
+    if (bench_sets_fit(&o, only, nonly) != FB_EXIT_OK)
+      return FB_EXIT_USAGE;
   }
   fb_err err = {{0}};
   fb_outfile of = {0};
@@ -548,48 +612,10 @@ int fb_cmd_bench(int argc, char **argv)
   for (size_t i = 0; o.scenario == NULL && i < sizeof owned / sizeof owned[0]; i++)
     if (wanted(only, nonly, owned[i][0]))
       bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
-  int rc = FB_EXIT_OK;
-  if (o.scenario != NULL)
-    printf("fricbench bench: %s, fixed h = %g over the scenario's span, each model's "
-           "fixed-step integrator, median of %lu runs\n", o.scenario, o.h, o.repeats);
-  else
-    printf("fricbench bench: stick-slip, fixed h = %g, %lu steps, median of %lu alternating "
-           "runs after a warm-up; ratio: median of the %lu paired ratios\n", o.h, o.steps,
-           o.repeats, o.repeats);
-  printf("%-14s %-14s %11s %10s %11s %10s %7s %9s\n", "model", "integrator", "ns/step",
-         "ns/rhs", "loop ns/st", "loop ns/rhs", "ratio", "rel.diff");
-  for (size_t i = 0; i < nr; i++) {
-    const bench_row *b = &rows[i];
-    if (b->status != FB_OK) {
-      printf("%-14s %-14s failed: %s\n", b->model, b->integrator, b->message);
-      rc = FB_EXIT_RUNTIME;
-      continue;
-    }
-    printf("%-14s %-14s %11.1f %10.1f %11.1f %10.1f %7.3f %9.2g\n", b->model, b->integrator,
-           b->ns_step, b->ns_rhs, b->loop_ns_step, b->loop_ns_rhs, b->ratio, b->max_rel);
-  }
-  if (out != NULL) {
-    fputs("model,integrator,scenario,h,steps,ns_per_step,ns_per_rhs,loop_ns_per_step,"
-          "loop_ns_per_rhs,ratio,max_rel_diff,repeats\n",
-          of.fp);
-    for (size_t i = 0; i < nr; i++) {
-      const bench_row *b = &rows[i];
-      fprintf(of.fp, "%s,%s,%s", b->model, b->integrator,
-              o.scenario != NULL ? o.scenario : "stick-slip");
-      csv_num(of.fp, b->h);
-      fprintf(of.fp, ",%lu", b->steps);
-      csv_num(of.fp, b->ns_step);
-      csv_num(of.fp, b->ns_rhs);
-      csv_num(of.fp, b->loop_ns_step);
-      csv_num(of.fp, b->loop_ns_rhs);
-      csv_num(of.fp, b->ratio);
-      csv_num(of.fp, b->max_rel);
-      fprintf(of.fp, ",%lu\n", o.repeats);
-    }
-    if (fb_outfile_commit(&of, &err) != FB_OK) {
-      fprintf(stderr, "fricbench: %s\n", err.msg);
-      rc = FB_EXIT_RUNTIME;
-    }
+  int rc = bench_print(rows, nr, &o);
+  if (out != NULL && bench_write(&of, rows, nr, &o, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    rc = FB_EXIT_RUNTIME;
   }
   return rc;
 }
