@@ -57,6 +57,109 @@ static int fail(const fb_err *err, int code)
   return code;
 }
 
+/* "unknown scenario" with the names allowed.  FB_EXIT_USAGE. */
+static int ref_unknown_scenario(const char *scenario)
+{
+  char names[1024];
+  fb_names_scenarios(names, sizeof names);
+  char typed[160];
+  fb_text_escape(scenario, typed, sizeof typed);
+  fprintf(stderr, "fricbench: unknown scenario '%s': use one of %s\n", typed, names);
+  return FB_EXIT_USAGE;
+}
+
+/* Scenario st's parameters into sp: defaults, the --set NAME=VALUE settings (NAME or the
+ * `run` spelling scenario.NAME), then every check the computation would make, so that bad
+ * input is refused before any file exists.  FB_EXIT_OK or the failure's code, said. */
+static int ref_params(const fb_scenario_type *st, const char **sets, size_t nsets, void *sp)
+{
+  fb_err err = {{0}};
+  int rc = FB_EXIT_OK;
+  fb_params_default(st->params, sp);
+  for (size_t k = 0; k < nsets && rc == FB_EXIT_OK; k++) {
+    const char *eq = strchr(sets[k], '=');
+    char name[128];
+    const size_t len = eq != NULL ? (size_t)(eq - sets[k]) : 0;
+    if (eq == NULL || len == 0 || len >= sizeof name) {
+      rc = usage("--set '%s': expected NAME=VALUE with a scenario parameter NAME", sets[k]);
+      break;
+    }
+    memcpy(name, sets[k], len);
+    name[len] = '\0';
+    const char *pname = strncmp(name, "scenario.", 9) == 0 ? name + 9 : name;
+    if (fb_params_set(st->params, st->name, sp, pname, eq + 1, &err) != FB_OK)
+      rc = fail(&err, FB_EXIT_USAGE);
+  }
+  if (rc == FB_EXIT_OK && fb_params_check_all(st->params, st->name, sp, &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  return rc;
+}
+
+/* The scenario builds with parameters sp and has a reference for them.  FB_EXIT_OK or the
+ * failure's code, said. */
+static int ref_buildable(const fb_scenario_type *st, const void *sp)
+{
+  fb_err err = {{0}};
+  int rc = FB_EXIT_OK;
+  fb_scenario sc;
+  if (fb_scenario_init(&sc, st) != FB_OK)
+    return fail(&(fb_err){"out of memory"}, FB_EXIT_RUNTIME);
+  memcpy(sc.params, sp, st->params->size);
+  if (fb_scenario_build(&sc, &err) != FB_OK)
+    rc = fail(&err, FB_EXIT_USAGE);
+  else if (st->ref_kind == NULL || st->ref_kind(sp) == FB_REF_NONE ||
+           (st->ref_kind(sp) == FB_REF_EXACT && st->exact == NULL))
+    rc = usage("scenario '%s' has no reference for these parameters", st->name);
+  fb_scenario_free(&sc);
+  return rc;
+}
+
+/* The "ok:" line on stderr: how the reference was made and its counts. */
+static void ref_report(const fb_scenario_type *st, unsigned long samples,
+                       const fb_reference_info *info, size_t nintervals)
+{
+  if (info->kind == FB_REF_EXACT)
+    fprintf(stderr, "fricbench: ok: scenario=%s reference=exact samples=%lu intervals=%zu\n",
+            st->name, samples, nintervals);
+  else
+    fprintf(stderr,
+            "fricbench: ok: scenario=%s reference=switching/event stepper=%s tol=%g "
+            "event_tol=%g hmax=%g t=%.10g steps=%lu rejected=%lu rhs=%lu events=%lu "
+            "inner=%lu intervals=%zu\n",
+            st->name, FB_REF_STEPPER, FB_REF_TOL, FB_REF_EVENT_TOL, info->hmax,
+            info->run.t_reached, info->run.cnt.nsteps, info->run.cnt.nrejected,
+            info->run.cnt.nfe, info->run.cnt.nevents, info->run.cnt.ninner, nintervals);
+}
+
+/* The trajectory into of and, when oi is not NULL, the intervals into oi: both committed or
+ * neither (out: the trajectory's path to take back, NULL for stdout).  FB_EXIT_OK or the
+ * failure's code, said. */
+static int ref_write(const fb_trace *tr, const fb_interval_list *iv, fb_outfile *of,
+                     fb_outfile *oi, const char *out)
+{
+  fb_err err = {{0}};
+  int wst = fb_trace_write_csv(tr, fb_reference_z_names, of->fp);
+  if (wst == FB_OK && oi != NULL)
+    wst = fb_interval_list_write_csv(iv, oi->fp);
+  if (wst != FB_OK) {
+    fb_outfile_abort(of);
+    if (oi != NULL)
+      fb_outfile_abort(oi);
+    return fail(&(fb_err){"writing the reference failed"}, FB_EXIT_RUNTIME);
+  }
+  if (fb_outfile_commit(of, &err) != FB_OK) {
+    if (oi != NULL)
+      fb_outfile_abort(oi);
+    return fail(&err, FB_EXIT_RUNTIME);
+  }
+  if (oi != NULL && fb_outfile_commit(oi, &err) != FB_OK) {
+    if (out != NULL) /* all or nothing: take the trajectory back */
+      unlink(out);
+    return fail(&err, FB_EXIT_RUNTIME);
+  }
+  return FB_EXIT_OK;
+}
+
 int fb_cmd_reference(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -116,14 +219,8 @@ int fb_cmd_reference(int argc, char **argv)
       rc = fail(&derr, FB_EXIT_USAGE);
   }
   const fb_scenario_type *st = scenario != NULL ? fb_scenario_find(scenario) : NULL;
-  if (rc == FB_EXIT_OK && st == NULL) {
-    char names[1024];
-    fb_names_scenarios(names, sizeof names);
-    char typed[160];
-    fb_text_escape(scenario, typed, sizeof typed);
-    fprintf(stderr, "fricbench: unknown scenario '%s': use one of %s\n", typed, names);
-    rc = FB_EXIT_USAGE;
-  }
+  if (rc == FB_EXIT_OK && st == NULL)
+    rc = ref_unknown_scenario(scenario);
   if (rc != FB_EXIT_OK) {
     free(sets);
     return rc;
@@ -135,40 +232,10 @@ int fb_cmd_reference(int argc, char **argv)
     free(sets);
     return fail(&(fb_err){"out of memory"}, FB_EXIT_RUNTIME);
   }
-  fb_params_default(st->params, sp);
-  for (size_t k = 0; k < nsets && rc == FB_EXIT_OK; k++) {
-    const char *eq = strchr(sets[k], '=');
-    char name[128];
-    const size_t len = eq != NULL ? (size_t)(eq - sets[k]) : 0;
-    if (eq == NULL || len == 0 || len >= sizeof name) {
-      rc = usage("--set '%s': expected NAME=VALUE with a scenario parameter NAME", sets[k]);
-      break;
-    }
-    memcpy(name, sets[k], len);
-    name[len] = '\0';
-    /* Accept the `run` spelling scenario.NAME too. */
-    const char *pname = strncmp(name, "scenario.", 9) == 0 ? name + 9 : name;
-    if (fb_params_set(st->params, st->name, sp, pname, eq + 1, &err) != FB_OK)
-      rc = fail(&err, FB_EXIT_USAGE);
-  }
+  rc = ref_params(st, sets, nsets, sp);
   free(sets);
-  /* Validate everything the computation would reject as input before creating files. */
-  if (rc == FB_EXIT_OK && fb_params_check_all(st->params, st->name, sp, &err) != FB_OK)
-    rc = fail(&err, FB_EXIT_USAGE);
-  if (rc == FB_EXIT_OK) {
-    fb_scenario sc;
-    if (fb_scenario_init(&sc, st) != FB_OK) {
-      rc = fail(&(fb_err){"out of memory"}, FB_EXIT_RUNTIME);
-    } else {
-      memcpy(sc.params, sp, st->params->size);
-      if (fb_scenario_build(&sc, &err) != FB_OK)
-        rc = fail(&err, FB_EXIT_USAGE);
-      else if (st->ref_kind == NULL || st->ref_kind(sp) == FB_REF_NONE ||
-               (st->ref_kind(sp) == FB_REF_EXACT && st->exact == NULL))
-        rc = usage("scenario '%s' has no reference for these parameters", st->name);
-      fb_scenario_free(&sc);
-    }
-  }
+  if (rc == FB_EXIT_OK)
+    rc = ref_buildable(st, sp);
   fb_outfile of = {0}, oi = {0};
   if (rc == FB_EXIT_OK && fb_outfile_open(&of, out, "--out", &err) != FB_OK)
     rc = fail(&err, FB_EXIT_USAGE);
@@ -191,37 +258,9 @@ int fb_cmd_reference(int argc, char **argv)
       fb_outfile_abort(&oi);
     rc = fail(&err, st_ref == FB_EINVAL || st_ref == FB_EUNSUP ? FB_EXIT_USAGE : FB_EXIT_RUNTIME);
   } else {
-    int wst = fb_trace_write_csv(&tr, fb_reference_z_names, of.fp);
-    if (wst == FB_OK && ivpath != NULL)
-      wst = fb_interval_list_write_csv(&iv, oi.fp);
-    if (wst != FB_OK) {
-      fb_outfile_abort(&of);
-      if (ivpath != NULL)
-        fb_outfile_abort(&oi);
-      rc = fail(&(fb_err){"writing the reference failed"}, FB_EXIT_RUNTIME);
-    } else if (fb_outfile_commit(&of, &err) != FB_OK) {
-      if (ivpath != NULL)
-        fb_outfile_abort(&oi);
-      rc = fail(&err, FB_EXIT_RUNTIME);
-    } else if (ivpath != NULL && fb_outfile_commit(&oi, &err) != FB_OK) {
-      if (!out_stdout) /* all or nothing: take the trajectory back */
-        unlink(out);
-      rc = fail(&err, FB_EXIT_RUNTIME);
-    }
-    if (rc != FB_EXIT_OK)
-      ; /* the failure was reported */
-    else if (info.kind == FB_REF_EXACT)
-      fprintf(stderr, "fricbench: ok: scenario=%s reference=exact samples=%lu intervals=%zu\n",
-              st->name, samples, iv.n);
-    else
-      fprintf(stderr,
-              "fricbench: ok: scenario=%s reference=switching/event stepper=%s tol=%g "
-              "event_tol=%g hmax=%g t=%.10g steps=%lu rejected=%lu rhs=%lu events=%lu "
-              "inner=%lu intervals=%zu\n",
-              st->name, FB_REF_STEPPER, FB_REF_TOL, FB_REF_EVENT_TOL, info.hmax,
-              info.run.t_reached,
-              info.run.cnt.nsteps, info.run.cnt.nrejected, info.run.cnt.nfe,
-              info.run.cnt.nevents, info.run.cnt.ninner, iv.n);
+    rc = ref_write(&tr, &iv, &of, ivpath != NULL ? &oi : NULL, out_stdout ? NULL : out);
+    if (rc == FB_EXIT_OK) /* else the failure was reported */
+      ref_report(st, samples, &info, iv.n);
     fb_trace_free(&tr);
     fb_interval_list_free(&iv);
   }
