@@ -693,6 +693,145 @@ static void suite_free(suite *S)
   pthread_mutex_destroy(&S->lock);
 }
 
+/* Job jb's references, shared with the jobs that have the same key: the scenario
+ * variant's (Coulomb) reference and, where the model regularizes, the model's own for its
+ * parameters and kind of integrator (hmin: the finest step of jb's step ladder). */
+static void job_refs(suite *S, job *jb, double hmin)
+{
+  const fb_experiment *x = jb->exp;
+  /* the scenario variant's reference */
+  char key[1200];
+  snprintf(key, sizeof key, "%s|%zu|%s", x->scenario, jb->cs.samples, jb->sparams);
+  size_t r = 0;
+  while (r < S->nrefs && strcmp(S->refs[r].key, key) != 0)
+    r++;
+  if (r == S->nrefs) {
+    S->refs[r].key = strdup(key);
+    S->refs[r].job = (size_t)(jb - S->jobs);
+    S->refs[r].tag = x->tag;
+    S->nrefs++;
+  }
+  if (x->flags & FB_EXP_TRAJ)
+    S->refs[r].want_traj = 1;
+  jb->ref = r;
+  jb->own = SIZE_MAX;
+  if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
+    return; /* [Engleder2002]'s picture, and the contact runs (measured against the
+               contact reference): no discretization study there */
+  if (jb->cs.md.type->suite.exact_limit) {
+    jb->own = r; /* no regularization: the Coulomb reference is its own */
+    return;
+  }
+  /* the model's own reference for these parameters and this kind of integrator */
+  char mkey[96];
+  fb_own_method om;
+  fb_own_method_of(&jb->cs, hmin, &om, mkey, sizeof mkey);
+  char okey[2048];
+  snprintf(okey, sizeof okey, "%s|own|%s|%s|%s", key, x->model, jb->mparams, mkey);
+  size_t oi = 0;
+  while (oi < S->nrefs && strcmp(S->refs[oi].key, okey) != 0)
+    oi++;
+  if (oi == S->nrefs) {
+    S->refs[oi].key = strdup(okey);
+    S->refs[oi].job = (size_t)(jb - S->jobs);
+    S->refs[oi].tag = x->tag;
+    S->refs[oi].own = 1;
+    S->refs[oi].coul = r;
+    S->refs[oi].om = om;
+    S->nrefs++;
+  }
+  jb->own = oi;
+}
+
+/* Expand the table (o->table, else the default one) into the jobs, their references
+ * keyed and shared.  FB_OK or FB_ENOMEM (the caller frees S). */
+static int suite_expand(suite *S, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  if (o->table == NULL) {
+    if (fb_table_default(&S->own_table) != FB_OK)
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    S->table = &S->own_table;
+  } else {
+    S->table = o->table;
+  }
+  const fb_table *tbl = S->table;
+  size_t cap = 0;
+  for (size_t e = 0; e < tbl->n; e++)
+    cap += tbl->e[e].nvalues ? tbl->e[e].nvalues : 1;
+  S->jobs = calloc(cap ? cap : 1, sizeof *S->jobs);
+  S->refs = calloc(2 * cap + 1, sizeof *S->refs); /* a Coulomb and an own reference per job */
+  if (S->jobs == NULL || S->refs == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  for (size_t e = 0; e < tbl->n; e++) {
+    const fb_experiment *x = &tbl->e[e];
+    if (o->quick && !(x->flags & FB_EXP_QUICK))
+      continue;
+    size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
+    if (o->quick && nv > FB_QUICK_LADDER)
+      nv = FB_QUICK_LADDER;
+    double hmin = NAN; /* the finest step of a step ladder: sets an own reference's step */
+    for (size_t v = 0; x->sweep == FB_SWEEP_H && v < nv; v++)
+      hmin = isnan(hmin) ? x->values[v] : fmin(hmin, x->values[v]);
+    for (size_t v = 0; v < nv; v++) {
+      job *jb = &S->jobs[S->njobs++];
+      jb->exp = x;
+      jb->value = x->sweep == FB_SWEEP_NONE ? (double)NAN : x->values[v];
+      job_setup(jb, o);
+      if (!jb->ready)
+        continue;
+      job_refs(S, jb, hmin);
+    }
+  }
+  return FB_OK;
+}
+
+/* An own reference's modelling error against its Coulomb reference (computed by then). */
+static void own_ref_model_errors(suite *S)
+{
+  for (size_t r = 0; r < S->nrefs; r++) {
+    ref_entry *re = &S->refs[r];
+    if (!re->own)
+      continue;
+    re->mod_x = re->mod_v = NAN;
+    const ref_entry *ce = &S->refs[re->coul];
+    if (re->kind != FB_REF_NONE && ce->kind != FB_REF_NONE)
+      fb_trace_errors(&re->ref.tr, &ce->ref.tr, S->jobs[re->job].cs.sc.plant.n, &re->mod_x,
+                      &re->mod_v, NULL);
+  }
+}
+
+/* DIR's tables, meta.json, then what is judged from them (verdicts, claims) or a part's
+ * records, and the report.  FB_OK or the first failure. */
+static int suite_outputs(suite *S, double t0, const char *date, fb_err *err)
+{
+  const fb_suite_opts *o = S->o;
+  char path[1024];
+  int st;
+  snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
+  st = write_runs(S, path, err);
+  if (st == FB_OK) {
+    snprintf(path, sizeof path, "%s/orders.csv", o->out_dir);
+    st = write_orders(S, path, err);
+  }
+  /* meta.json first: the report reads it (machine, versions, wall time of the runs) */
+  if (st == FB_OK) {
+    snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
+    st = write_meta(S, path, fb_clock_s(CLOCK_MONOTONIC) - t0, date, err);
+  }
+  if (st == FB_OK && o->nparts == 0) /* a part's verdicts would judge a part: merge's */
+    st = fb_verdicts_write(o->out_dir, err);
+  if (st == FB_OK && o->nparts == 0) /* the source papers' claims, judged like the verdicts */
+    st = fb_seed_claims_write(o->out_dir, err);
+  if (st == FB_OK && o->nparts > 0)
+    st = fb_part_info_write(o->out_dir, o, S->njobs, err);
+  if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
+    st = fb_manifest_write(o->out_dir, err);
+  if (st == FB_OK && o->plots)
+    st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S->early, err);
+  return st;
+}
+
 int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
 {
   (void)argv0;
@@ -711,86 +850,9 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
                       strerror(errno));
   if (out_dir_check(o->out_dir, err) != FB_OK)
     return FB_EINVAL;
-  /* expand the table */
-  if (o->table == NULL) {
-    if (fb_table_default(&S.own_table) != FB_OK) {
-      suite_free(&S);
-      return fb_err_set(err, FB_ENOMEM, "out of memory");
-    }
-    S.table = &S.own_table;
-  } else {
-    S.table = o->table;
-  }
-  const fb_table *tbl = S.table;
-  size_t cap = 0;
-  for (size_t e = 0; e < tbl->n; e++)
-    cap += tbl->e[e].nvalues ? tbl->e[e].nvalues : 1;
-  S.jobs = calloc(cap ? cap : 1, sizeof *S.jobs);
-  S.refs = calloc(2 * cap + 1, sizeof *S.refs); /* a Coulomb and an own reference per job */
-  if (S.jobs == NULL || S.refs == NULL) {
+  if (suite_expand(&S, err) != FB_OK) {
     suite_free(&S);
-    return fb_err_set(err, FB_ENOMEM, "out of memory");
-  }
-  for (size_t e = 0; e < tbl->n; e++) {
-    const fb_experiment *x = &tbl->e[e];
-    if (o->quick && !(x->flags & FB_EXP_QUICK))
-      continue;
-    size_t nv = x->sweep == FB_SWEEP_NONE ? 1 : x->nvalues;
-    if (o->quick && nv > FB_QUICK_LADDER)
-      nv = FB_QUICK_LADDER;
-    double hmin = NAN; /* the finest step of a step ladder: sets an own reference's step */
-    for (size_t v = 0; x->sweep == FB_SWEEP_H && v < nv; v++)
-      hmin = isnan(hmin) ? x->values[v] : fmin(hmin, x->values[v]);
-    for (size_t v = 0; v < nv; v++) {
-      job *jb = &S.jobs[S.njobs++];
-      jb->exp = x;
-      jb->value = x->sweep == FB_SWEEP_NONE ? (double)NAN : x->values[v];
-      job_setup(jb, o);
-      if (!jb->ready)
-        continue;
-      /* the scenario variant's reference */
-      char key[1200];
-      snprintf(key, sizeof key, "%s|%zu|%s", x->scenario, jb->cs.samples, jb->sparams);
-      size_t r = 0;
-      while (r < S.nrefs && strcmp(S.refs[r].key, key) != 0)
-        r++;
-      if (r == S.nrefs) {
-        S.refs[r].key = strdup(key);
-        S.refs[r].job = (size_t)(jb - S.jobs);
-        S.refs[r].tag = x->tag;
-        S.nrefs++;
-      }
-      if (x->flags & FB_EXP_TRAJ)
-        S.refs[r].want_traj = 1;
-      jb->ref = r;
-      jb->own = SIZE_MAX;
-      if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
-        continue; /* [Engleder2002]'s picture, and the contact runs (measured against the
-                     contact reference): no discretization study there */
-      if (jb->cs.md.type->suite.exact_limit) {
-        jb->own = r; /* no regularization: the Coulomb reference is its own */
-        continue;
-      }
-      /* the model's own reference for these parameters and this kind of integrator */
-      char mkey[96];
-      fb_own_method om;
-      fb_own_method_of(&jb->cs, hmin, &om, mkey, sizeof mkey);
-      char okey[2048];
-      snprintf(okey, sizeof okey, "%s|own|%s|%s|%s", key, x->model, jb->mparams, mkey);
-      size_t oi = 0;
-      while (oi < S.nrefs && strcmp(S.refs[oi].key, okey) != 0)
-        oi++;
-      if (oi == S.nrefs) {
-        S.refs[oi].key = strdup(okey);
-        S.refs[oi].job = (size_t)(jb - S.jobs);
-        S.refs[oi].tag = x->tag;
-        S.refs[oi].own = 1;
-        S.refs[oi].coul = r;
-        S.refs[oi].om = om;
-        S.nrefs++;
-      }
-      jb->own = oi;
-    }
+    return FB_ENOMEM;
   }
   int vst = resume_verify(&S, err); /* --resume: DIR/journal is this table's, or nothing */
   if (vst != FB_OK) {
@@ -812,17 +874,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     return rst;
   }
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
-  /* an own reference's modelling error needs its Coulomb reference, computed by then */
-  for (size_t r = 0; r < S.nrefs; r++) {
-    ref_entry *re = &S.refs[r];
-    if (!re->own)
-      continue;
-    re->mod_x = re->mod_v = NAN;
-    const ref_entry *ce = &S.refs[re->coul];
-    if (re->kind != FB_REF_NONE && ce->kind != FB_REF_NONE)
-      fb_trace_errors(&re->ref.tr, &ce->ref.tr, S.jobs[re->job].cs.sc.plant.n, &re->mod_x,
-                      &re->mod_v, NULL);
-  }
+  own_ref_model_errors(&S);
   early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
   int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
@@ -830,27 +882,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     suite_free(&S);
     return st;
   }
-  snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
-  st = write_runs(&S, path, err);
-  if (st == FB_OK) {
-    snprintf(path, sizeof path, "%s/orders.csv", o->out_dir);
-    st = write_orders(&S, path, err);
-  }
-  /* meta.json first: the report reads it (machine, versions, wall time of the runs) */
-  if (st == FB_OK) {
-    snprintf(path, sizeof path, "%s/meta.json", o->out_dir);
-    st = write_meta(&S, path, fb_clock_s(CLOCK_MONOTONIC) - t0, date, err);
-  }
-  if (st == FB_OK && o->nparts == 0) /* a part's verdicts would judge a part: merge's */
-    st = fb_verdicts_write(o->out_dir, err);
-  if (st == FB_OK && o->nparts == 0) /* the source papers' claims, judged like the verdicts */
-    st = fb_seed_claims_write(o->out_dir, err);
-  if (st == FB_OK && o->nparts > 0)
-    st = fb_part_info_write(o->out_dir, o, S.njobs, err);
-  if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
-    st = fb_manifest_write(o->out_dir, err);
-  if (st == FB_OK && o->plots)
-    st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S.early, err);
+  st = suite_outputs(&S, t0, date, err); /* t0: meta.json's wall time */
   st = resume_finish(&S, st, err); /* the interrupt watcher ends here */
   fb_run_tally tally;
   char counts[160];
