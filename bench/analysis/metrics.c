@@ -718,20 +718,12 @@ static int spatial_metrics(const fb_problem *pb, const fb_trace *tr, const fb_re
   return FB_OK;
 }
 
-int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
-                       const fb_stream *st, fb_metrics *m)
+/* accuracy: L2 (trapezoidal in t), largest and final errors of x, v and F against the
+ * reference, over the ns samples both have. */
+static void metrics_accuracy(const fb_plant *pl, const fb_trace *tr, const fb_trace *rt,
+                             size_t ns, fb_metrics *m)
 {
-  const fb_plant *pl = pb->plant;
-  const size_t n = pl->n, nc = pl->nc, dim = tr->dim, rdim = ref->tr.dim;
-  const fb_trace *rt = &ref->tr;
-  const size_t ns = tr->filled < rt->filled ? tr->filled : rt->filled;
-  memset(m, 0, sizeof *m);
-  m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = m->mod_x_l2 = m->mod_v_l2 = NAN;
-  m->own_ref_err = NAN;
-  m->drift_rate = m->drift_growth = NAN;
-  fb_contact_metrics_nan(m);
-  int have_flag = 0;
-  /* accuracy */
+  const size_t n = pl->n, nc = pl->nc, dim = tr->dim, rdim = rt->dim;
   double ex2 = 0, ev2 = 0, eF2 = 0, px = 0, pv = 0, pF = 0, rx2 = 0, prx = 0;
   for (size_t k = 0; k < ns; k++) {
     double sx = 0, sv = 0, sF = 0, srx = 0;
@@ -765,9 +757,110 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
   m->ref_x_l2 = sqrt(rx2);
   m->err_v_l2 = sqrt(ev2);
   m->err_F_l2 = sqrt(eF2);
+}
+
+/* What the stick metrics add up over the reference's stick spans. */
+typedef struct span_acc {
+  double onset_sum, offset_sum, n_on, n_off; /* onset and release time errors */
+  double v2, nv;                             /* squared slip velocities in the spans */
+  int have_flag;                             /* the model flags stick itself */
+} span_acc;
+
+/* One reference stick span r of contact i against the run's spans: missed or its onset
+ * and release errors, the drift over it, the time held (by the velocity test and by the
+ * model's flag) and the slip velocity inside it. */
+static void metrics_span(const fb_problem *pb, const fb_trace *tr, size_t i, const fb_span *r,
+                         const fb_spans *run, span_acc *acc, fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  const size_t nc = pl->nc, dim = tr->dim;
+  size_t first = SIZE_MAX, last = 0;
+  for (size_t b = 0; b < run->n; b++)
+    if (overlaps(r, &run->s[b])) {
+      if (first == SIZE_MAX)
+        first = b;
+      last = b;
+    }
+  if (first == SIZE_MAX) {
+    m->missed += 1;
+  } else {
+    if (r->t0 > pl->t0) {
+      acc->onset_sum += fabs(run->s[first].t0 - r->t0);
+      acc->n_on += 1;
+    }
+    if (r->t1 < pl->T) {
+      acc->offset_sum += fabs(run->s[last].t1 - r->t1);
+      acc->n_off += 1;
+    }
+  }
+  /* drift of the relative displacement s = x_j - int u dt over the span */
+  size_t ka, kb;
+  sample_range(tr, r->t0, r->t1, &ka, &kb);
+  if (kb > ka && kb < tr->filled) {
+    double belt = 0;
+    for (size_t k = ka; k < kb; k++) {
+      fb_contact_state c0, c1;
+      fb_plant_contact_at(pl, i, tr->t[k], &c0);
+      fb_plant_contact_at(pl, i, tr->t[k + 1], &c1);
+      belt += 0.5 * (c0.u + c1.u) * (tr->t[k + 1] - tr->t[k]);
+    }
+    m->drift += fabs(fb_contact_vel(pl, i, tr->y + kb * dim) -
+                     fb_contact_vel(pl, i, tr->y + ka * dim) - belt);
+    /* held: sample intervals of the span whose both ends pass the test */
+    for (size_t k = ka; k < kb; k++) {
+      const double dt = tr->t[k + 1] - tr->t[k];
+      if (fabs(vrel(pb, tr, k, i)) < pl->v_stick && fabs(vrel(pb, tr, k + 1, i)) < pl->v_stick)
+        m->stick_held += dt;
+      const int f0 = tr->stick[k * nc + i], f1 = tr->stick[(k + 1) * nc + i];
+      acc->have_flag |= f0 >= 0;
+      if (f0 == 1 && f1 == 1)
+        m->stick_flag_time += dt;
+    }
+    for (size_t k = ka; k <= kb; k++) {
+      const double vr = vrel(pb, tr, k, i);
+      acc->v2 += vr * vr;
+      acc->nv += 1;
+    }
+  }
+}
+
+/* energy: the stream's largest rise of W against the dissipation bound, the largest power
+ * excess, the largest stored energy and the reference's. */
+static void metrics_energy(const fb_plant *pl, const fb_trace *rt, const fb_stream *st,
+                           fb_metrics *m)
+{
+  const size_t nc = pl->nc, rdim = rt->dim;
+  m->energy_excess = m->energy_excess_rel = m->power_excess_rel = NAN;
+  if (st != NULL && st->have_prev) {
+    double scale = 0.0;
+    for (size_t i = 0; i < nc; i++)
+      scale += fb_plant_contact_Fs(pl, i) * pl->v_scale * (pl->T - pl->t0);
+    m->energy_excess = st->W_rise;
+    m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
+  }
+  m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
+  m->energy_max = st != NULL && st->E_max > -(double)INFINITY ? st->E_max : (double)NAN;
+  m->energy_ref_max = 0.0;
+  for (size_t k = 0; k < rt->filled; k++)
+    m->energy_ref_max = fmax(m->energy_ref_max, mech_energy(pl, rt->y + k * rdim));
+}
+
+int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_reference *ref,
+                       const fb_stream *st, fb_metrics *m)
+{
+  const fb_plant *pl = pb->plant;
+  const size_t nc = pl->nc;
+  const fb_trace *rt = &ref->tr;
+  const size_t ns = tr->filled < rt->filled ? tr->filled : rt->filled;
+  memset(m, 0, sizeof *m);
+  m->disc_x_l2 = m->disc_v_l2 = m->disc_x_max = m->mod_x_l2 = m->mod_v_l2 = NAN;
+  m->own_ref_err = NAN;
+  m->drift_rate = m->drift_growth = NAN;
+  fb_contact_metrics_nan(m);
+  metrics_accuracy(pl, tr, rt, ns, m);
   /* stick fidelity, drift, chatter (grid part) and energy, contact by contact */
-  double onset_sum = 0, offset_sum = 0, n_on = 0, n_off = 0, ref_len_Fs = 0, ref_len = 0;
-  double v2 = 0, nv = 0;
+  double ref_len_Fs = 0, ref_len = 0;
+  span_acc sa = {0};
   const double tol_P = 1e-9 * fmax(fb_plant_contact_Fs(pl, 0), 1e-300) * pl->v_scale;
   for (size_t i = 0; i < nc; i++) {
     const fb_spans *rs = &ref->stick[i];
@@ -778,57 +871,8 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
     m->stick_time_ref += fb_spans_length(rs);
     ref_len += fb_spans_length(rs);
     ref_len_Fs += fb_spans_length(rs) * fb_plant_contact_Fs(pl, i);
-    for (size_t a = 0; a < rs->n; a++) {
-      const fb_span *r = &rs->s[a];
-      size_t first = SIZE_MAX, last = 0;
-      for (size_t b = 0; b < run.n; b++)
-        if (overlaps(r, &run.s[b])) {
-          if (first == SIZE_MAX)
-            first = b;
-          last = b;
-        }
-      if (first == SIZE_MAX) {
-        m->missed += 1;
-      } else {
-        if (r->t0 > pl->t0) {
-          onset_sum += fabs(run.s[first].t0 - r->t0);
-          n_on += 1;
-        }
-        if (r->t1 < pl->T) {
-          offset_sum += fabs(run.s[last].t1 - r->t1);
-          n_off += 1;
-        }
-      }
-      /* drift of the relative displacement s = x_j - int u dt over the span */
-      size_t ka, kb;
-      sample_range(tr, r->t0, r->t1, &ka, &kb);
-      if (kb > ka && kb < tr->filled) {
-        double belt = 0;
-        for (size_t k = ka; k < kb; k++) {
-          fb_contact_state c0, c1;
-          fb_plant_contact_at(pl, i, tr->t[k], &c0);
-          fb_plant_contact_at(pl, i, tr->t[k + 1], &c1);
-          belt += 0.5 * (c0.u + c1.u) * (tr->t[k + 1] - tr->t[k]);
-        }
-        m->drift += fabs(fb_contact_vel(pl, i, tr->y + kb * dim) -
-                         fb_contact_vel(pl, i, tr->y + ka * dim) - belt);
-        /* held: sample intervals of the span whose both ends pass the test */
-        for (size_t k = ka; k < kb; k++) {
-          const double dt = tr->t[k + 1] - tr->t[k];
-          if (fabs(vrel(pb, tr, k, i)) < pl->v_stick && fabs(vrel(pb, tr, k + 1, i)) < pl->v_stick)
-            m->stick_held += dt;
-          const int f0 = tr->stick[k * nc + i], f1 = tr->stick[(k + 1) * nc + i];
-          have_flag |= f0 >= 0;
-          if (f0 == 1 && f1 == 1)
-            m->stick_flag_time += dt;
-        }
-        for (size_t k = ka; k <= kb; k++) {
-          const double vr = vrel(pb, tr, k, i);
-          v2 += vr * vr;
-          nv += 1;
-        }
-      }
-    }
+    for (size_t a = 0; a < rs->n; a++)
+      metrics_span(pb, tr, i, &rs->s[a], &run, &sa, m);
     for (size_t b = 0; b < run.n; b++) {
       int hit = 0;
       for (size_t a = 0; a < rs->n && !hit; a++)
@@ -844,30 +888,18 @@ int fb_metrics_compute(const fb_problem *pb, const fb_trace *tr, const fb_refere
       }
     }
   }
-  if (!have_flag)
+  if (!sa.have_flag)
     m->stick_flag_time = NAN;
   m->drift_rate = drift_accumulation(pb, tr, ref, &m->drift_growth);
-  m->onset_err = n_on > 0 ? onset_sum / n_on : (double)NAN;
-  m->offset_err = n_off > 0 ? offset_sum / n_off : (double)NAN;
+  m->onset_err = sa.n_on > 0 ? sa.onset_sum / sa.n_on : (double)NAN;
+  m->offset_err = sa.n_off > 0 ? sa.offset_sum / sa.n_off : (double)NAN;
   m->drift_per_cycle = ref_len > 0 ? m->drift / (ref_len * pl->f_c) : (double)NAN;
   if (ref_len <= 0)
     m->drift = NAN;
-  m->chatter_v_rms = nv > 0 ? sqrt(v2 / nv) : (double)NAN;
+  m->chatter_v_rms = sa.nv > 0 ? sqrt(sa.v2 / sa.nv) : (double)NAN;
   m->chatter_rate = (st != NULL && ref_len > 0) ? st->sign_changes / ref_len : (double)NAN;
   m->chatter_F_tv = (st != NULL && ref_len_Fs > 0) ? st->F_tv / ref_len_Fs : (double)NAN;
-  m->energy_excess = m->energy_excess_rel = m->power_excess_rel = NAN;
-  if (st != NULL && st->have_prev) {
-    double scale = 0.0;
-    for (size_t i = 0; i < nc; i++)
-      scale += fb_plant_contact_Fs(pl, i) * pl->v_scale * (pl->T - pl->t0);
-    m->energy_excess = st->W_rise;
-    m->energy_excess_rel = scale > 0.0 ? st->W_rise / scale : (double)NAN;
-  }
-  m->power_excess_rel = st != NULL && st->P_excess > -(double)INFINITY ? st->P_excess : (double)NAN;
-  m->energy_max = st != NULL && st->E_max > -(double)INFINITY ? st->E_max : (double)NAN;
-  m->energy_ref_max = 0.0;
-  for (size_t k = 0; k < rt->filled; k++)
-    m->energy_ref_max = fmax(m->energy_ref_max, mech_energy(pl, rt->y + k * rdim));
+  metrics_energy(pl, rt, st, m);
   m->own_x_l2 = m->instability = NAN;
   if (hold_metrics(pb, tr, ref, m) != FB_OK)
     return FB_ENOMEM;
