@@ -15,5 +15,8 @@ FB_API const fb_model_type *fb_model_find(const char *name);
  * has no name or no parameter set or its name is taken, FB_ENOMEM when the plugin table
  * is full. */
 int fb_model_register(const fb_model_type *t, fb_err *err);
+/* The suite's policy for model t (core/fb_model_suite.h): every reader in bench/ goes
+ * through this one lookup.  Never NULL. */
+FB_API const fb_model_suite *fb_model_suite_of(const fb_model_type *t);
 
 #endif

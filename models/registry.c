@@ -48,6 +48,11 @@ int fb_model_register(const fb_model_type *t, fb_err *err)
   return FB_OK;
 }
 
+const fb_model_suite *fb_model_suite_of(const fb_model_type *t)
+{
+  return &t->suite;
+}
+
 const fb_model_type *fb_model_find(const char *name)
 {
   if (name == NULL)

@@ -238,7 +238,7 @@ static int check_integ(const fb_model_type *t, const char *field, const char *na
 
 static int check_model_integrators(const fb_model_type *t, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
+  const fb_model_suite *s = fb_model_suite_of(t);
   if (!(isfinite(t->default_tol) && t->default_tol >= 0))
     return bad(d, "default_tol %g must be finite and >= 0", t->default_tol);
   if (check_integ(t, "default_integrator", t->default_integrator,
@@ -273,7 +273,7 @@ static int check_model_integrators(const fb_model_type *t, defect *d)
  * copy of its defaults so that a bad one is refused now, not in the middle of a suite. */
 static int check_alt_sets(const fb_model_type *t, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
+  const fb_model_suite *s = fb_model_suite_of(t);
   if (s->alt_tag == NULL)
     return 0;
   if (!fb_plugin_name_ok(s->alt_tag))
@@ -297,7 +297,7 @@ static int check_alt_sets(const fb_model_type *t, defect *d)
 
 static int check_model_suite(const fb_model_type *t, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
+  const fb_model_suite *s = fb_model_suite_of(t);
   const char *c = s->color;
   if (c != NULL && (strlen(c) != 7 || c[0] != '#' || strspn(c + 1, "0123456789abcdefABCDEF") != 6))
     return bad(d, "suite.color \"%s\" must be #rrggbb", show(c).s);
