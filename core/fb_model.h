@@ -29,7 +29,6 @@
 #include "fb_params.h"
 #include "fb_plant.h"
 #include "fb_status.h"
-#include "fb_model_suite.h"
 
 #define FB_MAX_Z 4 /* internal states per contact, at most */
 
@@ -179,7 +178,6 @@ typedef struct fb_model_type {
   /* Optional: fixed-step kernels with force() inlined (FB_MODEL_KERNELS of
    * integrators/fb_kernel.h), bit-identical to the generic path, only faster. */
   const struct fb_model_kernels *kernels;
-  fb_model_suite suite; /* data for the suite and the report */
   /* Optional: the energy (J) held by the contact's own elastic element at states z (the
    * anchor spring, the bristles, the penalty spring), for the dissipation inequality
    * dE/dt + F v_r <= 0 of docs/design.md §6.  NULL: the law stores none. */

@@ -8,10 +8,18 @@
 
 #include <stddef.h>
 
+/* Version of this record's layout, apart from the model type's (FB_ABI_VERSION): a plugin
+ * that exports records (fb_plugin_model_suites, fb_plugin.h) exports
+ *     const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION;
+ * so a change of suite policy breaks only the plugins that supply policy. */
+#define FB_SUITE_ABI_VERSION 1
+
 /* What the suite and the report need to know about a model, as data, so that the default
  * experiment table (bench/suite/matrix.c) is built from the registry and no file outside models/
- * names a model (docs/design.md §11 "one file + one line"). */
+ * names a model (docs/design.md §11 "one file + one line").  Every field may be left 0/NULL:
+ * the meaning of 0 is given with it. */
 typedef struct fb_model_suite {
+  const char *model;            /* the name of the model (fb_model_type.name) it is for */
   const char *color;            /* "#rrggbb": the model's colour in every plot and the report */
   const char *fixed_integrator; /* used for a fixed step (--h, the fixed-step view) when
                                    default_integrator cannot take one; NULL: it can */
