@@ -21,6 +21,8 @@
  *   FB_BAD_SUITE_MODEL    a suite record for a model the plugin does not have
  *   FB_BAD_SUITE_INTEG    a suite record whose fixed_integrator does not exist
  *   FB_BAD_SUITE_ABI      suite records under a suite ABI other than FB_SUITE_ABI_VERSION
+ *   FB_NO_SUITE           not broken: a valid (frictionless) model without a suite record,
+ *                         which runs in the suite with the derived one
  *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own
  *   FB_BAD_SEGV           a model whose force segfaults (test_faults.c: no temporaries left) */
 #include <math.h>
