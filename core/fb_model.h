@@ -30,7 +30,16 @@
 #include "fb_plant.h"
 #include "fb_status.h"
 
-#define FB_MAX_Z 4 /* internal states per contact, at most */
+/* Internal states per contact, at most: a model's nz (fb_model_type) is its own, but every
+ * per-contact buffer of the hot paths is sized by this bound rather than by nz, so that no
+ * right-hand side or step allocates: fb_contact_jac's partials below (nz x nz), the states
+ * and rates of a contact on the stack of the ODE system's difference Jacobian
+ * (integrators/system.c), of the scalar kernels (integrators/fb_kernel.h, rk4_lean.c, one
+ * compiled copy per nz <= FB_MAX_Z), of fb_model_force and of the metrics.  The built-ins use
+ * at most 3 (kikuuwe-be).  Checked at registration: plugin_check.c refuses a plugin model with
+ * nz > FB_MAX_Z, fb_model_register refuses one, and tests/test_models.c checks the built-ins.
+ * Raising it is an ABI change (fb_contact_jac is public). */
+#define FB_MAX_Z 4
 
 enum fb_model_caps {
   FB_MODEL_ODE = 1u << 0,   /* force() given: runs under the generic ODE steppers */
@@ -153,7 +162,8 @@ typedef struct fb_model_type {
   const char *default_integrator;
   double default_tol; /* > 0: without --h/--tol run adaptive at this tol; 0: fixed h = T/1e4 */
   const fb_param_set *params;
-  size_t nz;                  /* internal states per contact (<= FB_MAX_Z) */
+  size_t nz;                  /* internal states per contact (<= FB_MAX_Z, checked at
+                                 registration) */
   const char *const *z_names; /* nz names for result files */
 
   /* Fill the auto parameters of p (this contact's copy) from the scales and check

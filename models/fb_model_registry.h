@@ -17,8 +17,9 @@ FB_API const fb_model_type *fb_model_find(const char *name);
 extern const fb_model_suite *const fb_model_suite_registry[];
 /* Append a plugin's model with its suite record, or NULL for the record derived from the
  * model's science (fb_model_suite_derive); bench/harness/plugin.c checks both first.
- * FB_EINVAL when the type has no name or no parameter set, its name is taken or the record
- * names another model; FB_ENOMEM when the plugin table is full. */
+ * FB_EINVAL when the type has no name or no parameter set, its name is taken, it has more
+ * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
+ * is full. */
 int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
 /* The suite's policy for model t (core/fb_model_suite.h): its record, or the derived one
  * for a plugin model without; every reader in bench/ goes through this one lookup.  Never

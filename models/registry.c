@@ -51,6 +51,9 @@ int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_er
     return fb_err_set(err, FB_EINVAL, "a model without a name or a parameter set");
   if (fb_model_find(t->name) != NULL)
     return fb_err_set(err, FB_EINVAL, "model '%s' is already defined", t->name);
+  if (t->nz > FB_MAX_Z)
+    return fb_err_set(err, FB_EINVAL, "model '%s': nz %zu is more than %d (FB_MAX_Z)", t->name,
+                      t->nz, FB_MAX_Z);
   if (suite != NULL && (suite->model == NULL || strcmp(suite->model, t->name) != 0))
     return fb_err_set(err, FB_EINVAL, "model '%s': its suite record is for another model",
                       t->name);

@@ -199,6 +199,11 @@ Test(plugin, suite_record_own_or_derived)
   fb_err e;
   cr_assert_eq(fb_model_register(&own, &own_suite, &e), FB_OK, "%s", e.msg);
   cr_assert_eq(fb_model_register(&derived, &own_suite, &e), FB_EINVAL, "a record for another");
+  static const fb_model_type wide = {.name = "wide", .caps = FB_MODEL_ODE, .params = &none,
+                                     .default_integrator = "rk4", .nz = FB_MAX_Z + 1,
+                                     .force = frictionless};
+  cr_assert_eq(fb_model_register(&wide, NULL, &e), FB_EINVAL, "more than FB_MAX_Z states");
+  cr_assert(strstr(e.msg, "nz 5 is more than 4"), "%s", e.msg);
   cr_assert_eq(fb_model_register(&derived, NULL, &e), FB_OK, "%s", e.msg);
   cr_assert_eq(fb_model_suite_of(&own), &own_suite);
   size_t i = 0;
