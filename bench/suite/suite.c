@@ -819,7 +819,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
       if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
         continue; /* [Engleder2002]'s picture, and the contact runs (measured against the
                      contact reference): no discretization study there */
-      if (jb->cs.md.type->suite.exact_limit) {
+      if (fb_model_suite_of(jb->cs.md.type)->exact_limit) {
         jb->own = r; /* no regularization: the Coulomb reference is its own */
         continue;
       }
