@@ -451,8 +451,8 @@ Test(hardening, a_part_counts_its_own_runs, .timeout = 120)
   char dir[64], res[128], path[192];
   fbt_tmpdir(dir, sizeof dir);
   snprintf(res, sizeof res, "%s/p", dir);
-  /* a thirtieth of the quick table: a part of a few runs among hundreds */
-  const char *a[] = {"suite", "--quick", "--part", "2/30", "--out", res, NULL};
+  /* a part of the machinery tests' plan (tests/plans/tiny.ini): a few of its runs */
+  const char *a[] = {"suite", "--plan", fbt_tiny_plan(), "--part", "2/3", "--out", res, NULL};
   cr_assert_eq(fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   snprintf(path, sizeof path, "%s/runs.csv", res);
   FILE *fp = fopen(path, "r");
