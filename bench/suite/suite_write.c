@@ -47,7 +47,9 @@ static int job_suspect(const suite *S, size_t k, char *why, size_t len)
     return 0;
   for (size_t j = 0; j < S->njobs; j++) {
     const job *c = &S->jobs[j];
-    if (c->exp != jb->exp || c->status != FB_OK || !(c->value > jb->value) ||
+    /* a rung not finished yet (an interrupted suite's runs.csv, another part's run) has
+     * no error to compare with: its zeroed metrics would make any error "grow" */
+    if (c->exp != jb->exp || !c->done || c->status != FB_OK || !(c->value > jb->value) ||
         isnan(c->m.disc_x_l2))
       continue;
     /* a consistent scheme's error vanishes with h: one that keeps half of it over a step
