@@ -30,7 +30,16 @@
 #include "fb_plant.h"
 #include "fb_status.h"
 
-#define FB_MAX_Z 4 /* internal states per contact, at most */
+/* Internal states per contact, at most: a model's nz (fb_model_type) is its own, but every
+ * per-contact buffer of the hot paths is sized by this bound rather than by nz, so that no
+ * right-hand side or step allocates: fb_contact_jac's partials below (nz x nz), the states
+ * and rates of a contact on the stack of the ODE system's difference Jacobian
+ * (integrators/system.c), of the scalar kernels (integrators/fb_kernel.h, rk4_lean.c, one
+ * compiled copy per nz <= FB_MAX_Z), of fb_model_force and of the metrics.  The built-ins use
+ * at most 3 (kikuuwe-be).  Checked at registration: plugin_check.c refuses a plugin model with
+ * nz > FB_MAX_Z, fb_model_register refuses one, and tests/test_models.c checks the built-ins.
+ * Raising it is an ABI change (fb_contact_jac is public). */
+#define FB_MAX_Z 4
 
 enum fb_model_caps {
   FB_MODEL_ODE = 1u << 0,   /* force() given: runs under the generic ODE steppers */
@@ -145,43 +154,6 @@ typedef struct fb_contact_jac {
 struct fb_integrator_type;
 struct fb_model_kernels;
 
-/* What the suite and the report need to know about a model, as data, so that the default
- * experiment table (bench/suite/matrix.c) is built from the registry and no file outside models/
- * names a model (docs/design.md §11 "one file + one line"). */
-typedef struct fb_model_suite {
-  const char *color;            /* "#rrggbb": the model's colour in every plot and the report */
-  const char *fixed_integrator; /* used for a fixed step (--h, the fixed-step view) when
-                                   default_integrator cannot take one; NULL: it can */
-  const char *conv[4];          /* NULL-terminated fixed-step integrators of the convergence
-                                   ladders */
-  const char *wp[4];            /* NULL-terminated adaptive integrators of work-precision */
-  const char *cost_integrator;  /* integrator of the cost-vs-mu ladder (NULL: the default) */
-  double cost_h;                /* its fixed step; 0: adaptive at tol 1e-6 */
-  const char *reg_param;        /* the regularization parameter swept (NULL: none) */
-  double reg_values[8];         /* its ladder, soft -> stiff */
-  size_t nreg;
-  const char *alt_tag;          /* a named alternative parameter set shown in the drift */
-  const char *alt_sets[5];      /* group (e.g. a published set), NULL-terminated; NULL tag: none */
-  const char *grid_integrator;  /* [Engleder2002]'s eps x h grid on two-mass-drive with this scheme
-                                   (parameters eps and dT); NULL: not in the grid */
-  int stores_energy;            /* 1: an elastic element (anchor, bristle, penalty spring)
-                                   stores energy, so F v_r > 0 can be energy coming back */
-  int exact_limit;              /* 1: as h -> 0 the model's solution is the Coulomb one (no
-                                   regularization), so its own reference is the scenario's */
-  const char *own[2];           /* integrators of its own reference (docs/design.md §6): the
-                                   first, or the second when a run uses the first; NULL:
-                                   rk8pd and rkck (stiff laws name implicit ones) */
-  double own_tol;               /* their tolerance; 0: 1e-11 */
-  double cost_hint;             /* relative cost per adaptive run for the scheduler (1: a
-                                   smooth law; 10: stiff slopes; 100: collapsing steps) */
-  const char *expect;           /* expected behaviour with its source, for the report */
-  const char *expect_fail[4];   /* NULL-terminated integrators under which the model's runs
-                                   are expected to fail or be unstable at the coarser steps
-                                   of a ladder (a stiff law under an explicit stepper): counted
-                                   apart from real failures (docs/design.md §10.8) */
-  const char *expect_fail_why;  /* the reason, for the report */
-} fb_model_suite;
-
 typedef struct fb_model_type {
   const char *name;      /* CLI name, e.g. "kikuuwe" */
   const char *title;     /* one line */
@@ -190,7 +162,8 @@ typedef struct fb_model_type {
   const char *default_integrator;
   double default_tol; /* > 0: without --h/--tol run adaptive at this tol; 0: fixed h = T/1e4 */
   const fb_param_set *params;
-  size_t nz;                  /* internal states per contact (<= FB_MAX_Z) */
+  size_t nz;                  /* internal states per contact (<= FB_MAX_Z, checked at
+                                 registration) */
   const char *const *z_names; /* nz names for result files */
 
   /* Fill the auto parameters of p (this contact's copy) from the scales and check
@@ -215,7 +188,6 @@ typedef struct fb_model_type {
   /* Optional: fixed-step kernels with force() inlined (FB_MODEL_KERNELS of
    * integrators/fb_kernel.h), bit-identical to the generic path, only faster. */
   const struct fb_model_kernels *kernels;
-  fb_model_suite suite; /* data for the suite and the report */
   /* Optional: the energy (J) held by the contact's own elastic element at states z (the
    * anchor spring, the bristles, the penalty spring), for the dissipation inequality
    * dE/dt + F v_r <= 0 of docs/design.md §6.  NULL: the law stores none. */

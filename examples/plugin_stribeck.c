@@ -107,22 +107,27 @@ static const fb_model_type stribeck_model = {
     .force = stribeck_force,
     .force2 = stribeck_force2,
     .stick = stribeck_stick,
-    /* What the suite and the report need to know (fb_model_suite); the stiction slope
-     * 2 Fs / v_s makes explicit fixed steps unstable, so fixed steps use rk4imp. */
-    .suite = {.color = "#8c564b",
-              .fixed_integrator = "rk4imp",
-              .conv = {"rk4imp", NULL},
-              .wp = {"msbdf", "rk4imp", NULL},
-              .cost_integrator = "msbdf",
-              .reg_param = "v_s",
-              .reg_values = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6},
-              .nreg = 5,
-              .cost_hint = 10,
-              .expect = "creeps at about v_s f_t / (mu_s N) below the breakaway, so it drifts "
-                        "under sub-breakaway loads, less as v_s shrinks (Drake's stiction "
-                        "tolerance)"},
 };
+
+/* What the suite and the report need to know (fb_model_suite): optional, matched to the model
+ * by name; without it the suite derives one from the model (fb_model_suite_derive).  The
+ * stiction slope 2 Fs / v_s makes explicit fixed steps unstable, so fixed steps use rk4imp. */
+static const fb_model_suite stribeck_suite = {
+    .model = "drake-stribeck",
+    .color = "#8c564b",
+    .fixed_integrator = "rk4imp",
+    .conv = {"rk4imp", NULL},
+    .wp = {"msbdf", "rk4imp", NULL},
+    .cost_integrator = "msbdf",
+    .reg_param = "v_s",
+    .reg_values = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6},
+    .nreg = 5,
+    .cost_hint = 10,
+    .expect = "creeps at about v_s f_t / (mu_s N) below the breakaway, so it drifts under "
+              "sub-breakaway loads, less as v_s shrinks (Drake's stiction tolerance)"};
 
 /* What fricbench looks for (fb_plugin.h). */
 const int fb_plugin_abi = FB_ABI_VERSION;
 const fb_model_type *const fb_plugin_models[] = {&stribeck_model, NULL};
+const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION;
+const fb_model_suite *const fb_plugin_model_suites[] = {&stribeck_suite, NULL};

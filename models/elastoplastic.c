@@ -41,6 +41,7 @@
 
 #include "fb_kernel.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_util.h"
 
 typedef struct dep_params {
@@ -232,21 +233,26 @@ const fb_model_type fb_model_elastoplastic = {
     .kernels = &dep_kernels,
     .jac = dep_jac,
     .stick = dep_stick,
-    .suite = {.color = "#7f7f7f",
-              .expect_fail = {"rk4", NULL},
-              .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                                 "explicit stepper: unstable at the coarse steps of a ladder",
-              .stores_energy = 1,
-              .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
-              .conv = {"rk4", "beuler", "bdf2", NULL},
-              .wp = {"msbdf", "rk4imp", NULL},
-              .cost_integrator = "msbdf",
-              .reg_param = "f_ratio",
-              .reg_values = {3, 10, 30, 100, 300, 1000},
-              .nreg = 6,
-              .cost_hint = 3,
-              .expect = "no accumulation under oscillating loads below its breakaway "
-                        "displacement (purely elastic presliding), where LuGre drifts; "
-                        "plastic creep beyond r_ba Fs (Dupont et al. 2002)"},
+};
+
+/* The suite's policy for elastoplastic (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_elastoplastic = {
+    .model = "elastoplastic",
+    .color = "#7f7f7f",
+    .expect_fail = {"rk4", NULL},
+    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
+                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .stores_energy = 1,
+    .own = {"msbdf", "rk4imp"},
+    .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
+    .conv = {"rk4", "beuler", "bdf2", NULL},
+    .wp = {"msbdf", "rk4imp", NULL},
+    .cost_integrator = "msbdf",
+    .reg_param = "f_ratio",
+    .reg_values = {3, 10, 30, 100, 300, 1000},
+    .nreg = 6,
+    .cost_hint = 3,
+    .expect = "no accumulation under oscillating loads below its breakaway "
+              "displacement (purely elastic presliding), where LuGre drifts; "
+              "plastic creep beyond r_ba Fs (Dupont et al. 2002)"
 };

@@ -4,6 +4,7 @@
 #define FB_MODEL_REGISTRY_H
 
 #include "fb_model.h"
+#include "fb_model_suite.h"
 
 /* Registry (models/registry.c): the built-in models, NULL-terminated, in listing order.
  * fb_model_at(i) walks the built-ins and then the models of loaded plugins (NULL past
@@ -11,9 +12,27 @@
 extern const fb_model_type *const fb_model_registry[];
 FB_API const fb_model_type *fb_model_at(size_t i);
 FB_API const fb_model_type *fb_model_find(const char *name);
-/* Append a plugin's model (bench/harness/plugin.c checks names first).  FB_EINVAL when the type
- * has no name or no parameter set or its name is taken, FB_ENOMEM when the plugin table
+/* The built-ins' suite records, entry by entry with fb_model_registry (registry.c lists the
+ * pairs). */
+extern const fb_model_suite *const fb_model_suite_registry[];
+/* Append a plugin's model with its suite record, or NULL for the record derived from the
+ * model's science (fb_model_suite_derive); bench/harness/plugin.c checks both first.
+ * FB_EINVAL when the type has no name or no parameter set, its name is taken, it has more
+ * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
  * is full. */
-int fb_model_register(const fb_model_type *t, fb_err *err);
+int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
+/* The suite's policy for model t (core/fb_model_suite.h): its record, or the derived one
+ * for a plugin model without; every reader in bench/ goes through this one lookup.  Never
+ * NULL: a type in no registry gets the record with every field 0. */
+FB_API const fb_model_suite *fb_model_suite_of(const fb_model_type *t);
+/* The record of a model that supplies none (models/model_suite.c), derived from its
+ * science: the colour from a palette by `index` (its place in registration order), fixed
+ * steps with the default integrator when it takes them (else its first fixed-step scheme,
+ * else rk4 for an ODE law), convergence with that one, work-precision with the default
+ * when adaptive (else its first adaptive scheme, else rkf45 for an ODE law), the cost
+ * ladder with the default (fixed h 1e-3 when it takes no tolerance), stores_energy when it
+ * has stored_energy(); no regularization sweep, no alternative set, no grid, no exact limit,
+ * the default own reference, no expected failures. */
+FB_API void fb_model_suite_derive(const fb_model_type *t, size_t index, fb_model_suite *s);
 
 #endif

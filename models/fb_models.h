@@ -23,4 +23,18 @@ extern const fb_model_type fb_model_karnopp;
 extern const fb_model_type fb_model_kikuuwe_be;
 extern const fb_model_type fb_model_moreau_jean;
 
+/* Their suite records (core/fb_model_suite.h), beside each type in its file. */
+extern const fb_model_suite fb_suite_naive_sign;
+extern const fb_model_suite fb_suite_smooth_sign;
+extern const fb_model_suite fb_suite_kikuuwe;
+extern const fb_model_suite fb_suite_lugre;
+extern const fb_model_suite fb_suite_dahl;
+extern const fb_model_suite fb_suite_penalty;
+extern const fb_model_suite fb_suite_elastoplastic;
+extern const fb_model_suite fb_suite_switching;
+extern const fb_model_suite fb_suite_glowinski;
+extern const fb_model_suite fb_suite_karnopp;
+extern const fb_model_suite fb_suite_kikuuwe_be;
+extern const fb_model_suite fb_suite_moreau_jean;
+
 #endif

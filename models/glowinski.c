@@ -81,6 +81,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
 
@@ -902,14 +903,19 @@ const fb_model_type fb_model_glowinski = {
     .stick2 = glow_stick2,
     .stick = NULL,
     .schemes = glow_schemes,
-    .suite = {.color = "#e377c2",
-              .exact_limit = 1,
-              .conv = {"glowinski-lie", "glowinski-strang", NULL},
-              .wp = {NULL},
-              .cost_integrator = "glowinski-lie",
-              .cost_h = 1e-3,
-              .cost_hint = 3,
-              .expect = "first order, exact stick (v identically 0) without a spring in the "
-                        "friction step; with one it creeps O(h) (Glowinski et al. 2004 [Glowinski2004] "
-                        "remark 4)"},
+};
+
+/* The suite's policy for glowinski (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_glowinski = {
+    .model = "glowinski",
+    .color = "#e377c2",
+    .exact_limit = 1,
+    .conv = {"glowinski-lie", "glowinski-strang", NULL},
+    .wp = {NULL},
+    .cost_integrator = "glowinski-lie",
+    .cost_h = 1e-3,
+    .cost_hint = 3,
+    .expect = "first order, exact stick (v identically 0) without a spring in the "
+              "friction step; with one it creeps O(h) (Glowinski et al. 2004 [Glowinski2004] "
+              "remark 4)"
 };

@@ -42,6 +42,7 @@
 #include <stddef.h>
 
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_util.h"
 
 typedef struct karnopp_params {
@@ -146,16 +147,21 @@ const fb_model_type fb_model_karnopp = {
     .stick2 = karnopp_stick2,
     .jac = karnopp_jac,
     .stick = karnopp_stick,
-    .suite = {.color = "#bcbd22",
-              .fixed_integrator = "rk4",
-              .conv = {"rk4", NULL},
-              .wp = {"rkf45", "rk8pd", NULL},
-              .cost_integrator = "rkf45",
-              .reg_param = "dv_ratio",
-              .reg_values = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5},
-              .nreg = 5,
-              .cost_hint = 100,
-              .expect = "sticks with creep up to dv (the velocity is frozen in the window); "
-                        "with coupled contacts f_app omits the others' friction: chatter and "
-                        "collapsing adaptive steps (Karnopp 1985)"},
+};
+
+/* The suite's policy for karnopp (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_karnopp = {
+    .model = "karnopp",
+    .color = "#bcbd22",
+    .fixed_integrator = "rk4",
+    .conv = {"rk4", NULL},
+    .wp = {"rkf45", "rk8pd", NULL},
+    .cost_integrator = "rkf45",
+    .reg_param = "dv_ratio",
+    .reg_values = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5},
+    .nreg = 5,
+    .cost_hint = 100,
+    .expect = "sticks with creep up to dv (the velocity is frozen in the window); "
+              "with coupled contacts f_app omits the others' friction: chatter and "
+              "collapsing adaptive steps (Karnopp 1985)"
 };

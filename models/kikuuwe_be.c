@@ -63,6 +63,7 @@
 #include "fb_integrator.h"
 #include "fb_kikuuwe_be.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
 
@@ -634,16 +635,21 @@ const fb_model_type fb_model_kikuuwe_be = {
     .schemes = kbe_schemes,
     /* No regularization ladder: K and B are swept through the ODE form (`kikuuwe`), and
      * the suite's regularization group runs adaptive, which these schemes are not. */
-    .suite = {.color = "#98df8a",
-              .stores_energy = 1,
-              .conv = {"kbe-symplectic", "kbe-exact", "kbe-relay", NULL},
-              .wp = {NULL},
-              .cost_integrator = "kbe-symplectic",
-              .cost_h = 1e-3,
-              .cost_hint = 1,
-              .expect = "first order; the relay form sticks exactly (v identically 0) at any h; "
-                        "the impedance form holds its anchor (stick up to Fs/K) while "
-                        "h sqrt(K/m) < ~1 (Kikuuwe et al., IEEE T-RO 22(6) 2006)"},
+};
+
+/* The suite's policy for kikuuwe-be (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_kikuuwe_be = {
+    .model = "kikuuwe-be",
+    .color = "#98df8a",
+    .stores_energy = 1,
+    .conv = {"kbe-symplectic", "kbe-exact", "kbe-relay", NULL},
+    .wp = {NULL},
+    .cost_integrator = "kbe-symplectic",
+    .cost_h = 1e-3,
+    .cost_hint = 1,
+    .expect = "first order; the relay form sticks exactly (v identically 0) at any h; "
+              "the impedance form holds its anchor (stick up to Fs/K) while "
+              "h sqrt(K/m) < ~1 (Kikuuwe et al., IEEE T-RO 22(6) 2006)"
 };
 
 /* The per-contact step the library exports (docs/design.md §11): the impedance form above

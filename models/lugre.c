@@ -29,6 +29,7 @@
 
 #include "fb_kernel.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_util.h"
 
 typedef struct lugre_params {
@@ -193,24 +194,29 @@ const fb_model_type fb_model_lugre = {
     .init2 = lugre_init2,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
-    .suite = {.color = "#1f77b4",
-              .expect_fail = {"rk4", NULL},
-              .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                                 "explicit stepper: unstable at the coarse steps of a ladder",
-              .stores_energy = 1,
-              .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
-              .conv = {"rk4", "beuler", "bdf2", NULL},
-              .wp = {"msbdf", "rk4imp", NULL},
-              .cost_integrator = "msbdf",
-              .reg_param = "f_ratio",
-              .reg_values = {3, 10, 30, 100, 300, 1000},
-              .nreg = 6,
-              .alt_tag = "lugre-1995",
-              .alt_sets = {"sigma0=1e5", "sigma1=316.22776601683796", "sigma2=0.4", NULL},
-              .cost_hint = 3,
-              .expect = "presliding and Stribeck right, but drifts under oscillating "
-                        "sub-breakaway loads ([Xiong2013] §3.1, fig. 3(b); Dupont et al. 2002)"},
+};
+
+/* The suite's policy for lugre (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_lugre = {
+    .model = "lugre",
+    .color = "#1f77b4",
+    .expect_fail = {"rk4", NULL},
+    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
+                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .stores_energy = 1,
+    .own = {"msbdf", "rk4imp"},
+    .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
+    .conv = {"rk4", "beuler", "bdf2", NULL},
+    .wp = {"msbdf", "rk4imp", NULL},
+    .cost_integrator = "msbdf",
+    .reg_param = "f_ratio",
+    .reg_values = {3, 10, 30, 100, 300, 1000},
+    .nreg = 6,
+    .alt_tag = "lugre-1995",
+    .alt_sets = {"sigma0=1e5", "sigma1=316.22776601683796", "sigma2=0.4", NULL},
+    .cost_hint = 3,
+    .expect = "presliding and Stribeck right, but drifts under oscillating "
+              "sub-breakaway loads ([Xiong2013] §3.1, fig. 3(b); Dupont et al. 2002)"
 };
 
 const fb_model_type fb_model_dahl = {
@@ -232,17 +238,22 @@ const fb_model_type fb_model_dahl = {
     .init2 = lugre_init2,
     .kernels = &lugre_kernels,
     .jac = lugre_jac,
-    .suite = {.color = "#9467bd",
-              .expect_fail = {"rk4", NULL},
-              .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                                 "explicit stepper: unstable at the coarse steps of a ladder",
-              .stores_energy = 1,
-              .own = {"msbdf", "rk4imp"},
-              .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
-              .conv = {NULL},
-              .wp = {NULL},
-              .cost_integrator = "msbdf",
-              .cost_hint = 3,
-              .expect = "drifts under oscillating sub-breakaway loads like LuGre (no "
-                        "purely elastic presliding regime)"},
+};
+
+/* The suite's policy for dahl (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_dahl = {
+    .model = "dahl",
+    .color = "#9467bd",
+    .expect_fail = {"rk4", NULL},
+    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
+                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .stores_energy = 1,
+    .own = {"msbdf", "rk4imp"},
+    .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
+    .conv = {NULL},
+    .wp = {NULL},
+    .cost_integrator = "msbdf",
+    .cost_hint = 3,
+    .expect = "drifts under oscillating sub-breakaway loads like LuGre (no "
+              "purely elastic presliding regime)"
 };

@@ -72,6 +72,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
 
@@ -604,13 +605,18 @@ const fb_model_type fb_model_moreau_jean = {
     .output = mj_output,
     .stick = NULL,
     .schemes = mj_schemes,
-    .suite = {.color = "#000080",
-              .conv = {"moreau-jean", NULL},
-              .wp = {NULL},
-              .cost_integrator = "moreau-jean",
-              .cost_h = 1e-3,
-              .cost_hint = 1,
-              .expect = "exact stick at any h; theta = 1/2: order 2 on Coulomb stops "
-                        "(inclined-block, glowinski-3dof), 1 with a velocity-weakening S or "
-                        "coupled contacts (Acary & Brogliato 2008 §10.1)"},
+};
+
+/* The suite's policy for moreau-jean (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_moreau_jean = {
+    .model = "moreau-jean",
+    .color = "#000080",
+    .conv = {"moreau-jean", NULL},
+    .wp = {NULL},
+    .cost_integrator = "moreau-jean",
+    .cost_h = 1e-3,
+    .cost_hint = 1,
+    .expect = "exact stick at any h; theta = 1/2: order 2 on Coulomb stops "
+              "(inclined-block, glowinski-3dof), 1 with a velocity-weakening S or "
+              "coupled contacts (Acary & Brogliato 2008 §10.1)"
 };

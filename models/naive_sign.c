@@ -13,6 +13,7 @@
 
 #include "fb_kernel.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_util.h"
 
 typedef struct naive_params {
@@ -79,12 +80,17 @@ const fb_model_type fb_model_naive_sign = {
     .force2 = naive_sign_force2,
     .kernels = &naive_sign_kernels,
     .jac = naive_sign_jac,
-    .suite = {.color = "#d62728",
-              .exact_limit = 1,
-              .conv = {"heun3", NULL},
-              .wp = {"rkf45", NULL},
-              .cost_integrator = "rkf45",
-              .cost_hint = 100, /* the adaptive step collapses at every attempted stick */
-              .expect = "chatters around v = 0 and never sticks (Shourbagy & Matuttis [ShourbagyMatuttis] "
-                        "figs. 3, 4, 7); adaptive cost explodes with mu ([ShourbagyMatuttis] §3)"},
+};
+
+/* The suite's policy for naive-sign (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_naive_sign = {
+    .model = "naive-sign",
+    .color = "#d62728",
+    .exact_limit = 1,
+    .conv = {"heun3", NULL},
+    .wp = {"rkf45", NULL},
+    .cost_integrator = "rkf45",
+    .cost_hint = 100, /* the adaptive step collapses at every attempted stick */
+    .expect = "chatters around v = 0 and never sticks (Shourbagy & Matuttis [ShourbagyMatuttis] "
+              "figs. 3, 4, 7); adaptive cost explodes with mu ([ShourbagyMatuttis] §3)"
 };

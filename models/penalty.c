@@ -89,6 +89,7 @@
 #include "fb_integrator.h"
 #include "fb_kernel.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
 
@@ -893,19 +894,24 @@ const fb_model_type fb_model_penalty = {
     .jac = ep_jac,
     .stick = ep_stick,
     .schemes = ep_schemes,
-    .suite = {.color = "#8c564b",
-              .stores_energy = 1,
-              .own = {"newmark", "newmark"}, /* adaptive steppers crawl on the switching
-                                                rate form: its limit, by the return map */
-              .conv = {"rk4", "newmark", NULL},
-              .wp = {"rkf45", "rk8pd", NULL},
-              .cost_integrator = "rkf45",
-              .reg_param = "f_ratio",
-              .reg_values = {3, 10, 30, 100, 300, 1000},
-              .nreg = 6,
-              .grid_integrator = "newmark",
-              .cost_hint = 10,
-              .expect = "sticks with elastic micro-slip Fs/cT, no accumulation; critically "
-                        "damped by default, undamped (dT = 0) its spring rings at "
-                        "sqrt(cT/m)/(2 pi) during stick (Engleder et al., [Engleder2002] fig. 4)"},
+};
+
+/* The suite's policy for penalty (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_penalty = {
+    .model = "penalty",
+    .color = "#8c564b",
+    .stores_energy = 1,
+    .own = {"newmark", "newmark"}, /* adaptive steppers crawl on the switching
+                                      rate form: its limit, by the return map */
+    .conv = {"rk4", "newmark", NULL},
+    .wp = {"rkf45", "rk8pd", NULL},
+    .cost_integrator = "rkf45",
+    .reg_param = "f_ratio",
+    .reg_values = {3, 10, 30, 100, 300, 1000},
+    .nreg = 6,
+    .grid_integrator = "newmark",
+    .cost_hint = 10,
+    .expect = "sticks with elastic micro-slip Fs/cT, no accumulation; critically "
+              "damped by default, undamped (dT = 0) its spring rings at "
+              "sqrt(cT/m)/(2 pi) during stick (Engleder et al., [Engleder2002] fig. 4)"
 };

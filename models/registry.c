@@ -5,47 +5,79 @@
 
 #include "fb_models.h"
 
-const fb_model_type *const fb_model_registry[] = {
-    &fb_model_naive_sign,
-    &fb_model_smooth_sign,
-    &fb_model_kikuuwe,
-    &fb_model_lugre,
-    &fb_model_dahl,
-    &fb_model_penalty,
-    &fb_model_elastoplastic,
-    &fb_model_switching,
-    &fb_model_glowinski,
-    &fb_model_karnopp,
-    &fb_model_kikuuwe_be,
-    &fb_model_moreau_jean,
-    NULL,
-};
+/* The built-in models in listing order, each with its suite record (core/fb_model_suite.h;
+ * both defined in the model's file): one line per model. */
+#define FB_BUILTIN_MODELS(X)                                                                   \
+  X(fb_model_naive_sign, fb_suite_naive_sign)                                                  \
+  X(fb_model_smooth_sign, fb_suite_smooth_sign)                                                \
+  X(fb_model_kikuuwe, fb_suite_kikuuwe)                                                        \
+  X(fb_model_lugre, fb_suite_lugre)                                                            \
+  X(fb_model_dahl, fb_suite_dahl)                                                              \
+  X(fb_model_penalty, fb_suite_penalty)                                                        \
+  X(fb_model_elastoplastic, fb_suite_elastoplastic)                                            \
+  X(fb_model_switching, fb_suite_switching)                                                    \
+  X(fb_model_glowinski, fb_suite_glowinski)                                                    \
+  X(fb_model_karnopp, fb_suite_karnopp)                                                        \
+  X(fb_model_kikuuwe_be, fb_suite_kikuuwe_be)                                                  \
+  X(fb_model_moreau_jean, fb_suite_moreau_jean)
 
-/* Models of loaded plugins (bench/harness/plugin.c), after the built-ins.  Appended once at start
- * up, before any run; never removed (the plugin stays loaded). */
+#define FB_TYPE_OF_PAIR(type, suite) &type,
+#define FB_SUITE_OF_PAIR(type, suite) &suite,
+const fb_model_type *const fb_model_registry[] = {FB_BUILTIN_MODELS(FB_TYPE_OF_PAIR) NULL};
+const fb_model_suite *const fb_model_suite_registry[] = {FB_BUILTIN_MODELS(FB_SUITE_OF_PAIR) NULL};
+
+#define N_BUILTIN (sizeof fb_model_registry / sizeof *fb_model_registry - 1)
+
+/* Models of loaded plugins (bench/harness/plugin.c), after the built-ins, each with its suite
+ * record: the plugin's own, or the one derived at registration (plugin_suites_derived).
+ * Appended once at start up, before any run; never removed (the plugin stays loaded). */
 #define FB_MAX_PLUGIN_MODELS 64
 static const fb_model_type *plugin_models[FB_MAX_PLUGIN_MODELS];
+static const fb_model_suite *plugin_suites[FB_MAX_PLUGIN_MODELS];
+static fb_model_suite plugin_suites_derived[FB_MAX_PLUGIN_MODELS];
 static size_t n_plugin_models;
 
 const fb_model_type *fb_model_at(size_t i)
 {
-  const size_t n_builtin = sizeof fb_model_registry / sizeof *fb_model_registry - 1;
-  if (i < n_builtin)
+  if (i < N_BUILTIN)
     return fb_model_registry[i];
-  i -= n_builtin;
+  i -= N_BUILTIN;
   return i < n_plugin_models ? plugin_models[i] : NULL;
 }
 
-int fb_model_register(const fb_model_type *t, fb_err *err)
+int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err)
 {
   if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL)
     return fb_err_set(err, FB_EINVAL, "a model without a name or a parameter set");
   if (fb_model_find(t->name) != NULL)
     return fb_err_set(err, FB_EINVAL, "model '%s' is already defined", t->name);
+  if (t->nz > FB_MAX_Z)
+    return fb_err_set(err, FB_EINVAL, "model '%s': nz %zu is more than %d (FB_MAX_Z)", t->name,
+                      t->nz, FB_MAX_Z);
+  if (suite != NULL && (suite->model == NULL || strcmp(suite->model, t->name) != 0))
+    return fb_err_set(err, FB_EINVAL, "model '%s': its suite record is for another model",
+                      t->name);
   if (n_plugin_models == FB_MAX_PLUGIN_MODELS)
     return fb_err_set(err, FB_ENOMEM, "more than %d plugin models", FB_MAX_PLUGIN_MODELS);
+  if (suite == NULL) {
+    fb_model_suite_derive(t, N_BUILTIN + n_plugin_models, &plugin_suites_derived[n_plugin_models]);
+    suite = &plugin_suites_derived[n_plugin_models];
+  }
+  plugin_suites[n_plugin_models] = suite;
   plugin_models[n_plugin_models++] = t;
   return FB_OK;
+}
+
+const fb_model_suite *fb_model_suite_of(const fb_model_type *t)
+{
+  static const fb_model_suite none; /* a type in no registry: every field its 0 meaning */
+  for (size_t i = 0; i < N_BUILTIN; i++)
+    if (fb_model_registry[i] == t)
+      return fb_model_suite_registry[i];
+  for (size_t i = 0; i < n_plugin_models; i++)
+    if (plugin_models[i] == t)
+      return plugin_suites[i];
+  return &none;
 }
 
 const fb_model_type *fb_model_find(const char *name)

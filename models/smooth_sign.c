@@ -13,6 +13,7 @@
 
 #include "fb_kernel.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_util.h"
 
 typedef struct smooth_params {
@@ -129,15 +130,20 @@ const fb_model_type fb_model_smooth_sign = {
     .force2 = smooth_force2,
     .kernels = &smooth_sign_kernels,
     .jac = smooth_jac,
-    .suite = {.color = "#ff7f0e",
-              .fixed_integrator = "rk4",
-              .conv = {"rk4", NULL},
-              .wp = {"rkf45", "rk8pd", NULL},
-              .cost_integrator = "rkf45",
-              .reg_param = "v_ratio",
-              .reg_values = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5},
-              .nreg = 5,
-              .cost_hint = 10,
-              .expect = "creeps under any sub-breakaway load: no true stick (a slope, not a "
-                        "set-valued law)"},
+};
+
+/* The suite's policy for smooth-sign (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_smooth_sign = {
+    .model = "smooth-sign",
+    .color = "#ff7f0e",
+    .fixed_integrator = "rk4",
+    .conv = {"rk4", NULL},
+    .wp = {"rkf45", "rk8pd", NULL},
+    .cost_integrator = "rkf45",
+    .reg_param = "v_ratio",
+    .reg_values = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5},
+    .nreg = 5,
+    .cost_hint = 10,
+    .expect = "creeps under any sub-breakaway load: no true stick (a slope, not a "
+              "set-valued law)"
 };

@@ -88,6 +88,7 @@
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_switching_core.h"
 #include "fb_switching_disc.h"
@@ -696,12 +697,17 @@ const fb_model_type fb_model_switching = {
     .output = switching_output,
     .stick = NULL,
     .schemes = switching_schemes,
-    .suite = {.color = "#17becf",
-              .exact_limit = 1,
-              .conv = {"paper", NULL},
-              .wp = {"event", NULL},
-              .cost_integrator = "event",
-              .cost_hint = 3,
-              .expect = "exact stick and slip with located events: the suite's reference "
-                        "solver (Shourbagy & Matuttis [ShourbagyMatuttis] §3)"},
+};
+
+/* The suite's policy for switching (core/fb_model_suite.h). */
+const fb_model_suite fb_suite_switching = {
+    .model = "switching",
+    .color = "#17becf",
+    .exact_limit = 1,
+    .conv = {"paper", NULL},
+    .wp = {"event", NULL},
+    .cost_integrator = "event",
+    .cost_hint = 3,
+    .expect = "exact stick and slip with located events: the suite's reference "
+              "solver (Shourbagy & Matuttis [ShourbagyMatuttis] §3)"
 };

@@ -10,8 +10,10 @@
 #    LD_LIBRARY_PATH and, built with an rpath to pkg-config's libdir, without it;
 #  - examples/plugin_stribeck.c builds against the installed headers and the installed
 #    fricbench lists and runs its model;
-#  - the installed `fricbench suite --quick --no-plots` runs from /tmp, and once more with
-#    plots when gnuplot is installed: its scripts are found through the prefix only;
+#  - the installed `fricbench suite --plan tests/plans/tiny.ini --no-plots` (the machinery
+#    tests' plan: a few runs of several groups, so this check does not grow with the
+#    default table) runs from /tmp, and once more with plots when gnuplot is installed:
+#    its scripts are found through the prefix only;
 #  - the bash completion completes model names (the plugin's too).
 # Usage: scripts/check-install.sh BUILD_DIR
 set -euo pipefail
@@ -74,11 +76,18 @@ words=$(bash -c 'source "$1"; COMP_WORDS=("$2" --plugin ./plugin_stribeck.so run
           "$datadir/bash-completion/completions/fricbench" "$fricbench")
 [[ " $words " == *" kikuuwe "* && " $words " == *" drake-stribeck "* ]] ||
   fail "bash completion of --model gave: $words"
-"$fricbench" suite --quick --no-plots --out q >suite.log 2>&1 || { tail suite.log >&2; fail "suite --quick failed"; }
-[ -s q/runs.csv ] || fail "suite --quick wrote no runs.csv"
+plan=$src/tests/plans/tiny.ini
+"$fricbench" suite --plan "$plan" --no-plots --out q >suite.log 2>&1 ||
+  { tail suite.log >&2; fail "suite --plan tiny.ini failed"; }
+[ -s q/runs.csv ] || fail "suite --plan tiny.ini wrote no runs.csv"
 if command -v gnuplot >/dev/null; then
-  "$fricbench" suite --quick --out qp >suite-plots.log 2>&1 ||
-    { tail suite-plots.log >&2; fail "suite --quick with plots failed"; }
-  [ -s qp/report.html ] || fail "suite --quick wrote no report.html"
+  "$fricbench" suite --plan "$plan" --out qp >suite-plots.log 2>&1 ||
+    { tail suite-plots.log >&2; fail "suite --plan tiny.ini with plots failed"; }
+  [ -s qp/report.html ] || fail "suite --plan tiny.ini wrote no report.html"
+  # every plot the report names was drawn, through the installed scripts
+  for png in $(grep -o 'src="plots/[^"]*\.png"' qp/report.html | sed 's/^src="//; s/"$//'); do
+    [ -s "qp/$png" ] || fail "the installed suite did not draw $png"
+  done
+  grep -q 'src="plots/conv_' qp/report.html || fail "the report has no convergence plot"
 fi
 echo "check-install: ok (installed under $prefix via DESTDIR, used from $tmp)"

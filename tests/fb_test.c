@@ -135,6 +135,16 @@ void fbt_rmdir(const char *path)
   }
 }
 
+const char *fbt_tiny_plan(void)
+{
+  static char path[4096];
+  const char *src = getenv("FB_SOURCE_ROOT");
+  cr_assert_not_null(src, "FB_SOURCE_ROOT is not set (run the tests through meson test)");
+  snprintf(path, sizeof path, "%s/tests/plans/tiny.ini", src);
+  cr_assert_eq(access(path, R_OK), 0, "cannot read %s", path);
+  return path;
+}
+
 size_t fbt_lines(const char *s)
 {
   size_t n = 0;

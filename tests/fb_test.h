@@ -30,6 +30,11 @@ void fbt_rmdir(const char *path);
  * and stderr on the given descriptors; returns the child's pid (the caller waits). */
 pid_t fbt_spawn(const char *const *argv, int fd_out, int fd_err);
 
+/* The machinery tests' plan, tests/plans/tiny.ini (absolute path, from FB_SOURCE_ROOT):
+ * a few fast runs of several groups, so a test of resume, merge or the report does not
+ * grow with the default table.  Aborts the test when FB_SOURCE_ROOT is not set. */
+const char *fbt_tiny_plan(void);
+
 /* Number of '\n' in s. */
 size_t fbt_lines(const char *s);
 

@@ -18,6 +18,11 @@
  *   FB_BAD_COLOR          suite.color that is not #rrggbb (it reaches gnuplot commands)
  *   FB_BAD_PARAMNAME      a parameter named "a=b"
  *   FB_BAD_WP             suite.wp naming an integrator that does not exist
+ *   FB_BAD_SUITE_MODEL    a suite record for a model the plugin does not have
+ *   FB_BAD_SUITE_INTEG    a suite record whose fixed_integrator does not exist
+ *   FB_BAD_SUITE_ABI      suite records under a suite ABI other than FB_SUITE_ABI_VERSION
+ *   FB_NO_SUITE           not broken: a valid (frictionless) model without a suite record,
+ *                         which runs in the suite with the derived one
  *   FB_BAD_FAILS          a valid model whose force() returns 42, a code of its own
  *   FB_BAD_SEGV           a model whose force segfaults (test_faults.c: no temporaries left) */
 #include <math.h>
@@ -121,17 +126,33 @@ static const fb_model_type bad_model = {
     .params = &bad_set,
     .nz = NZ,
     .z_names = bad_z,
-#if defined(FB_BAD_COLOR)
-    .suite = {.color = "red\" lw 9"},
-#elif defined(FB_BAD_WP)
-    .suite = {.wp = {"rk4", "rk99", NULL}},
-#endif
 #if !defined(FB_BAD_NOFORCE)
     .force = bad_force,
 #else
     .output = bad_output, /* so that only the missing force() is the defect */
 #endif
 };
+
+/* Its suite record (fb_plugin_model_suites), for the flags that break one. */
+#if defined(FB_BAD_COLOR)
+static const fb_model_suite bad_suite = {.model = MODEL_NAME, .color = "red\" lw 9"};
+#elif defined(FB_BAD_WP)
+static const fb_model_suite bad_suite = {.model = MODEL_NAME, .wp = {"rk4", "rk99", NULL}};
+#elif defined(FB_BAD_SUITE_MODEL)
+static const fb_model_suite bad_suite = {.model = "no-such-model", .conv = {"rk4", NULL}};
+#elif defined(FB_BAD_SUITE_INTEG)
+static const fb_model_suite bad_suite = {.model = MODEL_NAME, .fixed_integrator = "rkf99"};
+#endif
+#if defined(FB_BAD_COLOR) || defined(FB_BAD_WP) || defined(FB_BAD_SUITE_MODEL) || \
+    defined(FB_BAD_SUITE_INTEG) || defined(FB_BAD_SUITE_ABI)
+#if defined(FB_BAD_SUITE_ABI)
+static const fb_model_suite bad_suite = {.model = MODEL_NAME};
+const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION + 1;
+#else
+const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION;
+#endif
+const fb_model_suite *const fb_plugin_model_suites[] = {&bad_suite, NULL};
+#endif
 
 #if defined(FB_BAD_ABI)
 const int fb_plugin_abi = FB_ABI_VERSION + 1;

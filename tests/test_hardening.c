@@ -238,7 +238,9 @@ Test(hardening, resume_removes_stale_temporaries, .timeout = 300)
   char dir[64], res[128];
   fbt_tmpdir(dir, sizeof dir);
   snprintf(res, sizeof res, "%s/r", dir);
-  const char *a1[] = {"suite", "--quick", "--no-plots", "--jobs", "2", "--out", res, NULL};
+  /* the machinery tests' plan (tests/plans/tiny.ini): trajectories under traj/stick-slip */
+  const char *a1[] = {"suite", "--plan", fbt_tiny_plan(), "--no-plots", "--jobs", "2", "--out",
+                      res, NULL};
   cr_assert_eq(fbt_cli(a1, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   /* what a SIGKILL leaves: temporaries in the directory, plots/ and traj/<scenario>/ */
   char sub[256];
@@ -449,7 +451,8 @@ Test(hardening, a_part_counts_its_own_runs, .timeout = 120)
   char dir[64], res[128], path[192];
   fbt_tmpdir(dir, sizeof dir);
   snprintf(res, sizeof res, "%s/p", dir);
-  const char *a[] = {"suite", "--quick", "--part", "2/3", "--out", res, NULL};
+  /* a part of the machinery tests' plan (tests/plans/tiny.ini): a few of its runs */
+  const char *a[] = {"suite", "--plan", fbt_tiny_plan(), "--part", "2/3", "--out", res, NULL};
   cr_assert_eq(fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   snprintf(path, sizeof path, "%s/runs.csv", res);
   FILE *fp = fopen(path, "r");

@@ -5,6 +5,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
+#include "fb_model_registry.h"
 #include "fb_test.h"
 #include "fb_util.h"
 
@@ -237,6 +238,21 @@ Test(penalty, damper_critical_by_default)
   law_init(&P, "penalty", stribeck, sets);
   cr_assert_eq(fb_param_get(fb_params_find(ps, "dT"), P.cp), 0.0);
   law_free(&P);
+}
+
+/* Every built-in has its record, for itself, and at most FB_MAX_Z states per contact (the
+ * bound of fb_contact_jac and of the integrators' stack buffers, fb_model.h). */
+Test(conformance, every_model_has_its_suite_record)
+{
+  size_t n = 0;
+  for (; fb_model_registry[n] != NULL; n++) {
+    const fb_model_type *t = fb_model_registry[n];
+    cr_assert_not_null(fb_model_suite_registry[n], "%s has a record", t->name);
+    cr_assert_eq(fb_model_suite_of(t), fb_model_suite_registry[n]);
+    cr_assert_str_eq(fb_model_suite_registry[n]->model, t->name);
+    cr_assert_leq(t->nz, FB_MAX_Z, "%s: nz %zu", t->name, t->nz);
+  }
+  cr_assert_null(fb_model_suite_registry[n], "as many records as models");
 }
 
 /* Conformance over the registry: finite, odd, dissipative in steady state, analytic

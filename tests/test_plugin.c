@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fb_test.h"
+#include "fricbench.h"
 
 static char out[1 << 16], err[1 << 12];
 
@@ -139,6 +140,10 @@ Test(plugin, bad_fields_refused_at_load)
       {"color", "model \"color\": suite.color \"red\" lw 9\" must be #rrggbb"},
       {"paramname", "model \"pname\": params row 0: name \"a=b\" must match"},
       {"wp", "model \"wp\": suite.wp \"rk99\" is not an integrator this model can run"},
+      {"suitemodel", "suite record \"no-such-model\": names no model of this plugin"},
+      {"suiteinteg", "model \"suiteinteg\": suite.fixed_integrator \"rkf99\" is not an "
+                     "integrator this model can run"},
+      {"suiteabi", "suite ABI 2, this fricbench has suite ABI 1"},
   };
   char buf[4200];
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -168,24 +173,90 @@ Test(plugin, a_models_own_error_code_is_named)
             !strstr(err, "output failed"), "%s", err);
 }
 
+static int frictionless(const void *p, const fb_contact_in *c, double vr, const double *z,
+                        double *F, double *dz)
+{
+  (void)p, (void)c, (void)vr, (void)z, (void)dz;
+  *F = 0.0;
+  return FB_OK;
+}
+
+/* A plugin model's suite record is its own when the plugin exports one
+ * (fb_plugin_model_suites) and otherwise derived from its science, by registration order
+ * (registered here as plugin.c does after its checks; the plugins themselves run in
+ * suite_includes_the_model below). */
+Test(plugin, suite_record_own_or_derived)
+{
+  static const fb_param_set none = {0, 0, NULL};
+  static const fb_model_type own = {.name = "own", .caps = FB_MODEL_ODE, .params = &none,
+                                    .default_integrator = "msbdf", .default_tol = 1e-8,
+                                    .force = frictionless};
+  static const fb_model_type derived = {.name = "derived", .caps = FB_MODEL_ODE,
+                                        .params = &none, .default_integrator = "bdf2",
+                                        .default_tol = 0, .force = frictionless};
+  static const fb_model_suite own_suite = {.model = "own", .color = "#123456",
+                                           .conv = {"rk4imp", NULL}};
+  fb_err e;
+  cr_assert_eq(fb_model_register(&own, &own_suite, &e), FB_OK, "%s", e.msg);
+  cr_assert_eq(fb_model_register(&derived, &own_suite, &e), FB_EINVAL, "a record for another");
+  static const fb_model_type wide = {.name = "wide", .caps = FB_MODEL_ODE, .params = &none,
+                                     .default_integrator = "rk4", .nz = FB_MAX_Z + 1,
+                                     .force = frictionless};
+  cr_assert_eq(fb_model_register(&wide, NULL, &e), FB_EINVAL, "more than FB_MAX_Z states");
+  cr_assert(strstr(e.msg, "nz 5 is more than 4"), "%s", e.msg);
+  cr_assert_eq(fb_model_register(&derived, NULL, &e), FB_OK, "%s", e.msg);
+  cr_assert_eq(fb_model_suite_of(&own), &own_suite);
+  size_t i = 0;
+  while (fb_model_at(i) != &derived)
+    i++;
+  const fb_model_suite *s = fb_model_suite_of(&derived);
+  fb_model_suite want;
+  fb_model_suite_derive(&derived, i, &want);
+  cr_assert_str_eq(s->model, "derived");
+  cr_assert_str_eq(s->color, want.color, "the palette colour of its place");
+  cr_assert(s->color[0] == '#' && strlen(s->color) == 7, "%s", s->color);
+  /* bdf2 takes fixed steps only: fixed steps, convergence and the cost ladder (at h 1e-3)
+   * with it, work-precision with the generic rkf45 */
+  cr_assert_str_eq(s->fixed_integrator, "bdf2");
+  cr_assert(strcmp(s->conv[0], "bdf2") == 0 && s->conv[1] == NULL);
+  cr_assert(strcmp(s->wp[0], "rkf45") == 0 && s->wp[1] == NULL);
+  cr_assert(s->cost_integrator == NULL && s->cost_h == 1e-3);
+  cr_assert(s->reg_param == NULL && s->nreg == 0 && s->alt_tag == NULL &&
+            s->grid_integrator == NULL && !s->exact_limit && s->expect_fail[0] == NULL &&
+            s->own[0] == NULL && !s->stores_energy);
+  /* a type in no registry gets the empty record, never NULL */
+  const fb_model_type loose = {.name = "loose"};
+  cr_assert(fb_model_suite_of(&loose)->color == NULL);
+}
+
 /* The default table is built from the registries, plugins included: the plugin's model
- * runs the baseline on every scenario, as a built-in does. */
+ * runs the baseline on every scenario, as a built-in does, and its record's sweeps; a
+ * plugin model without a record runs with the derived one.  The quick table is kept to the
+ * plugins' models and kikuuwe (--model filters select from the table the registries built;
+ * the other models' runs would only cost time). */
 Test(plugin, suite_includes_the_model)
 {
-  char dir[64], path[128];
+  char dir[64], path[128], nosuite[4200];
   fbt_tmpdir(dir, sizeof dir);
-  const char *a[] = {"--plugin", stribeck(), "suite", "--quick", "--no-plots", "--jobs", "2",
-                     "--out", dir, NULL};
+  const char *a[] = {"--plugin", stribeck(), "--plugin", bad("nosuite", nosuite, sizeof nosuite),
+                     "suite", "--quick", "--model", "drake-stribeck", "--model", "nosuite",
+                     "--model", "kikuuwe", "--no-plots", "--jobs", "2", "--out", dir, NULL};
   cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
   snprintf(path, sizeof path, "%s/runs.csv", dir);
   FILE *fp = fopen(path, "r");
   cr_assert_not_null(fp);
   char line[8192];
-  size_t baseline = 0, ok = 0, nscen = 0;
+  size_t baseline = 0, ok = 0, nscen = 0, reg = 0, d_base = 0, d_conv = 0, d_reg = 0;
   /* the quick table's baseline scenarios (kikuuwe runs every one of them) */
   while (fgets(line, sizeof line, fp)) {
     if (strstr(line, ",baseline,") && strstr(line, ",kikuuwe,"))
       nscen++;
+    reg += strstr(line, ",regularization,") && strstr(line, ",drake-stribeck,");
+    if (strstr(line, ",nosuite,")) {
+      d_base += strstr(line, ",baseline,") != NULL;
+      d_conv += strstr(line, ",convergence,") && strstr(line, ",nosuite,rk4,");
+      d_reg += strstr(line, ",regularization,") != NULL;
+    }
     if (strstr(line, ",baseline,") && strstr(line, ",drake-stribeck,")) {
       baseline++;
       ok += strstr(line, ",ok,") != NULL;
@@ -195,6 +266,10 @@ Test(plugin, suite_includes_the_model)
   cr_assert_gt(nscen, 5);
   cr_assert_eq(baseline, nscen, "one baseline run per scenario: %zu of %zu", baseline, nscen);
   cr_assert_eq(ok, nscen, "every baseline run ends ok (%zu of %zu)", ok, nscen);
+  cr_assert_gt(reg, 0, "its record's v_s sweep");
+  cr_assert_gt(d_base, 0, "the model without a record runs the baseline");
+  cr_assert_gt(d_conv, 0, "and the convergence ladder with its derived integrator, rk4");
+  cr_assert_eq(d_reg, 0, "and no regularization sweep");
   fbt_rmdir(dir);
 }
 

@@ -1,11 +1,13 @@
 /* test_resume.c — interruption and `fricbench suite --resume DIR` (issue 6).
  *
- * A quick suite is interrupted with SIGINT while it computes its references, resumed and
- * interrupted with SIGINT once a few jobs are in its journal, resumed and interrupted
- * with SIGTERM, then resumed to the end: each interruption exits
+ * A suite of the machinery tests' plan (tests/plans/tiny.ini: a few fast runs of several
+ * groups, with references, trajectories and convergence ladders; the time of this test
+ * does not grow with the default table) is interrupted with SIGINT while it computes its
+ * references, resumed and interrupted with SIGINT once a few jobs are in its journal,
+ * resumed and interrupted with SIGTERM, then resumed to the end: each interruption exits
  * 128 + signal and leaves a runs.csv of exactly the finished rows, and the final
- * runs.csv, orders.csv and trajectories equal those of an uninterrupted quick suite run
- * alongside (apart from the timing columns wall_s and cpu_s).  Then a torn journal tail
+ * runs.csv, orders.csv and trajectories equal those of an uninterrupted run of the same
+ * plan alongside (apart from the timing columns wall_s and cpu_s).  Then a torn journal tail
  * and a corrupt record are cut off and their jobs rerun, again to the same runs.csv; a
  * journal of another table, or garbage, is refused.  Tables other than the default (a
  * plan, --scenario/--model filters, --set, --h, a plugin's model) are interrupted and
@@ -68,13 +70,28 @@ static size_t count_lines(const char *path)
   return n;
 }
 
-/* Wait until the journal holds at least `lines` lines, then send sig.  Fails when the
- * suite exits first or nothing happens for a long time (a hang, not a measurement). */
-static void interrupt_after(pid_t pid, const char *journal, size_t lines, int sig)
+/* Journal records ("J " lines; the header and the recipe's R lines are not). */
+static size_t count_recs(const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL)
+    return 0;
+  size_t n = 0;
+  char line[FB_JOURNAL_LINE_MAX + 2];
+  while (fgets(line, sizeof line, fp) != NULL)
+    n += line[0] == 'J' && line[1] == ' ' && strchr(line, '\n') != NULL;
+  fclose(fp);
+  return n;
+}
+
+/* Wait until the journal exists and holds at least `recs` records, then send sig.  Fails
+ * when the suite exits first or nothing happens for a long time (a hang, not a
+ * measurement). */
+static void interrupt_after(pid_t pid, const char *journal, size_t recs, int sig)
 {
   const struct timespec nap = {0, 2000000}; /* 2 ms */
   for (long i = 0; i < 150000; i++) {
-    if (count_lines(journal) >= lines) {
+    if (access(journal, F_OK) == 0 && count_recs(journal) >= recs) {
       cr_assert_eq(kill(pid, sig), 0);
       return;
     }
@@ -83,7 +100,7 @@ static void interrupt_after(pid_t pid, const char *journal, size_t lines, int si
     nanosleep(&nap, NULL);
   }
   kill(pid, SIGKILL);
-  cr_assert_fail("the journal never reached %zu lines", lines);
+  cr_assert_fail("the journal never reached %zu records", recs);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -155,7 +172,8 @@ static void expect_subset(const rows *part, const rows *full, const char *what)
   for (size_t i = 1; i < part->n; i++) {
     const long id = strtol(part->line[i], NULL, 10);
     cr_assert(id >= 1 && (size_t)id < full->n, "%s: run_id %ld", what, id);
-    cr_expect_str_eq(part->line[i], full->line[id], "%s: row %ld differs", what, id);
+    cr_expect_str_eq(part->line[i], full->line[id], "%s: row %ld differs:\n%s\n%s", what, id,
+                     part->line[i], full->line[id]);
     if (i > 1)
       cr_expect_gt(id, strtol(part->line[i - 1], NULL, 10), "%s: rows in table order", what);
   }
@@ -227,33 +245,34 @@ Test(resume, interrupt_twice_then_resume_equals_uninterrupted, .timeout = 600)
   snprintf(jb, sizeof jb, "%s/%s", b, FB_JOURNAL_NAME);
   snprintf(ra, sizeof ra, "%s/runs.csv", a);
   snprintf(rb, sizeof rb, "%s/runs.csv", b);
-  const char *full[] = {"suite", "--quick", "--no-plots", "--jobs", "1", "--out", a, NULL};
-  const char *cut[] = {"suite", "--quick", "--no-plots", "--jobs", "1", "--out", b, NULL};
+  const char *plan = fbt_tiny_plan();
+  const char *full[] = {"suite", "--plan", plan, "--no-plots", "--jobs", "1", "--out", a, NULL};
+  const char *cut[] = {"suite", "--plan", plan, "--no-plots", "--jobs", "1", "--out", b, NULL};
   const char *resume[] = {"suite", "--resume", b, "--no-plots", "--jobs", "1", NULL};
   const pid_t pa = spawn(full); /* alongside: the two use one core each */
 
   /* 0. SIGINT as soon as the journal exists (the references are being computed) */
   pid_t pb = spawn(cut);
-  interrupt_after(pb, jb, 1, SIGINT);
+  interrupt_after(pb, jb, 0, SIGINT);
   cr_assert_eq(wait_exit(pb), 130, "SIGINT: exit 128 + 2");
-  const size_t n0 = count_lines(jb) - 1;
+  const size_t n0 = count_recs(jb);
   cr_assert_eq(count_lines(rb), 1 + n0, "runs.csv holds exactly the %zu finished rows", n0);
   cr_assert_eq(count_tmp(b), 0, "no temporary file left");
 
   /* 1. resume, SIGINT after 5 more jobs: exit 130, runs.csv = the journaled rows */
   pb = spawn(resume);
-  interrupt_after(pb, jb, 1 + n0 + 5, SIGINT);
+  interrupt_after(pb, jb, n0 + 5, SIGINT);
   cr_assert_eq(wait_exit(pb), 130, "SIGINT: exit 128 + 2");
-  const size_t n1 = count_lines(jb) - 1;
+  const size_t n1 = count_recs(jb);
   cr_assert_geq(n1, n0 + 5);
   cr_assert_eq(count_lines(rb), 1 + n1, "runs.csv holds exactly the %zu finished rows", n1);
   cr_assert_eq(count_tmp(b), 0, "no temporary file left");
 
   /* 2. resume, SIGTERM after 5 more: exit 143 */
   pb = spawn(resume);
-  interrupt_after(pb, jb, 1 + n1 + 5, SIGTERM);
+  interrupt_after(pb, jb, n1 + 5, SIGTERM);
   cr_assert_eq(wait_exit(pb), 143, "SIGTERM: exit 128 + 15");
-  const size_t n2 = count_lines(jb) - 1;
+  const size_t n2 = count_recs(jb);
   cr_assert_geq(n2, n1 + 5);
   cr_assert_eq(count_lines(rb), 1 + n2);
   cr_assert_eq(count_tmp(b), 0, "no temporary file left");
@@ -467,20 +486,6 @@ Test(resume, journal_text_stops_at_the_first_bad_line)
  * filter, setting or --plugin given again: the journal says how the table was made).  The
  * resumed runs.csv must equal the uninterrupted one apart from wall_s and cpu_s, and the
  * trajectories must be the same bytes. */
-
-/* Journal records ("J " lines; the header and the recipe's R lines are not). */
-static size_t count_recs(const char *path)
-{
-  FILE *fp = fopen(path, "r");
-  if (fp == NULL)
-    return 0;
-  size_t n = 0;
-  char line[FB_JOURNAL_LINE_MAX + 2];
-  while (fgets(line, sizeof line, fp) != NULL)
-    n += line[0] == 'J' && line[1] == ' ' && strchr(line, '\n') != NULL;
-  fclose(fp);
-  return n;
-}
 
 /* SIGINT once the journal holds a record.  A suite that ends first (a very fast machine)
  * is cut instead: its journal back to the header, the R lines and one record, runs.csv

@@ -1,9 +1,14 @@
 /* test_scenarios.c — physics on the foundation scenarios: the inclined block stops and
  * sticks, the naive law chatters, LuGre and smooth-sign drift, Kikuuwe and the
  * elasto-plastic model hold within their compliance. */
+#define _POSIX_C_SOURCE 200809L /* alarm */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fb_scenario.h"
 #include "fb_test.h"
@@ -257,39 +262,94 @@ Test(scenarios, registry_consistency)
 /* Every model runs on every scenario (multi-DOF and moving belts included) with its
  * default integrator and step, to T, with status ok; on a plant with 2-D contacts or
  * Jacobian rows (docs/design.md §13) a model or scheme without the vector form is refused
- * at prepare (FB_EUNSUP, the suite's skip) instead. */
-Test(scenarios, every_model_on_every_scenario, .timeout = 300)
+ * at prepare (FB_EUNSUP, the suite's skip) instead.
+ *
+ * One test case per (scenario, model) pair of the registries (a Criterion parameterized
+ * test: each pair in its own worker with its own timeout), under a step budget
+ * PAIR_MAX_STEPS, so that a model that stalls or slows a scenario fails in seconds with
+ * a message naming the pair, instead of the whole loop timing out without a name. */
+/* The budget: today the most any pair takes is 127407 steps (two-mass-drive, dahl) and
+ * 834949 RHS evaluations (two-mass-drive, smooth-sign), 0.03 s; about 3x and 10x that. */
+#define PAIR_MAX_STEPS 400000UL
+#define PAIR_MAX_RHS 8000000UL
+#define PAIR_WALL_S 20 /* then the run is cancelled (FB_EINTR): it fails naming its pair */
+
+static atomic_int pair_cancel;
+
+static void cancel_pair(int sig)
 {
-  for (size_t s = 0; fb_scenario_registry[s] != NULL; s++)
-    for (size_t m = 0; fb_model_registry[m] != NULL; m++) {
-      const char *sn = fb_scenario_registry[s]->name, *mn = fb_model_registry[m]->name;
-      fb_case c;
-      fb_err err;
-      fb_run_result res;
-      const fb_model_type *mt = fb_model_registry[m];
-      /* 2-D scenarios (docs/design.md §13): a model without a vector form is refused; one
-       * whose vector form is its ODE law but whose default scheme is its own runs rkf45 */
-      fb_scenario probe;
-      cr_assert_eq(fb_scenario_init(&probe, fb_scenario_registry[s]), FB_OK);
-      cr_assert_eq(fb_scenario_build(&probe, &err), FB_OK, "%s", err.msg);
-      const int spatial = probe.plant.npairs > 0 || probe.plant.has_jt;
-      fb_scenario_free(&probe);
-      const fb_integrator_type *di = fb_integrator_find(mt, mt->default_integrator);
-      const char *integ = spatial && mt->force2 != NULL && di != NULL && di->needs != FB_MODEL_ODE &&
-                                  !(mt->caps & FB_MODEL_VEC2)
-                              ? "rkf45"
-                              : NULL;
-      cr_assert_eq(fb_case_init(&c, sn, mn, integ, &err), FB_OK, "%s", err.msg);
-      if (spatial && !fb_model_type_has_2d(mt)) {
-        cr_assert_eq(fb_case_prepare(&c, &err), FB_EUNSUP, "%s/%s refused", sn, mn);
-        cr_assert(strstr(err.msg, "2-D contacts") != NULL, "%s", err.msg);
-        fb_case_free(&c);
-        continue;
-      }
-      cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s/%s: %s", sn, mn, err.msg);
-      fb_case_run(&c, NULL, NULL, &res);
-      cr_expect_eq(res.status, FB_OK, "%s/%s/%s: %s", sn, mn, c.integ->name, res.message);
-      cr_expect_eq(res.t_reached, c.sc.plant.T, "%s/%s reaches T", sn, mn);
-      fb_case_free(&c);
+  (void)sig;
+  atomic_store(&pair_cancel, 1);
+}
+
+typedef struct pair {
+  char scenario[64], model[64];
+} pair;
+
+static void free_pairs(struct criterion_test_params *crp)
+{
+  cr_free(crp->params);
+}
+
+ParameterizedTestParameters(scenarios, every_model_on_every_scenario)
+{
+  size_t ns = 0, nm = 0;
+  while (fb_scenario_registry[ns] != NULL)
+    ns++;
+  while (fb_model_registry[nm] != NULL)
+    nm++;
+  pair *p = cr_malloc(ns * nm * sizeof *p); /* Criterion frees it after the runs */
+  cr_assert_not_null(p);
+  for (size_t s = 0; s < ns; s++)
+    for (size_t m = 0; m < nm; m++) {
+      snprintf(p[s * nm + m].scenario, sizeof p->scenario, "%s", fb_scenario_registry[s]->name);
+      snprintf(p[s * nm + m].model, sizeof p->model, "%s", fb_model_registry[m]->name);
     }
+  return cr_make_param_array(pair, p, ns * nm, free_pairs);
+}
+
+ParameterizedTest(pair *pp, scenarios, every_model_on_every_scenario, .timeout = 60)
+{
+  const char *sn = pp->scenario, *mn = pp->model;
+  /* a pair that is slow per step (the budget counts steps) is cancelled by the clock and
+   * fails naming itself, before the timeout ends its worker (Criterion's report of a
+   * timeout names no parameter) */
+  signal(SIGALRM, cancel_pair);
+  alarm(PAIR_WALL_S);
+  fb_case c;
+  fb_err err;
+  fb_run_result res;
+  const fb_model_type *mt = fb_model_find(mn);
+  const fb_scenario_type *stype = fb_scenario_find(sn);
+  cr_assert(mt != NULL && stype != NULL, "%s/%s: not in the registries", sn, mn);
+  /* 2-D scenarios (docs/design.md §13): a model without a vector form is refused; one
+   * whose vector form is its ODE law but whose default scheme is its own runs rkf45 */
+  fb_scenario probe;
+  cr_assert_eq(fb_scenario_init(&probe, stype), FB_OK, "%s/%s", sn, mn);
+  cr_assert_eq(fb_scenario_build(&probe, &err), FB_OK, "%s/%s: %s", sn, mn, err.msg);
+  const int spatial = probe.plant.npairs > 0 || probe.plant.has_jt;
+  fb_scenario_free(&probe);
+  const fb_integrator_type *di = fb_integrator_find(mt, mt->default_integrator);
+  const char *integ = spatial && mt->force2 != NULL && di != NULL && di->needs != FB_MODEL_ODE &&
+                              !(mt->caps & FB_MODEL_VEC2)
+                          ? "rkf45"
+                          : NULL;
+  cr_assert_eq(fb_case_init(&c, sn, mn, integ, &err), FB_OK, "%s/%s: %s", sn, mn, err.msg);
+  if (spatial && !fb_model_type_has_2d(mt)) {
+    cr_assert_eq(fb_case_prepare(&c, &err), FB_EUNSUP, "%s/%s refused", sn, mn);
+    cr_assert(strstr(err.msg, "2-D contacts") != NULL, "%s/%s: %s", sn, mn, err.msg);
+    alarm(0);
+    fb_case_free(&c);
+    return;
+  }
+  c.cancel = &pair_cancel;
+  c.opts.max_steps = PAIR_MAX_STEPS;
+  c.opts.max_rhs = PAIR_MAX_RHS;
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s/%s: %s", sn, mn, err.msg);
+  cr_assert_leq(c.opts.max_steps, PAIR_MAX_STEPS, "%s/%s: the budget holds", sn, mn);
+  fb_case_run(&c, NULL, NULL, &res);
+  cr_expect_eq(res.status, FB_OK, "%s/%s/%s: %s", sn, mn, c.integ->name, res.message);
+  cr_expect_eq(res.t_reached, c.sc.plant.T, "%s/%s reaches T", sn, mn);
+  alarm(0);
+  fb_case_free(&c);
 }

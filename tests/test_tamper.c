@@ -3,7 +3,9 @@
  * every trajectory, and one hash per row of runs.csv), and merge checks the part's files
  * against it and each row of runs.csv against the part's checksummed journal.
  *
- * One real split (suite --quick --emit-jobs --parts 2, both parts run), then a table of
+ * One real split (suite --plan --emit-jobs --parts 2 of the plan below: two ladders of equal
+ * cost, one to a part, a few fast runs, so this test does not grow with the default table;
+ * both parts run), then a table of
  * tamperings, each applied to a fresh copy: merge must exit 2 (merge's status for every
  * fault of the parts, as for a missing part) with one line on stderr that names the part
  * and the file (and, for runs.csv, the row), and write nothing.  The copy untouched must
@@ -80,9 +82,35 @@ static const tamper table[] = {
      {"part-2/runs.csv' row 2 ", "err_v_l2 is '1e-9'", "journal says"}},
     {"status edited, manifest rewritten", EDIT_CELL("part-1", "status", 3, "budget"), "part-1",
      {"part-1/runs.csv' row 2 ", "status is 'budget'", NULL}},
-    {"journal line edited, manifest rewritten", "sed -i '2s/ 0 / 1 /' part-1/journal", "part-1",
+    {"journal line edited, manifest rewritten", /* the first record ("J " line) */
+     "sed -i '/^J /{s/ 0 / 1 /;:a;n;ba}' part-1/journal", "part-1",
      {"part-1/journal' is damaged at byte", NULL}},
 };
+
+/* Two experiments of the same cost (the same runs but for the tag and mu), which the split
+ * deals one to each part: 8 rows, trajectories and an orders.csv row in each part, what
+ * the tamperings above edit. */
+static const char split_plan[] =
+    "[a]\n"
+    "group = convergence\n"
+    "tag = a\n"
+    "scenario = stick-slip\n"
+    "model = kikuuwe\n"
+    "integrator = rk4\n"
+    "set = mu=0.3\n"
+    "sweep = h\n"
+    "values = 4e-3, 3e-3, 2e-3, 1.5e-3, 1e-3, 7.5e-4, 5e-4, 4e-4\n"
+    "traj = yes\n"
+    "[b]\n"
+    "group = convergence\n"
+    "tag = b\n"
+    "scenario = stick-slip\n"
+    "model = kikuuwe\n"
+    "integrator = rk4\n"
+    "set = mu=0.25\n"
+    "sweep = h\n"
+    "values = 4e-3, 3e-3, 2e-3, 1.5e-3, 1e-3, 7.5e-4, 5e-4, 4e-4\n"
+    "traj = yes\n";
 
 static int sh(const char *cmd)
 {
@@ -92,15 +120,25 @@ static int sh(const char *cmd)
 
 Test(tamper, every_tampering_is_refused_naming_part_and_file, .timeout = 600)
 {
-  char dir[64], parts[128], jobs[160], cmd[4096];
+  char dir[64], parts[128], jobs[160], plan[160], cmd[4096];
   fbt_tmpdir(dir, sizeof dir);
   snprintf(parts, sizeof parts, "%s/parts", dir);
   snprintf(jobs, sizeof jobs, "%s/jobs.txt", dir);
-  const char *emit[] = {"suite", "--quick", "--emit-jobs", jobs, "--parts", "2", "--out", parts,
-                        NULL};
+  snprintf(plan, sizeof plan, "%s/split.ini", dir);
+  FILE *fp = fopen(plan, "w");
+  cr_assert_not_null(fp);
+  cr_assert_eq(fputs(split_plan, fp) >= 0 && fclose(fp) == 0, 1);
+  const char *emit[] = {"suite", "--plan", plan, "--emit-jobs", jobs, "--parts", "2", "--out",
+                        parts, NULL};
   cr_assert_eq(fbt_cli(emit, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
   snprintf(cmd, sizeof cmd, "sh '%s' >/dev/null 2>&1", jobs);
   cr_assert_eq(sh(cmd), 0, "the two parts ran");
+  for (int p = 1; p <= 2; p++) { /* what the tamperings need in each part */
+    snprintf(cmd, sizeof cmd, "test $(wc -l < '%s/part-%d/runs.csv') -eq 9 && "
+             "test $(wc -l < '%s/part-%d/orders.csv') -ge 2 && ls '%s/part-%d/traj/'*/*.csv.gz",
+             parts, p, parts, p, parts, p);
+    cr_assert_eq(sh(cmd), 0, "part-%d has 8 rows, an order and trajectories: %s", p, cmd);
+  }
   for (size_t k = 0; k <= sizeof table / sizeof table[0]; k++) {
     const tamper *t = k < sizeof table / sizeof table[0] ? &table[k] : NULL;
     char copy[160], merged[192];

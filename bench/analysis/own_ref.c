@@ -20,7 +20,7 @@ void fb_own_method_of(const fb_case *cs, double h_min, fb_own_method *om, char *
   const fb_integrator_type *it = cs->integ;
   om->h = NAN;
   om->tol = FB_OWN_TOL;
-  const fb_model_suite *ms = &cs->md.type->suite;
+  const fb_model_suite *ms = fb_model_suite_of(cs->md.type);
   if (ms->own_tol > 0)
     om->tol = ms->own_tol;
   if (!is_owned(cs->md.type, it)) {

@@ -113,7 +113,7 @@ int fb_case_run_metrics(fb_case *cs, fb_trace *tr, fb_run_result *res, FILE *fp,
   const char *own_how = "";
   char omsg[512] = "";
   if (res->status == FB_OK && kind != FB_REF_NONE) {
-    if (cs->md.type->suite.exact_limit) {
+    if (fb_model_suite_of(cs->md.type)->exact_limit) {
       fb_trace_errors(tr, &ref.tr, pl->n, &m.disc_x_l2, &m.disc_v_l2, &m.disc_x_max);
       m.mod_x_l2 = m.mod_v_l2 = m.own_ref_err = 0.0;
       m.own_x_l2 = m.ref_x_l2;

@@ -22,8 +22,8 @@
 static int expected_failure(const char *model, const char *integrator)
 {
   const fb_model_type *m = model != NULL && integrator != NULL ? fb_model_find(model) : NULL;
-  for (size_t i = 0; m != NULL && i < 4 && m->suite.expect_fail[i] != NULL; i++)
-    if (streq(m->suite.expect_fail[i], integrator))
+  for (size_t i = 0; m != NULL && i < 4 && fb_model_suite_of(m)->expect_fail[i] != NULL; i++)
+    if (streq(fb_model_suite_of(m)->expect_fail[i], integrator))
       return 1;
   return 0;
 }
@@ -69,7 +69,7 @@ void fb_vtable_free(fb_vtable *v)
 static int is_alt_tag(const vrun *r)
 {
   const fb_model_type *m = fb_model_find(r->model);
-  return m != NULL && m->suite.alt_tag != NULL && streq(m->suite.alt_tag, r->tag);
+  return m != NULL && fb_model_suite_of(m)->alt_tag != NULL && streq(fb_model_suite_of(m)->alt_tag, r->tag);
 }
 
 

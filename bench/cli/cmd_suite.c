@@ -303,34 +303,28 @@ static int make_table(fb_table *table, const char *plan, const fb_select *sel, i
   return FB_OK;
 }
 
-/* The modes that exclude each other: a selection (or --print-plan) with --resume,
- * --emit-jobs or --part; then --emit-jobs (done here) and --part (bench/cli/merge.c).
- * FB_EXIT_OK to go on, -1 when the jobs file is written, else an exit status. */
-static int suite_modes(fb_suite_opts *o, const char *selecting, const char *resume_dir,
-                       const char *emit, const char *argv0)
+/* The modes that exclude each other: a selection with --resume, --print-plan with
+ * --emit-jobs or --part, and --emit-jobs, --part and --resume among themselves
+ * (bench/cli/merge.c).  A selection (a plan, filters, settings) may be split: each part
+ * makes the same table from the same options, which the emitted lines repeat.
+ * FB_EXIT_OK to go on, else an exit status. */
+static int suite_modes(fb_suite_opts *o, const char *selecting, int print_plan,
+                       const char *resume_dir, const char *emit)
 {
-  if (selecting != NULL && (resume_dir != NULL || emit != NULL || o->nparts > 0)) {
-    if (resume_dir != NULL)
-      fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite makes "
-                      "its table as its journal says (only --jobs and --no-plots may be given)\n",
-              selecting);
-    else
-      fprintf(stderr, "fricbench: %s cannot be combined with --emit-jobs or --part yet: run "
-                      "the selection in one suite\n",
-              selecting);
+  if ((selecting != NULL || print_plan) && resume_dir != NULL) {
+    fprintf(stderr, "fricbench: --resume and %s exclude each other: a resumed suite makes "
+                    "its table as its journal says (only --jobs and --no-plots may be given)\n",
+            selecting != NULL ? selecting : "--print-plan");
     return FB_EXIT_USAGE;
   }
   if (emit == NULL && o->nparts == 0)
     return FB_EXIT_OK;
-  fb_err err = {{0}};
-  const int drc = fb_suite_dist_check(o, emit, resume_dir != NULL);
-  if (drc != FB_EXIT_OK || emit == NULL)
-    return drc;
-  if (fb_emit_jobs(o, emit, argv0, &err) != FB_OK) {
-    fprintf(stderr, "fricbench: %s\n", err.msg);
+  if (print_plan) {
+    fputs("fricbench: --print-plan cannot be combined with --emit-jobs or --part: print the "
+          "plan, then split it\n", stderr);
     return FB_EXIT_USAGE;
   }
-  return -1;
+  return fb_suite_dist_check(o, emit, resume_dir != NULL);
 }
 
 /* The table to run (o->table; NULL: the default) and how it was made (o->recipe): a resumed
@@ -551,16 +545,22 @@ static int suite_cmd(int argc, char **argv, const char **lists, fb_table *table,
     fputs("fricbench: --out: empty directory name: give a directory path\n", stderr);
     return FB_EXIT_USAGE;
   }
-  const int drc = suite_modes(&o, selecting != NULL ? selecting : print_plan ? "--print-plan"
-                                                                            : NULL,
-                              resume_dir, emit, argv[0]);
+  fb_err err = {{0}};
+  const int drc = suite_modes(&o, selecting, print_plan, resume_dir, emit);
   if (drc != FB_EXIT_OK)
-    return drc < 0 ? FB_EXIT_OK : drc;
+    return drc;
   /* after the part check: a part's journal restores its part */
   const int trc = suite_table(&o, resume_dir, conflict, selecting, print_plan, plan, &sel, traj,
                               table, rcp);
   if (trc != FB_EXIT_OK)
     return trc < 0 ? FB_EXIT_OK : trc;
+  if (emit != NULL) { /* after the table: a bad plan or filter is refused before FILE */
+    if (fb_emit_jobs(&o, emit, argv[0], &err) != FB_OK) {
+      fprintf(stderr, "fricbench: %s\n", err.msg);
+      return FB_EXIT_USAGE;
+    }
+    return FB_EXIT_OK;
+  }
   if (o.part != 0) /* a part's manifest says it finished: not while it runs again */
     fb_manifest_remove(o.out_dir);
   return suite_execute(&o, argv[0]);

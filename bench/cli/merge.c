@@ -98,6 +98,30 @@ static void sh_quote(FILE *fp, const char *s)
   fputc('\'', fp);
 }
 
+/* The options that made the table (o->recipe: "KEY VALUE" items, bench/cli/cmd_suite.c),
+ * so that each part makes the same one: the plan by its absolute path, the filters and
+ * settings as given.  The plugins are written before `suite`. */
+static void emit_recipe(FILE *fp, const fb_suite_opts *o)
+{
+  static const char *const keys[] = {"plan", "scenario", "model", "integrator", "set", "h",
+                                     "tol", "traj"};
+  for (size_t i = 0; i < o->nrecipe; i++) {
+    const char *it = o->recipe[i], *sp = strchr(it, ' ');
+    for (size_t k = 0; sp != NULL && k < sizeof keys / sizeof keys[0]; k++) {
+      if (strlen(keys[k]) != (size_t)(sp - it) || strncmp(it, keys[k], (size_t)(sp - it)) != 0)
+        continue;
+      const char *v = sp + 1;
+      if (k == 0 && strlen(v) > 17) /* "<16 hex digits> <path>" */
+        v += 17;
+      fprintf(fp, " --%s ", keys[k]);
+      if (k == 7)
+        fputs(strcmp(v, "0") == 0 ? "none" : "all", fp);
+      else
+        sh_quote(fp, v);
+    }
+  }
+}
+
 int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb_err *err)
 {
   char exe[PATH_LEN], dir[PATH_LEN];
@@ -130,6 +154,7 @@ int fb_emit_jobs(const fb_suite_opts *o, const char *file, const char *argv0, fb
     }
     fprintf(of.fp, " suite --part %zu/%zu --out ", i, o->nparts);
     sh_quote(of.fp, part);
+    emit_recipe(of.fp, o);
     fprintf(of.fp, " --no-plots --jobs 1%s --samples %zu --max-steps %lu --max-rhs %lu\n",
             o->quick ? " --quick" : "", o->samples, o->max_steps, o->max_rhs);
   }

@@ -3,6 +3,10 @@
  * A plugin is a shared object that exports
  *     const int fb_plugin_abi = FB_ABI_VERSION;
  *     const fb_model_type *const fb_plugin_models[] = {&my_model, NULL};
+ * and optionally the suite's policy for its models (core/fb_model_suite.h), matched by name:
+ *     const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION;
+ *     const fb_model_suite *const fb_plugin_model_suites[] = {&my_suite, NULL};
+ * (a model without a record gets one derived from its science, fb_model_suite_derive),
  * and optionally `const fb_scenario_type *const fb_plugin_scenarios[]` and
  * `const fb_normal_type *const fb_plugin_normals[]` (normal-contact treatments,
  * models/fb_normal.h; both NULL-terminated).  Its models, scenarios and treatments join the
@@ -20,7 +24,8 @@
 
 /* Load one plugin and register its models and scenarios, all or none.  FB_EINVAL with
  * a one-line err naming the file and the problem: dlopen failure, a missing symbol, an ABI
- * other than FB_ABI_VERSION, an empty or over-long list, a name that clashes with a
+ * other than FB_ABI_VERSION (or a suite ABI other than FB_SUITE_ABI_VERSION), an empty or
+ * over-long list, a suite record naming no model of the plugin, a name that clashes with a
  * built-in or an already loaded plugin, or any defective field of its types, named
  * (fb_plugin_check.h: names, integrators, operations, parameter tables; the plugin is then
  * unloaded).  Loading a file

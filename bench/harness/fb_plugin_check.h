@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "fb_model.h"
+#include "fb_model_suite.h"
 #include "fb_normal.h"
 #include "fb_scenario.h"
 #include "fb_status.h"
@@ -21,11 +22,18 @@
 /* 1 when name matches FB_PLUGIN_NAME_RULE. */
 int fb_plugin_name_ok(const char *name);
 
+/* The record of ss[0 .. n) for the model named `model`; NULL when there is none. */
+const fb_model_suite *fb_plugin_suite_for(const char *model, const fb_model_suite *const *ss,
+                                          size_t n);
+
 /* Each list of one plugin (n entries, already counted): FB_EINVAL with a one-line err
  * `plugin PATH: KIND "NAME": FIELD ...` for the first defect, including a name that
- * clashes with a built-in, an earlier plugin or another entry of the list. */
+ * clashes with a built-in, an earlier plugin or another entry of the list.  The models come
+ * with the plugin's suite records (ss, ns entries; fb_plugin_model_suites): each record must
+ * name one of the models, once, and each model's record, its own or the derived one
+ * (fb_model_suite_derive), is checked like the model. */
 int fb_plugin_check_models(const char *path, const fb_model_type *const *ms, size_t n,
-                           fb_err *err);
+                           const fb_model_suite *const *ss, size_t ns, fb_err *err);
 int fb_plugin_check_scenarios(const char *path, const fb_scenario_type *const *ss, size_t n,
                               fb_err *err);
 int fb_plugin_check_normals(const char *path, const fb_normal_type *const *ns, size_t n,

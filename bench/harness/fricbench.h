@@ -23,8 +23,9 @@
 #define FRICBENCH_H
 
 /* Bumped whenever a public struct (fb_model_type, fb_scenario_type, fb_param_desc,
- * fb_contact_in, ...) changes layout: a plugin built for another value is refused. */
-#define FB_ABI_VERSION 5
+ * fb_contact_in, ...) changes layout: a plugin built for another value is refused.  The
+ * suite record (fb_model_suite) has its own, FB_SUITE_ABI_VERSION (fb_model_suite.h). */
+#define FB_ABI_VERSION 6
 
 #include <stdio.h>
 
@@ -33,6 +34,7 @@
 #include "fb_friction.h"
 #include "fb_model.h"
 #include "fb_model_registry.h"
+#include "fb_model_suite.h"
 #include "fb_params.h"
 #include "fb_plugin.h"
 #include "fb_scenario.h"

@@ -88,7 +88,11 @@ int fb_plugin_load(const char *path, fb_err *err)
   const fb_scenario_type *const *ss = dlsym(h, "fb_plugin_scenarios"); /* optional */
   /* optional: normal-contact treatments (docs/design.md §12) */
   const fb_normal_type *const *ns_ = dlsym(h, "fb_plugin_normals");
-  size_t nm = 0, ns = 0, nn = 0;
+  /* optional: suite records of its models, matched by name (core/fb_model_suite.h), with
+   * their own layout version */
+  const fb_model_suite *const *su = dlsym(h, "fb_plugin_model_suites");
+  const int *suite_abi = dlsym(h, "fb_plugin_suite_abi");
+  size_t nm = 0, ns = 0, nn = 0, nsu = 0;
   if (abi == NULL)
     st = fb_err_set(err, FB_EINVAL, "plugin %s: missing symbol fb_plugin_abi "
                     "(const int fb_plugin_abi = FB_ABI_VERSION;)", path);
@@ -100,17 +104,26 @@ int fb_plugin_load(const char *path, fb_err *err)
                     "(a NULL-terminated const fb_model_type *const[])", path);
   else if ((nm = list_len((const void *const *)ms)) == (size_t)-1 ||
            (ss != NULL && (ns = list_len((const void *const *)ss)) == (size_t)-1) ||
-           (ns_ != NULL && (nn = list_len((const void *const *)ns_)) == (size_t)-1))
+           (ns_ != NULL && (nn = list_len((const void *const *)ns_)) == (size_t)-1) ||
+           (su != NULL && (nsu = list_len((const void *const *)su)) == (size_t)-1))
     st = fb_err_set(err, FB_EINVAL, "plugin %s: a list with more than %d entries or "
                     "without its NULL terminator", path, FB_MAX_PLUGIN_LIST);
   else if (nm + ns + nn == 0)
     st = fb_err_set(err, FB_EINVAL, "plugin %s: no models, scenarios or normal treatments",
                     path);
+  else if (su != NULL && suite_abi == NULL)
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: fb_plugin_model_suites without "
+                    "fb_plugin_suite_abi (const int fb_plugin_suite_abi = "
+                    "FB_SUITE_ABI_VERSION;)", path);
+  else if (su != NULL && *suite_abi != FB_SUITE_ABI_VERSION)
+    st = fb_err_set(err, FB_EINVAL, "plugin %s: suite ABI %d, this fricbench has suite ABI "
+                    "%d: rebuild the plugin against these headers", path, *suite_abi,
+                    FB_SUITE_ABI_VERSION);
   /* every field of every type, before any joins a registry: all or none */
   if (st == FB_OK)
     st = fb_plugin_check_normals(path, ns_, nn, err);
   if (st == FB_OK)
-    st = fb_plugin_check_models(path, ms, nm, err);
+    st = fb_plugin_check_models(path, ms, nm, su, nsu, err);
   if (st == FB_OK)
     st = fb_plugin_check_scenarios(path, ss, ns, err);
   if (st != FB_OK) {
@@ -123,7 +136,7 @@ int fb_plugin_load(const char *path, fb_err *err)
     snprintf(plugin_paths[n_plugins], sizeof plugin_paths[n_plugins], "%s", file);
   plugin_handles[n_plugins++] = h;
   for (size_t i = 0; i < nm && st == FB_OK; i++)
-    st = fb_model_register(ms[i], err);
+    st = fb_model_register(ms[i], fb_plugin_suite_for(ms[i]->name, su, nsu), err);
   for (size_t i = 0; i < ns && st == FB_OK; i++)
     st = fb_scenario_register(ss[i], err);
   for (size_t i = 0; i < nn && st == FB_OK; i++)

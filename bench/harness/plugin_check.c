@@ -236,14 +236,19 @@ static int check_integ(const fb_model_type *t, const char *field, const char *na
   return 0;
 }
 
+/* The science's integrator: the default one and its tolerance. */
 static int check_model_integrators(const fb_model_type *t, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
   if (!(isfinite(t->default_tol) && t->default_tol >= 0))
     return bad(d, "default_tol %g must be finite and >= 0", t->default_tol);
-  if (check_integ(t, "default_integrator", t->default_integrator,
-                  t->default_tol > 0 ? ADAPTIVE : FIXED, 0, d) ||
-      check_integ(t, "suite.fixed_integrator", s->fixed_integrator, FIXED, 1, d) ||
+  return check_integ(t, "default_integrator", t->default_integrator,
+                     t->default_tol > 0 ? ADAPTIVE : FIXED, 0, d);
+}
+
+/* The integrators a suite record names, each one model t can run and of the right kind. */
+static int check_suite_integrators(const fb_model_type *t, const fb_model_suite *s, defect *d)
+{
+  if (check_integ(t, "suite.fixed_integrator", s->fixed_integrator, FIXED, 1, d) ||
       check_integ(t, "suite.cost_integrator", s->cost_integrator, ANY, 1, d) ||
       check_integ(t, "suite.grid_integrator", s->grid_integrator, FIXED, 1, d))
     return 1;
@@ -271,9 +276,8 @@ static int check_model_integrators(const fb_model_type *t, defect *d)
 
 /* suite.alt_sets: NAME=VALUE settings of the model's own parameters, tried on a scratch
  * copy of its defaults so that a bad one is refused now, not in the middle of a suite. */
-static int check_alt_sets(const fb_model_type *t, defect *d)
+static int check_alt_sets(const fb_model_type *t, const fb_model_suite *s, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
   if (s->alt_tag == NULL)
     return 0;
   if (!fb_plugin_name_ok(s->alt_tag))
@@ -295,9 +299,9 @@ static int check_alt_sets(const fb_model_type *t, defect *d)
   return 0;
 }
 
-static int check_model_suite(const fb_model_type *t, defect *d)
+/* A suite record for the already checked model t: its own or the derived one. */
+static int check_model_suite(const fb_model_type *t, const fb_model_suite *s, defect *d)
 {
-  const fb_model_suite *s = &t->suite;
   const char *c = s->color;
   if (c != NULL && (strlen(c) != 7 || c[0] != '#' || strspn(c + 1, "0123456789abcdefABCDEF") != 6))
     return bad(d, "suite.color \"%s\" must be #rrggbb", show(c).s);
@@ -317,7 +321,9 @@ static int check_model_suite(const fb_model_type *t, defect *d)
       return bad(d, "%s %g must be finite and >= 0", num_name[k], num[k]);
   if (s->expect != NULL && !text_ok(s->expect))
     return bad(d, "suite.expect must be one line of text");
-  return check_alt_sets(t, d);
+  if (s->expect_fail_why != NULL && !text_ok(s->expect_fail_why))
+    return bad(d, "suite.expect_fail_why must be one line of text");
+  return check_suite_integrators(t, s, d) || check_alt_sets(t, s, d);
 }
 
 /* Fields in the order a reader meets them, names and tables before anything that reads
@@ -329,7 +335,7 @@ static int check_model(const fb_model_type *t, defect *d)
   if (!text_ok(t->title) || !text_ok(t->reference))
     return bad(d, "title and reference must be one line of text each");
   return check_params(t->params, d) || check_z_names(t, d) || check_model_ops(t, d) ||
-         check_model_integrators(t, d) || check_model_suite(t, d);
+         check_model_integrators(t, d);
 }
 
 static int refuse(fb_err *err, const char *path, const char *kind, const char *name,
@@ -340,8 +346,36 @@ static int refuse(fb_err *err, const char *path, const char *kind, const char *n
   return fb_err_set(err, FB_EINVAL, "plugin %s: %s \"%s\": %s", p, kind, show(name).s, d->msg);
 }
 
+const fb_model_suite *fb_plugin_suite_for(const char *model, const fb_model_suite *const *ss,
+                                          size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    if (ss[k] != NULL && ss[k]->model != NULL && strcmp(ss[k]->model, model) == 0)
+      return ss[k];
+  return NULL;
+}
+
+/* Every record names one of the plugin's models, once. */
+static int check_suite_names(const char *path, const fb_model_type *const *ms, size_t nm,
+                             const fb_model_suite *const *ss, size_t ns, fb_err *err)
+{
+  for (size_t k = 0; k < ns; k++) {
+    const char *name = ss[k]->model;
+    size_t i = 0;
+    while (i < nm && (name == NULL || strcmp(ms[i]->name, name) != 0))
+      i++;
+    if (i == nm)
+      return refuse(err, path, "suite record", name,
+                    &(defect){"names no model of this plugin (fb_plugin_models)"});
+    for (size_t j = 0; j < k; j++)
+      if (strcmp(ss[j]->model, name) == 0)
+        return refuse(err, path, "suite record", name, &(defect){"is given twice"});
+  }
+  return FB_OK;
+}
+
 int fb_plugin_check_models(const char *path, const fb_model_type *const *ms, size_t n,
-                           fb_err *err)
+                           const fb_model_suite *const *ss, size_t ns, fb_err *err)
 {
   defect d;
   for (size_t i = 0; i < n; i++) {
@@ -354,6 +388,20 @@ int fb_plugin_check_models(const char *path, const fb_model_type *const *ms, siz
     for (size_t k = 0; k < i; k++)
       if (strcmp(ms[k]->name, t->name) == 0)
         return refuse(err, path, "model", t->name, &(defect){"name is given twice"});
+  }
+  if (check_suite_names(path, ms, n, ss, ns, err) != FB_OK)
+    return FB_EINVAL;
+  /* each model's record, its own or the one it would get derived (a check of the
+   * derivation too: a model whose science yields no fixed-step integrator is refused) */
+  for (size_t i = 0; i < n; i++) {
+    const fb_model_suite *s = fb_plugin_suite_for(ms[i]->name, ss, ns);
+    fb_model_suite derived;
+    if (s == NULL) {
+      fb_model_suite_derive(ms[i], 0, &derived);
+      s = &derived;
+    }
+    if (check_model_suite(ms[i], s, &d))
+      return refuse(err, path, "model", ms[i]->name, &d);
   }
   return FB_OK;
 }

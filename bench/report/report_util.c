@@ -357,7 +357,7 @@ void names_add(names *l, const char *s)
 const char *model_color(const char *model)
 {
   const fb_model_type *m = fb_model_find(model);
-  return m != NULL && m->suite.color != NULL ? m->suite.color : "#555555";
+  return m != NULL && fb_model_suite_of(m)->color != NULL ? fb_model_suite_of(m)->color : "#555555";
 }
 
 /* Fixed point type per integrator (gnuplot cairo numbering; 10, the open downward

@@ -138,12 +138,12 @@ static void ladder(fb_experiment *x, double h0)
 
 const char *fb_model_fixed_step_integrator(const fb_model_type *m)
 {
-  if (m->suite.fixed_integrator != NULL)
-    return m->suite.fixed_integrator;
+  if (fb_model_suite_of(m)->fixed_integrator != NULL)
+    return fb_model_suite_of(m)->fixed_integrator;
   const fb_integrator_type *it = fb_integrator_find(m, m->default_integrator);
   if (it != NULL && it->fixed_ok)
     return m->default_integrator;
-  return m->suite.conv[0];
+  return fb_model_suite_of(m)->conv[0];
 }
 
 /* 1 when the scenario's default plant has 2-D contacts or contacts with a tangential
@@ -454,10 +454,10 @@ int fb_table_default(fb_table *t)
     const fb_scenario_type *st = fb_scenario_find(conv_scenarios[s].scenario);
     const int spatial = st != NULL && scenario_spatial(st);
     for (m = models; *m != NULL; m++)
-      for (size_t i = 0; i < 4 && (*m)->suite.conv[i] != NULL; i++) {
-        const char *ci = (*m)->suite.conv[i];
+      for (size_t i = 0; i < 4 && fb_model_suite_of(*m)->conv[i] != NULL; i++) {
+        const char *ci = fb_model_suite_of(*m)->conv[i];
         if (spatial && (ci = spatial_integrator(*m, ci, 1)) != NULL &&
-            (*ci == '\0' || (ci != (*m)->suite.conv[i] && i > 0)))
+            (*ci == '\0' || (ci != fb_model_suite_of(*m)->conv[i] && i > 0)))
           continue; /* no 2-D form, or the one substitute ladder already added */
         ladder(add(&b, "convergence", "", conv_scenarios[s].scenario, *m, ci,
                    i == 0 ? conv_scenarios[s].quick : 0),
@@ -467,8 +467,8 @@ int fb_table_default(fb_table *t)
   static const char *const wp_scenarios[] = {"stick-slip", "inclined-block"};
   for (size_t s = 0; s < 2; s++)
     for (m = models; *m != NULL; m++)
-      for (size_t i = 0; i < 4 && (*m)->suite.wp[i] != NULL; i++)
-        sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, (*m)->suite.wp[i],
+      for (size_t i = 0; i < 4 && fb_model_suite_of(*m)->wp[i] != NULL; i++)
+        sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, fb_model_suite_of(*m)->wp[i],
                   s == 0 && i == 0 ? Q : 0),
               FB_SWEEP_TOL, NULL, tols, sizeof tols / sizeof tols[0]);
   /* cost against mu: the sledges with A = 10 (stick and slip at every mu), the A = 2
@@ -485,7 +485,7 @@ int fb_table_default(fb_table *t)
   };
   for (size_t s = 0; s < sizeof cost / sizeof cost[0]; s++)
     for (m = models; *m != NULL; m++) {
-      const fb_model_suite *ms = &(*m)->suite;
+      const fb_model_suite *ms = fb_model_suite_of(*m);
       fb_experiment *x = add(&b, "cost-mu", cost[s].tag, cost[s].scenario, *m,
                              ms->cost_integrator, cost[s].quick);
       if (x == NULL)
@@ -500,7 +500,7 @@ int fb_table_default(fb_table *t)
   static const char *const reg_scenarios[] = {"drift", "stick-slip"};
   for (size_t s = 0; s < 2; s++)
     for (m = models; *m != NULL; m++) {
-      const fb_model_suite *ms = &(*m)->suite;
+      const fb_model_suite *ms = fb_model_suite_of(*m);
       if (ms->reg_param == NULL)
         continue;
       fb_experiment *x = add(&b, "regularization", "", reg_scenarios[s], *m,
@@ -519,7 +519,7 @@ int fb_table_default(fb_table *t)
     }
   /* alternative parameter sets (e.g. LuGre's published 1995 set) on the default drift */
   for (m = models; *m != NULL; m++) {
-    const fb_model_suite *ms = &(*m)->suite;
+    const fb_model_suite *ms = fb_model_suite_of(*m);
     if (ms->alt_tag == NULL)
       continue;
     fb_experiment *x = add(&b, "drift", ms->alt_tag, "drift", *m, NULL, Q);
@@ -528,7 +528,7 @@ int fb_table_default(fb_table *t)
   }
   static const double grid_h[] = {0.1, 0.001};
   for (m = models; *m != NULL; m++) {
-    const char *gi = (*m)->suite.grid_integrator;
+    const char *gi = fb_model_suite_of(*m)->grid_integrator;
     if (gi == NULL)
       continue;
     static const char *const eps[][2] = {{"eps=0.1", "eps=0.1"}, {"eps=0.001", "eps=0.001"}};

@@ -36,7 +36,8 @@ double fb_sched_cost(const fb_case *cs, const fb_experiment *e, unsigned long ma
     const double tol = cs->opts.atol > 0 ? cs->opts.atol : 1e-8;
     const double q = cs->integ->order >= 2 ? fmin((double)cs->integ->order, 5.0) : 3.0;
     const double fc = fmax(pl->f_c, 1.0 / span);
-    steps = span * fc * 20.0 * pow(tol, -1.0 / q) * (cs->md.type->suite.cost_hint > 0 ? cs->md.type->suite.cost_hint : 3.0);
+    const double hint = fb_model_suite_of(cs->md.type)->cost_hint;
+    steps = span * fc * 20.0 * pow(tol, -1.0 / q) * (hint > 0 ? hint : 3.0);
   }
   double rhs = fmin(steps * ev, (double)max_rhs);
   if (!(rhs > 0))

@@ -718,7 +718,7 @@ static void job_refs(suite *S, job *jb, double hmin)
   if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
     return; /* [Engleder2002]'s picture, and the contact runs (measured against the
                contact reference): no discretization study there */
-  if (jb->cs.md.type->suite.exact_limit) {
+  if (fb_model_suite_of(jb->cs.md.type)->exact_limit) {
     jb->own = r; /* no regularization: the Coulomb reference is its own */
     return;
   }
