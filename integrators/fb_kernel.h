@@ -26,6 +26,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 
+#include "fb_quiet.h"
 #include "fb_system.h"
 
 typedef int (*fb_scalar_step_fn)(fb_system *fs, double t, double h, double *y, double *yerr);

@@ -24,7 +24,7 @@
 
 /* Bumped whenever a public struct (fb_model_type, fb_scenario_type, fb_param_desc,
  * fb_contact_in, ...) changes layout: a plugin built for another value is refused. */
-#define FB_ABI_VERSION 5
+#define FB_ABI_VERSION 6
 
 #include <stdio.h>
 
