@@ -139,10 +139,13 @@ typedef struct fb_integrator_type {
   /* ---- the stepper operations (SUNStepper-like; fb_drive() and fb_stepper_* call them).
    * A type has either step (then evolve is NULL: the driver owns the loop) or only the
    * whole-run evolve above (schemes not yet on the contract, plugins' own). */
-  /* Start again from (t, y): at the start of a run and at every forcing break (the
-   * forcing jumps there; GSL must reset its steppers, newmark re-solves the acceleration).
-   * cnt: the run's counters, for the rest of the run.  NULL: nothing to do. */
-  int (*reset)(void *ws, double t, const double *y, fb_counters *cnt, fb_err *err);
+  /* Start again from (t, y): at the start of a run (at_break = 0) and at every forcing
+   * break (at_break = 1: the state is the run's own, only the forcing jumps; GSL must
+   * reset its steppers there, newmark re-solves the acceleration, glowinski keeps its
+   * warm-started multipliers).  cnt: the run's counters, for the rest of the run.
+   * NULL: nothing to do. */
+  int (*reset)(void *ws, double t, const double *y, int at_break, fb_counters *cnt,
+               fb_err *err);
   /* One step attempt over *at (fb_step_at): advance y, count the step's evaluations and
    * rejections in cnt (not nsteps: the driver counts accepted steps).  On failure y may
    * be anything (the driver restores it) and err names the cause. */

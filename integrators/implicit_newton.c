@@ -349,10 +349,12 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
   return FB_OK;
 }
 
-static int newton_reset(void *wsv, double t, const double *y, fb_counters *cnt, fb_err *err)
+static int newton_reset(void *wsv, double t, const double *y, int at_break,
+                        fb_counters *cnt, fb_err *err)
 {
   (void)t;
   (void)y;
+  (void)at_break;
   (void)err;
   ((newton_ws *)wsv)->sys.cnt = cnt;
   return FB_OK;

@@ -50,7 +50,7 @@ int fb_stepper_reset(fb_stepper *s, double t, const double *y, fb_err *err)
   s->rhs_per_step = s->type->rhs_per_step != NULL ? s->type->rhs_per_step(s->ws) : 0;
   if (s->type->reset == NULL)
     return FB_OK;
-  return s->type->reset(s->ws, t, s->y, s->cnt, err);
+  return s->type->reset(s->ws, t, s->y, 0, s->cnt, err);
 }
 
 /* At the end of a segment that is not the run's: the forcing jumps, the stepper restarts
@@ -60,7 +60,7 @@ static int cross_break(fb_stepper *s, fb_err *err)
   segment_begin(s, s->at.seg + 1);
   if (s->type->reset == NULL)
     return FB_OK;
-  return s->type->reset(s->ws, s->t, s->y, s->cnt, err);
+  return s->type->reset(s->ws, s->t, s->y, 1, s->cnt, err);
 }
 
 /* The budgets before an attempt: steps (accepted + rejected), and the evaluations the
