@@ -142,10 +142,10 @@ typedef struct fb_integrator_type {
   /* Start again from (t, y): at the start of a run (at_break = 0) and at every forcing
    * break (at_break = 1: the state is the run's own, only the forcing jumps; GSL must
    * reset its steppers there, newmark re-solves the acceleration, glowinski keeps its
-   * warm-started multipliers).  cnt: the run's counters, for the rest of the run.
-   * NULL: nothing to do. */
-  int (*reset)(void *ws, double t, const double *y, int at_break, fb_counters *cnt,
-               fb_err *err);
+   * warm-started multipliers).  A scheme may put y into its own form at the start
+   * (kbe-relay has no anchor state: zeroed).  cnt: the run's counters, for the rest of
+   * the run.  NULL: nothing to do. */
+  int (*reset)(void *ws, double t, double *y, int at_break, fb_counters *cnt, fb_err *err);
   /* One step attempt over *at (fb_step_at): advance y, count the step's evaluations and
    * rejections in cnt (not nsteps: the driver counts accepted steps).  On failure y may
    * be anything (the driver restores it) and err names the cause. */

@@ -92,7 +92,7 @@ static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
 
 /* At t0 and at every break: the forcing changes, GSL's stepper, control and evolve
  * objects must forget their history; the system learns its segment's opening break. */
-int fb_gsl_ode_reset(void *wsv, double t, const double *y, int at_break, fb_counters *cnt,
+int fb_gsl_ode_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
                      fb_err *err)
 {
   (void)y;

@@ -349,7 +349,7 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
   return FB_OK;
 }
 
-static int newton_reset(void *wsv, double t, const double *y, int at_break,
+static int newton_reset(void *wsv, double t, double *y, int at_break,
                         fb_counters *cnt, fb_err *err)
 {
   (void)t;

@@ -838,7 +838,7 @@ static int glow_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, 
 
 /* At the start: the first Uzawa solve warm-starts from the state's multipliers.  At a
  * break the multipliers of the last step are kept (the force is continuous there). */
-static int glow_reset(void *wsv, double t, const double *y, int at_break, fb_counters *cnt,
+static int glow_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
                       fb_err *err)
 {
   (void)t;
