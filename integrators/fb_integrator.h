@@ -104,18 +104,6 @@ typedef struct fb_step_at {
   int rejected;
 } fb_step_at;
 
-/* The legacy name, for the model-owned fixed-step schemes' step functions. */
-typedef fb_step_at fb_fixed_step_at;
-
-/* LEGACY, until every model-owned fixed-step scheme is a stepper type: one step of such
- * a scheme, and the loop of them (integrators/fixed_segments.c). */
-typedef int (*fb_fixed_step_fn)(void *ctx, const fb_fixed_step_at *at, double *y,
-                                fb_counters *cnt, fb_err *err);
-int fb_fixed_segments(const fb_problem *pb, double h, unsigned long max_steps,
-                      unsigned long max_rhs, unsigned long rhs_per_step, double *ysave,
-                      fb_fixed_step_fn step, void *ctx, double *t, double *y,
-                      const fb_observer *obs, fb_counters *cnt, fb_err *err);
-
 struct fb_stepper;
 
 typedef struct fb_integrator_type {
