@@ -21,8 +21,7 @@ int fb_gsl_ode_alloc(void **ws, const fb_integrator_type *type, const fb_problem
                      const fb_int_opts *o, fb_err *err);
 void fb_gsl_ode_free(void *ws);
 /* The stepper operations (fb_integrator_type.reset, .step, .run). */
-int fb_gsl_ode_reset(void *ws, double t, double *y, int at_break, fb_counters *cnt,
-                     fb_err *err);
+int fb_gsl_ode_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 int fb_gsl_ode_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 int fb_gsl_ode_run(void *ws, fb_stepper *s, const fb_observer *obs, fb_err *err);
 

@@ -94,14 +94,24 @@ static inline int fb_all_finite(const double *y, size_t n)
  * breaks (number seg, 0 from t0).  Fixed step: dt and tnew = t + dt are the driver's
  * (t = tseg + k h inside a segment, no accumulated round-off; last: the step lands on t1,
  * a remainder below 1e-9 h joins it).  Adaptive: dt = t1 - t is only the bound; the
- * stepper picks its step and writes tnew (<= t1), or sets rejected = 1 for an attempt
- * it refused (counted in nrejected, y unchanged): the driver checks the budget and asks
- * again. */
+ * stepper picks its step and writes tnew (<= t1).  What the stepper may answer besides
+ * its status (all 0 on entry):
+ *   rejected  an attempt its controller refused (counted in nrejected, y unchanged): the
+ *             driver checks the budget and asks again;
+ *   restart   the step ended early, at tnew, where the stepper starts afresh (a slip
+ *             direction turned): the fixed grid restarts there (tseg = tnew);
+ *   event     as restart, at a located event: after reporting the state at tnew (the
+ *             left limit) the driver calls event(), which switches, and reports again;
+ *   report    (out of reset and event) the state changed without time passing: the
+ *             driver reports it (again);
+ *   keep      (with a failure) the stepper reached tnew and the run ends there with y as
+ *             it is, not restored (an event located but not evaluable: the run stops at
+ *             the event, as the event scheme always reported). */
 typedef struct fb_step_at {
   double t, dt, tnew, tseg, t1;
   size_t seg;
   int last;
-  int rejected;
+  int rejected, restart, event, report, keep;
 } fb_step_at;
 
 struct fb_stepper;
@@ -127,13 +137,14 @@ typedef struct fb_integrator_type {
   /* ---- the stepper operations (SUNStepper-like; fb_drive() and fb_stepper_* call them).
    * A type has either step (then evolve is NULL: the driver owns the loop) or only the
    * whole-run evolve above (schemes not yet on the contract, plugins' own). */
-  /* Start again from (t, y): at the start of a run (at_break = 0) and at every forcing
-   * break (at_break = 1: the state is the run's own, only the forcing jumps; GSL must
-   * reset its steppers there, newmark re-solves the acceleration, glowinski keeps its
-   * warm-started multipliers).  A scheme may put y into its own form at the start
-   * (kbe-relay has no anchor state: zeroed).  cnt: the run's counters, for the rest of
-   * the run.  NULL: nothing to do. */
-  int (*reset)(void *ws, double t, double *y, int at_break, fb_counters *cnt, fb_err *err);
+  /* Start again from (at->t, y): at the start of a run (at->seg = 0) and at every
+   * forcing break (at->seg > 0: the state is the run's own, only the forcing jumps; GSL
+   * must reset its steppers there, newmark re-solves the acceleration, glowinski keeps
+   * its warm-started multipliers, the event scheme re-decides its modes and may set
+   * at->report).  A scheme may put y into its own form at the start (kbe-relay has no
+   * anchor state: zeroed).  cnt: the run's counters, for the rest of the run.  NULL:
+   * nothing to do. */
+  int (*reset)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
   /* One step attempt over *at (fb_step_at): advance y, count the step's evaluations and
    * rejections in cnt (not nsteps: the driver counts accepted steps).  On failure y may
    * be anything (the driver restores it) and err names the cause. */
@@ -146,6 +157,9 @@ typedef struct fb_integrator_type {
   /* RHS evaluations one step will cost, for the driver's max_rhs check before it; 0 (or
    * NULL): the stepper enforces max_rhs itself, mid-step (GSL's system counts each). */
   unsigned long (*rhs_per_step)(const void *ws);
+  /* After a step that set at->event, reported at at->tnew: apply the switch to y (count
+   * it in cnt) and set at->report for the state after it.  NULL for schemes without. */
+  int (*event)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 } fb_integrator_type;
 
 /* A stepper instance under the driver: the scheme's workspace, the run's state and
@@ -164,6 +178,7 @@ typedef struct fb_stepper {
   unsigned long k;      /* fixed step: steps taken in the segment (t = tseg + k h) */
   unsigned long rhs_per_step;
   int fixed;            /* o->h is finite */
+  int report;           /* a reset asked to report the state at t: done before the next step */
   struct fb_quiet *quiet; /* the observer's quiet steps, for run(); NULL: none */
 } fb_stepper;
 
@@ -178,8 +193,8 @@ int fb_stepper_reset(fb_stepper *s, double t, const double *y, fb_err *err);
  * FB_ENONFINITE, the stepper's failure or the observer's status, err set.  At the end
  * of a segment it first resets the stepper at the break. */
 int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err);
-/* Steps until t >= t_stop, the plant's end, or a forcing break, whichever comes first
- * (a step is never shortened for t_stop, so the steps do not depend on the stops
+/* Steps until t >= t_stop, the plant's end, a forcing break or an event, whichever comes
+ * first (a step is never shortened for t_stop, so the steps do not depend on the stops
  * asked for); FB_OK there.  Uses the type's fast path for whole segments. */
 int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_err *err);
 

@@ -92,13 +92,12 @@ static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
 
 /* At t0 and at every break: the forcing changes, GSL's stepper, control and evolve
  * objects must forget their history; the system learns its segment's opening break. */
-int fb_gsl_ode_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
-                     fb_err *err)
+int fb_gsl_ode_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   (void)y;
-  (void)at_break; /* t > t0 tells: at t0 the GSL objects are fresh */
   (void)err;
   gsl_ode_ws *ws = wsv;
+  const double t = at->t;
   ws->sys.cnt = cnt;
   ws->sys.stop = FB_OK;
   ws->sys.seg_t0 = t > ws->pb->plant->t0 ? t : -(double)INFINITY;

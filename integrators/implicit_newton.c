@@ -349,12 +349,10 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
   return FB_OK;
 }
 
-static int newton_reset(void *wsv, double t, double *y, int at_break,
-                        fb_counters *cnt, fb_err *err)
+static int newton_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
-  (void)t;
+  (void)at;
   (void)y;
-  (void)at_break;
   (void)err;
   ((newton_ws *)wsv)->sys.cnt = cnt;
   return FB_OK;
@@ -373,9 +371,9 @@ static const int is_euler = 0, is_bdf2 = 1;
 const fb_integrator_type fb_integrator_beuler = {
     "beuler", "implicit Euler, fixed step, Newton with the Jacobian and line search (L-stable)",
     FB_MODEL_ODE, 1, 0, 1, 1, &is_euler, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL};
 
 const fb_integrator_type fb_integrator_bdf2 = {
     "bdf2", "BDF2, fixed step (implicit Euler after each break), Newton with line search",
     FB_MODEL_ODE, 1, 0, 1, 2, &is_bdf2, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL};

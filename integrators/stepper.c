@@ -41,26 +41,52 @@ void fb_stepper_init(fb_stepper *s, const fb_integrator_type *type, void *ws,
   s->t = pb->plant->t0;
 }
 
+/* The stepper's reset at s->t for segment seg (0: the run's start); the report it may
+ * ask for waits for the next call with an observer. */
+static int reset_at(fb_stepper *s, size_t seg, fb_err *err)
+{
+  segment_begin(s, seg);
+  if (s->type->reset == NULL)
+    return FB_OK;
+  fb_step_at *at = &s->at;
+  at->t = s->t;
+  at->rejected = at->restart = at->event = at->report = at->keep = 0;
+  const int st = s->type->reset(s->ws, at, s->y, s->cnt, err);
+  s->report = at->report;
+  return st;
+}
+
 int fb_stepper_reset(fb_stepper *s, double t, const double *y, fb_err *err)
 {
   if (y != s->y)
     memcpy(s->y, y, s->pb->dim * sizeof(double));
   s->t = t;
-  segment_begin(s, 0);
   s->rhs_per_step = s->type->rhs_per_step != NULL ? s->type->rhs_per_step(s->ws) : 0;
-  if (s->type->reset == NULL)
-    return FB_OK;
-  return s->type->reset(s->ws, t, s->y, 0, s->cnt, err);
+  return reset_at(s, 0, err);
 }
 
-/* At the end of a segment that is not the run's: the forcing jumps, the stepper restarts
- * from the state at the break. */
-static int cross_break(fb_stepper *s, fb_err *err)
+/* The observer on the state at s->t (a step's end, or again after a reset or event). */
+static int observe(const fb_stepper *s, const fb_observer *obs, fb_err *err)
 {
-  segment_begin(s, s->at.seg + 1);
-  if (s->type->reset == NULL)
+  if (obs == NULL || obs->on_step == NULL)
     return FB_OK;
-  return s->type->reset(s->ws, s->t, s->y, 1, s->cnt, err);
+  const int ost = obs->on_step(obs->ctx, s->t, s->y);
+  return ost != 0 ? fb_err_set(err, ost, "stopped by the observer at t=%.17g", s->t) : FB_OK;
+}
+
+/* Before a step: at the end of a segment that is not the run's, the forcing jumps and the
+ * stepper restarts from the state at the break; a report a reset asked for. */
+static int prepare(fb_stepper *s, const fb_observer *obs, fb_err *err)
+{
+  if (s->t >= s->at.t1 && s->t < s->pb->plant->T) {
+    const int st = reset_at(s, s->at.seg + 1, err);
+    if (st != FB_OK)
+      return st;
+  }
+  if (!s->report)
+    return FB_OK;
+  s->report = 0;
+  return observe(s, obs, err);
 }
 
 /* The budgets before an attempt: steps (accepted + rejected), and the evaluations the
@@ -83,7 +109,7 @@ static void plan_step(fb_stepper *s)
   fb_step_at *at = &s->at;
   const double t = s->t;
   at->t = t;
-  at->rejected = 0;
+  at->rejected = at->restart = at->event = at->report = at->keep = 0;
   if (s->fixed) {
     const double h = s->o->h;
     /* Land exactly on the break; a remainder below 1e-9 h joins the last step. */
@@ -97,6 +123,22 @@ static void plan_step(fb_stepper *s)
   }
 }
 
+/* After a step that ended at an event, reported there (the left limit): the stepper's
+ * switch, then the state after it.  A failed switch leaves the left limit. */
+static int switch_at_event(fb_stepper *s, const fb_observer *obs, fb_err *err)
+{
+  const size_t dim = s->pb->dim;
+  fb_step_at *const at = &s->at;
+  memcpy(s->ysave, s->y, dim * sizeof(double));
+  at->report = 0;
+  const int st = s->type->event(s->ws, at, s->y, s->cnt, err);
+  if (st != FB_OK) {
+    memcpy(s->y, s->ysave, dim * sizeof(double));
+    return st;
+  }
+  return at->report ? observe(s, obs, err) : FB_OK;
+}
+
 /* One attempt, then (when accepted) the checks and the observer. */
 static int attempt(fb_stepper *s, const fb_observer *obs, fb_err *err)
 {
@@ -108,14 +150,18 @@ static int attempt(fb_stepper *s, const fb_observer *obs, fb_err *err)
   plan_step(s);
   for (size_t i = 0; i < dim; i++) /* dim is small: no call */
     ysave[i] = y[i];
-  st = s->type->step(s->ws, &s->at, y, s->cnt, err);
+  fb_step_at *const at = &s->at;
+  st = s->type->step(s->ws, at, y, s->cnt, err);
   if (st != FB_OK) {
-    memcpy(y, ysave, dim * sizeof(double));
+    if (at->keep)
+      s->t = at->tnew;
+    else
+      memcpy(y, ysave, dim * sizeof(double));
     return st;
   }
-  if (s->at.rejected)
+  if (at->rejected)
     return FB_OK;
-  const double tnew = s->at.tnew;
+  const double tnew = at->tnew;
   if (!fb_all_finite(y, dim)) {
     memcpy(y, ysave, dim * sizeof(double));
     return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tnew);
@@ -124,30 +170,25 @@ static int attempt(fb_stepper *s, const fb_observer *obs, fb_err *err)
   s->h_last = tnew - s->t;
   s->t = tnew;
   s->cnt->nsteps++;
-  if (obs != NULL && obs->on_step != NULL) {
-    const int ost = obs->on_step(obs->ctx, tnew, y);
-    if (ost != 0)
-      return fb_err_set(err, ost, "stopped by the observer at t=%.17g", tnew);
+  st = observe(s, obs, err);
+  if (st == FB_OK && at->event)
+    st = switch_at_event(s, obs, err);
+  if (at->event || at->restart) { /* the fixed grid starts again here */
+    at->tseg = tnew;
+    s->k = 0;
   }
-  return FB_OK;
+  return st;
 }
 
 int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err)
 {
   if (s->type->step == NULL)
     return fb_err_set(err, FB_EUNSUP, "%s has no single step", s->type->name);
-  if (s->t >= s->at.t1 && s->t < s->pb->plant->T) {
-    const int st = cross_break(s, err);
-    if (st != FB_OK)
-      return st;
-  }
+  int st = prepare(s, obs, err);
   const double t0 = s->t;
-  while (s->t == t0) { /* rejected attempts leave t */
-    const int st = attempt(s, obs, err);
-    if (st != FB_OK)
-      return st;
-  }
-  return FB_OK;
+  while (st == FB_OK && s->t == t0) /* rejected attempts leave t */
+    st = attempt(s, obs, err);
+  return st;
 }
 
 int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_err *err)
@@ -157,21 +198,19 @@ int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_e
     return fb_err_set(err, FB_EUNSUP, "%s has no single step", s->type->name);
   if (s->t >= T || s->t >= t_stop)
     return FB_OK;
-  if (s->t >= s->at.t1) {
-    const int st = cross_break(s, err);
-    if (st != FB_OK)
-      return st;
-  }
+  int st = prepare(s, obs, err);
+  if (st != FB_OK)
+    return st;
   const double t1 = s->at.t1;
   /* The fast path takes a whole segment: only when this call would too. */
   if (s->type->run != NULL && obs != NULL && s->quiet != NULL && t_stop >= t1) {
-    const int st = s->type->run(s->ws, s, obs, err);
+    st = s->type->run(s->ws, s, obs, err);
     if (st != FB_EUNSUP)
       return st;
   }
   while (s->t < t1 && s->t < t_stop) {
-    const int st = attempt(s, obs, err);
-    if (st != FB_OK)
+    st = attempt(s, obs, err);
+    if (st != FB_OK || s->at.event)
       return st;
   }
   return FB_OK;

@@ -838,15 +838,13 @@ static int glow_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, 
 
 /* At the start: the first Uzawa solve warm-starts from the state's multipliers.  At a
  * break the multipliers of the last step are kept (the force is continuous there). */
-static int glow_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
-                      fb_err *err)
+static int glow_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
-  (void)t;
   (void)cnt;
   (void)err;
   glow_ws *ws = wsv;
   const size_t n = ws->n;
-  if (!at_break)
+  if (at->seg == 0)
     for (size_t i = 0; i < ws->nc; i++)
       ws->lam[i] = isfinite(y[2 * n + i]) ? fb_sat(y[2 * n + i]) : 0.0;
   return FB_OK;

@@ -543,14 +543,12 @@ static int kbe_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, f
 }
 
 /* At the start the relay (admittance) form drops the anchor state it does not have. */
-static int kbe_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
-                     fb_err *err)
+static int kbe_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
-  (void)t;
   (void)cnt;
   (void)err;
   kbe_ws *ws = wsv;
-  if (ws->kind == KBE_RELAY && !at_break)
+  if (ws->kind == KBE_RELAY && at->seg == 0)
     for (size_t i = 0; i < ws->nc; i++)
       y[2 * ws->n + 3 * i] = 0.0; /* no anchor in the admittance form */
   return FB_OK;

@@ -770,13 +770,11 @@ static int nm_attempt(nm_ws *w, double t, double h, const double *y, double *e, 
 
 /* At the start and at every break (the forcing jumps): the acceleration from the
  * equation of motion, not carried over from the last step. */
-static int nm_reset(void *wsv, double t, double *y, int at_break, fb_counters *cnt,
-                    fb_err *err)
+static int nm_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
-  (void)at_break;
   nm_ws *w = wsv;
   w->cnt = cnt;
-  return nm_equilibrium(w, t, y, w->a, err);
+  return nm_equilibrium(w, at->t, y, w->a, err);
 }
 
 /* Step doubling: one attempt of h = min(h_next, hmax) (landing on t1 when it is within
