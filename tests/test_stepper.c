@@ -57,6 +57,13 @@ static const stepper_case cases[] = {
      0, 2, 0.6365338507830095},
     {"stick-slip", "switching", "event", 0, 1e-8, 0, 0, FB_OK, 42, 3, 1616, 0, 10, 69, 10,
      2.5326667048743152},
+    {"glowinski-tp1", "switching", "paper", 0.001, 0, 0, 0, FB_OK, 2000, 0, 8012, 0, 5, 0, 2,
+     0.63661977129051606},
+    /* the disc version (2-D contacts) */
+    {"puck", "switching", "event", 0, 1e-8, 0, 0, FB_OK, 10, 0, 174, 0, 1, 2, 1,
+     0.18994801032108288},
+    {"belt-2d", "switching", "event", 0, 1e-8, 0, 5000, FB_BUDGET, 258, 96, 5000, 0, 2, 8,
+     1.8122628617359087, NAN},
 };
 
 static void case_open(fb_case *c, const stepper_case *k)
