@@ -1,14 +1,19 @@
-/* fb_integrator.h — the one time-stepping contract (docs/design.md §4), SUNStepper-like.
+/* fb_integrator.h — the one time-stepping contract (docs/design.md §4), after SUNDIALS'
+ * SUNStepper.
  *
  * An integrator advances a problem (plant + model) with state y = [x(n), v(n),
- * z(nc*nz)] from t to the plant's end time, calling the observer after every accepted
- * step.  Generic integrators (every GSL gsl_odeiv2 step type, heun3) accept any model
- * with FB_MODEL_ODE; model-owned schemes (glowinski-lie, newmark, event, ...) are listed
- * by their model and accept only it.  Every run is bounded (max_steps, max_rhs): hitting
- * a bound ends the run with FB_BUDGET and the cost so far, which is itself a result.
+ * z(nc*nz)].  Generic integrators (every GSL gsl_odeiv2 step type, heun3, beuler, bdf2)
+ * accept any model with FB_MODEL_ODE; model-owned schemes (glowinski-lie, newmark, event,
+ * ...) are listed by their model and accept only it.
  *
- * On return y and *t hold the last good state.  Forcing discontinuities of the plant
- * (breaks) are stepped to exactly, and steppers are reset there.
+ * A scheme is a stepper: reset(t, y) and one step (fb_integrator_type), and one driver
+ * (integrators/stepper.c: fb_stepper_reset/step/evolve, fb_drive) owns the rest: the
+ * budgets (max_steps, max_rhs: hitting one ends the run with FB_BUDGET and the cost so
+ * far, which is itself a result), the forcing breaks (stepped to exactly, the stepper
+ * reset there), the fixed-step grid, events' order of reports, the last good state and
+ * the observer.  Schemes that are not steppers yet (the contact scheme, plugins' own)
+ * run their whole-run evolve under fb_drive.  On return y and *t hold the last good
+ * state.
  */
 #ifndef FB_INTEGRATOR_H
 #define FB_INTEGRATOR_H
@@ -127,7 +132,8 @@ typedef struct fb_integrator_type {
   const void *data;  /* private to the family (e.g. the GSL step type) */
   int (*alloc)(void **ws, const struct fb_integrator_type *type, const fb_problem *pb,
                const fb_int_opts *o, fb_err *err);
-  /* Advance from *t to the plant's end time T. */
+  /* The whole run from *t to the plant's end time T, for a scheme that is not a stepper
+   * (NULL for those that are: fb_drive runs them). */
   int (*evolve)(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                 fb_err *err);
   void (*free)(void *ws);
@@ -191,7 +197,7 @@ void fb_stepper_init(fb_stepper *s, const fb_integrator_type *type, void *ws,
 int fb_stepper_reset(fb_stepper *s, double t, const double *y, fb_err *err);
 /* One accepted step (retrying rejected attempts), observed: FB_OK, FB_BUDGET,
  * FB_ENONFINITE, the stepper's failure or the observer's status, err set.  At the end
- * of a segment it first resets the stepper at the break. */
+ * of a segment it first resets the stepper at the break; at the plant's end, nothing. */
 int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err);
 /* Steps until t >= t_stop, the plant's end, a forcing break or an event, whichever comes
  * first (a step is never shortened for t_stop, so the steps do not depend on the stops

@@ -184,6 +184,8 @@ int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err)
 {
   if (s->type->step == NULL)
     return fb_err_set(err, FB_EUNSUP, "%s has no single step", s->type->name);
+  if (s->t >= s->pb->plant->T)
+    return FB_OK;
   int st = prepare(s, obs, err);
   const double t0 = s->t;
   while (st == FB_OK && s->t == t0) /* rejected attempts leave t */
