@@ -284,7 +284,8 @@ done:
   return st;
 }
 
-/* The last step of each segment, as kbe_evolve will take it (same arithmetic). */
+/* The last step of each segment, as the driver (integrators/stepper.c) will plan it (same
+ * arithmetic). */
 static double kbe_segment_last(double tseg, double t1, double h)
 {
   double t = tseg;
