@@ -14,6 +14,11 @@
  * so a change of suite policy breaks only the plugins that supply policy. */
 #define FB_SUITE_ABI_VERSION 1
 
+/* The reason every stiff element law gives for its expect_fail under an explicit stepper. */
+#define FB_EXPECT_STIFF_EXPLICIT                                                              \
+  "a stiff law (its element at 100x the scenario's frequency) under an explicit stepper: "  \
+  "unstable at the coarse steps of a ladder"
+
 /* What the suite and the report need to know about a model, as data, so that the default
  * experiment table (bench/suite/matrix.c) is built from the registry and no file outside models/
  * names a model (docs/design.md §11 "one file + one line").  Every field may be left 0/NULL:

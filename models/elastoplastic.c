@@ -240,8 +240,7 @@ const fb_model_suite fb_suite_elastoplastic = {
     .model = "elastoplastic",
     .color = "#7f7f7f",
     .expect_fail = {"rk4", NULL},
-    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},
     .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */

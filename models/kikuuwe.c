@@ -181,8 +181,7 @@ const fb_model_suite fb_suite_kikuuwe = {
     .model = "kikuuwe",
     .color = "#2ca02c",
     .expect_fail = {"rk4", NULL},
-    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .fixed_integrator = "rk4",
     .conv = {"rk4", "bdf2", NULL},

@@ -201,8 +201,7 @@ const fb_model_suite fb_suite_lugre = {
     .model = "lugre",
     .color = "#1f77b4",
     .expect_fail = {"rk4", NULL},
-    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},
     .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
@@ -245,8 +244,7 @@ const fb_model_suite fb_suite_dahl = {
     .model = "dahl",
     .color = "#9467bd",
     .expect_fail = {"rk4", NULL},
-    .expect_fail_why = "a stiff law (its element at 100x the scenario's frequency) under an "
-                       "explicit stepper: unstable at the coarse steps of a ladder",
+    .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},
     .fixed_integrator = "bdf2", /* L-stable enough for the stiff bristle; bsimp's fixed steps refuse */
