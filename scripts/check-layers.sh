@@ -58,7 +58,7 @@ for f in core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*
     [ "$to" != "$from" ] && edge["$from>$to"]=1
   done
 done
-# None allowed: the model contract (core/fb_model.h) is below both models/ and
+# None allowed: the model contract (include/fricbench/fb_model.h) is below both models/ and
 # integrators/, so the model-owned schemes (models/) may use the integrators' driver
 # while the generic integrators see only the contract.
 allowed=""

@@ -32,7 +32,7 @@ typedef struct fb_contact_state {
  * normal velocity J_n qdot, normal force lambda_n >= 0 entering as J_n^T lambda_n.  When
  * fric >= 0, friction contact `fric` takes its normal force from lambda_n(t) instead of a
  * prescribed N(t).  The treatment (newton, penalty-n, ...) and its parameters are chosen
- * by name (models/fb_normal.h); plants without normals (nn = 0) are unchanged. */
+ * by name (include/fricbench/fb_normal.h); plants without normals (nn = 0) are unchanged. */
 #define FB_NORMAL_NP 8 /* parameter slots of a normal treatment (doubles) */
 typedef struct fb_normal {
   double *Jn;     /* gap row, n entries */
