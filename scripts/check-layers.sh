@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # check-layers.sh SRCDIR — the architecture rules of README "Layout", as a test:
-#  1. bench/ is layered harness < analysis < report < suite < cli: a file may include the
-#     headers of its own folder and of the folders before it, never of a later one;
+#  1. each folder includes only the headers it may see, the include path meson compiles it
+#     with (meson.build, bench/meson.build: the compiler refuses the rest; this is the second
+#     guard, and the rules' one written list): include/fricbench/ (the public API) by every
+#     folder; core/ its own; integrators/ core's; models/ core's and the integrators'; scenarios/
+#     core's; bench/ is layered harness < analysis < report < suite < cli, each seeing every
+#     folder below bench, its own headers and those of the bench folders before it; a public
+#     header includes only public headers (it is installed alone);
 #  2. the top-level folders core, models, integrators, scenarios and bench include each
 #     other without a cycle, apart from the one recorded below;
 #  3. no .c or .h file of the project exceeds 1,200 lines;
@@ -15,12 +20,11 @@ set -euo pipefail
 src=${1:-$(dirname "$0")/..}
 cd "$src"
 fail=0
-layers=(harness analysis report suite cli)
-rank() { local i; for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo -1; }
 
-# where a header lives: its top-level folder, or bench/<layer>
+# where a header lives: include/fricbench, its top-level folder, or bench/<layer>
 declare -A home
-for f in core/*.h models/*.h integrators/*.h scenarios/*.h bench/*/*.h bench/*/*.h.in; do
+for f in include/fricbench/*.h core/*.h models/*.h integrators/*.h scenarios/*.h bench/*/*.h \
+         bench/*/*.h.in; do
   [ -e "$f" ] || continue
   b=$(basename "$f" .in)
   d=$(dirname "$f")
@@ -29,19 +33,36 @@ done
 # fb_version.h is generated from bench/suite/fb_version.h.in
 includes() { grep -o '^#include "[A-Za-z0-9_]*\.h"' "$1" | sed 's/#include "//; s/"$//'; }
 
-# 1. bench layers
-for f in bench/*/*.c bench/*/*.h; do
-  layer=$(basename "$(dirname "$f")")
-  r=$(rank "$layer")
+# 1. what each folder sees (besides include/fricbench, seen by all): meson's include paths
+below_bench="core integrators models scenarios"
+declare -A sees=(
+  [include/fricbench]=""
+  [core]="core"
+  [integrators]="core integrators"
+  [models]="core integrators models"
+  [scenarios]="core scenarios"
+  [bench/harness]="$below_bench bench/harness"
+  [bench/analysis]="$below_bench bench/harness bench/analysis"
+  [bench/report]="$below_bench bench/harness bench/analysis bench/report"
+  [bench/suite]="$below_bench bench/harness bench/analysis bench/report bench/suite"
+  [bench/cli]="$below_bench bench/harness bench/analysis bench/report bench/suite bench/cli"
+)
+for f in include/fricbench/*.h core/*.[ch] integrators/*.[ch] models/*.[ch] scenarios/*.[ch] \
+         bench/*/*.[ch]; do
+  [ -e "$f" ] || continue
+  dir=$(dirname "$f")
+  if [ -z "${sees[$dir]+x}" ]; then
+    echo "layer: $f is in $dir, a folder without a rule: add it to sees in $0 and to meson" >&2
+    fail=1
+    continue
+  fi
   for h in $(includes "$f"); do
     d=${home[$h]:-}
-    case "$d" in
-      bench/*)
-        hr=$(rank "$(basename "$d")")
-        if [ "$hr" -gt "$r" ]; then
-          echo "layer: $f ($layer) includes $h of $d, a later layer" >&2
-          fail=1
-        fi ;;
+    [ -n "$d" ] || continue
+    [ "$d" = include/fricbench ] && continue
+    case " ${sees[$dir]} " in
+      *" $d "*) ;;
+      *) echo "layer: $f includes $h of $d, which $dir does not see" >&2; fail=1 ;;
     esac
   done
 done
@@ -50,10 +71,11 @@ done
 declare -A edge
 top_of() { case "$1" in bench/*) echo bench ;; *) echo "${1%%/*}" ;; esac; }
 for f in core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch]; do
+  [ -e "$f" ] || continue
   from=$(top_of "$f")
   for h in $(includes "$f"); do
     d=${home[$h]:-}
-    [ -n "$d" ] || continue
+    [ -n "$d" ] && [ "$d" != include/fricbench ] || continue
     to=$(top_of "$d")
     [ "$to" != "$from" ] && edge["$from>$to"]=1
   done
@@ -90,7 +112,7 @@ while read -r n f; do
     echo "length: $f has $n lines (at most 1,200)" >&2
     fail=1
   fi
-done < <(wc -l core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
+done < <(wc -l include/fricbench/*.h core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
            tests/*.[ch] examples/*.c fuzz/*.[ch])
 # 4. and 5. read every function of the library (scripts/functions.awk)
 lib_sources=(core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch])
