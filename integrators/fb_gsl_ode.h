@@ -19,14 +19,11 @@
 
 int fb_gsl_ode_alloc(void **ws, const fb_integrator_type *type, const fb_problem *pb,
                      const fb_int_opts *o, fb_err *err);
-int fb_gsl_ode_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                      fb_err *err);
 void fb_gsl_ode_free(void *ws);
-/* fb_gsl_ode_evolve for an observer with quiet steps (fb_quiet, may be NULL): the
- * fixed-step rk4 of a scalar system then calls it only on the other steps, with the same
- * results.  The integrators of this family have fb_gsl_ode_evolve as their evolve. */
-int fb_gsl_ode_evolve_quiet(void *ws, double *t, double *y, const fb_observer *obs,
-                            fb_quiet *quiet, fb_counters *cnt, fb_err *err);
+/* The stepper operations (fb_integrator_type.reset, .step, .run). */
+int fb_gsl_ode_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+int fb_gsl_ode_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+int fb_gsl_ode_run(void *ws, fb_stepper *s, const fb_observer *obs, fb_err *err);
 
 /* The classical 4th-order Runge-Kutta step without an error estimate (4 RHS per step):
  * `rk4` with a fixed step runs it instead of GSL's step-doubling rk4 (rk4_lean.c). */

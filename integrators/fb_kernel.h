@@ -26,13 +26,14 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 
+#include "fb_quiet.h"
 #include "fb_system.h"
 
 typedef int (*fb_scalar_step_fn)(fb_system *fs, double t, double h, double *y, double *yerr);
 
 /* The fixed-step rk4 loop over (part of) a segment [tseg, t1] of a scalar system: steps
- * of h0 (the last one shortened to land on t1) at t = tseg + k h0, as fixed_segment
- * (gsl_ode.c) takes them, until t1, the step budget, a failed step, a non-finite state
+ * of h0 (the last one shortened to land on t1) at t = tseg + k h0, as the driver
+ * (stepper.c) plans them, until t1, the step budget, a failed step, a non-finite state
  * or a step that is not quiet.  y and ysave are the caller's; y is the state at t on
  * return (FB_RUN_OBSERVE: after the step to be observed, which began at tprev from the
  * state left in ysave). */

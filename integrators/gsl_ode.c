@@ -1,4 +1,5 @@
-/* gsl_ode.c — every gsl_odeiv2 step type behind the fricbench integrator contract. */
+/* gsl_ode.c — every gsl_odeiv2 step type as a stepper (fb_integrator.h): reset, one step,
+ * and the fixed-step rk4 kernels' fast path. */
 #include "fb_gsl_ode.h"
 
 #include <gsl/gsl_errno.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "fb_kernel.h"
+#include "fb_quiet.h"
 
 typedef struct gsl_ode_ws {
   const fb_problem *pb;
@@ -16,7 +18,7 @@ typedef struct gsl_ode_ws {
   int fixed;     /* 1: fixed step o.h */
   int yerr_veto; /* the stepper refuses a step by an infinite yerr and keeps y (bsimp) */
   fb_scalar_step_fn kstep; /* fixed-step rk4 on a scalar system: this step, no stepper */
-  fb_scalar_run_fn krun;    /* and the loop of such steps (fb_gsl_ode_evolve_quiet) */
+  fb_scalar_run_fn krun;    /* and the loop of such steps (fb_gsl_ode_run) */
   double h;      /* adaptive: the step GSL proposes next */
   double *ysave; /* dim: last good state, restored on failure */
   double *yerr;  /* dim */
@@ -88,103 +90,104 @@ static int step_failure(gsl_ode_ws *ws, int gsl_status, double t, fb_err *err)
                     gsl_strerror(gsl_status), t);
 }
 
-/* Fixed steps over one segment [*tp, t1): t = tseg + k h (no accumulated round-off),
- * the last step shortened to land exactly on t1 (a remainder below 1e-9 h is merged into
- * it).  Each step by the scalar kernel (fb_kernel.h) when there is one, else by the GSL
- * stepper.  The loop state lives in locals: behind pointers, every call (step,
- * observer) would force a reload of t, the options and the counters. */
-static int fixed_segment(gsl_ode_ws *ws, double *tp, double t1, double *y,
-                         const fb_observer *obs, fb_counters *cnt, fb_err *err)
+/* At t0 and at every break: the forcing changes, GSL's stepper, control and evolve
+ * objects must forget their history; the system learns its segment's opening break. */
+int fb_gsl_ode_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
-  const fb_scalar_step_fn kstep = ws->kstep;
-  gsl_odeiv2_step *const gstep = ws->d->s;
-  fb_system *const fs = &ws->sys;
-  const size_t dim = ws->pb->dim;
-  const double h0 = ws->o.h, tseg = *tp;
-  const unsigned long max_steps = ws->o.max_steps;
-  const int yerr_veto = ws->yerr_veto;
-  double *const ysave = ws->ysave, *const yerr = ws->yerr;
-  int (*const on_step)(void *, double, const double *) = obs != NULL ? obs->on_step : NULL;
-  void *const ctx = obs != NULL ? obs->ctx : NULL;
-  double t = tseg;
-  unsigned long kseg = 0, nsteps = cnt->nsteps;
-  const unsigned long nrejected = cnt->nrejected;
-  int st = FB_OK;
-  while (t < t1) {
-    if (nsteps + nrejected >= max_steps) {
-      st = fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                      max_steps, t);
-      break;
-    }
-    for (size_t i = 0; i < dim; i++)
-      ysave[i] = y[i];
-    const int last = (t1 - t) <= h0 * (1.0 + 1e-9);
-    const double h = last ? t1 - t : h0;
-    const int gst = kstep != NULL
-                        ? kstep(fs, t, h, y, yerr)
-                        : gsl_odeiv2_step_apply(gstep, t, h, y, yerr, NULL, NULL, &fs->gsys);
-    if (gst != GSL_SUCCESS) {
-      memcpy(y, ysave, dim * sizeof(double));
-      st = step_failure(ws, gst, t, err);
-      break;
-    }
-    /* GSL's bsimp refuses a step whose semi-implicit sub-steps run away (relative change
-     * above 100 dim) by returning success with y unchanged and yerr = +inf, a request
-     * for a smaller step that a fixed-step run cannot grant: without this test the body
-     * silently froze (glowinski-tp1 stuck at x = 0.318 from t = 0.6 at every h). */
-    if (yerr_veto && !fb_all_finite(yerr, dim)) {
-      memcpy(y, ysave, dim * sizeof(double));
-      st = fb_err_set(err, FB_EGSL,
-                      "bsimp refused the step at t=%.17g (its runaway test); the fixed step "
-                      "%.3g is too large for it: use a smaller --h or beuler/bdf2",
-                      t, h);
-      break;
-    }
-    const double tnew = last ? t1 : tseg + (double)(++kseg) * h0;
-    nsteps++;
-    if (!fb_all_finite(y, dim)) {
-      memcpy(y, ysave, dim * sizeof(double));
-      st = fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tnew);
-      break;
-    }
-    t = tnew;
-    if (on_step != NULL) {
-      const int ost = on_step(ctx, t, y);
-      if (ost != 0) {
-        st = fb_err_set(err, ost, "stopped by the observer at t=%.17g", t);
-        break;
-      }
-    }
-  }
-  cnt->nsteps = nsteps;
-  *tp = t;
-  return st;
+  (void)y;
+  (void)err;
+  gsl_ode_ws *ws = wsv;
+  const double t = at->t;
+  ws->sys.cnt = cnt;
+  ws->sys.stop = FB_OK;
+  ws->sys.seg_t0 = t > ws->pb->plant->t0 ? t : -(double)INFINITY;
+  if (t > ws->pb->plant->t0) /* at t0 the objects are fresh */
+    gsl_odeiv2_driver_reset(ws->d);
+  return FB_OK;
 }
 
-/* fixed_segment by the kernel's loop (fb_kernel.h's fb_fixed_run), which calls back only
- * for the steps that are not quiet: the same steps, the same states, the same calls of
- * the observer on every step that is not quiet, skip() for those that are. */
-static int fixed_segment_quiet(gsl_ode_ws *ws, double *tp, double t1, double *y,
-                               const fb_observer *obs, fb_quiet *q, fb_counters *cnt,
-                               fb_err *err)
+/* This family counts a step whose end is not finite as taken (nsteps, and the fast
+ * path's kernel does the same), unlike the driver, which counts only good steps: kept,
+ * so that the counts in results files do not change with the driver. */
+static int counted_finite(const gsl_ode_ws *ws, const fb_step_at *at, const double *y,
+                          fb_counters *cnt, fb_err *err)
 {
-  fb_fixed_run r = {.t = *tp, .tseg = *tp, .t1 = t1, .h0 = ws->o.h, .kseg = 0,
-                    .nsteps = cnt->nsteps, .nrejected = cnt->nrejected,
+  if (fb_all_finite(y, ws->pb->dim))
+    return FB_OK;
+  cnt->nsteps++;
+  return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", at->tnew);
+}
+
+/* Fixed step: one apply() of at->dt, by the scalar kernel (fb_kernel.h) when there is
+ * one.  Adaptive: one gsl_odeiv2_evolve_apply towards at->t1, rejections inside it
+ * counted. */
+int fb_gsl_ode_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  gsl_ode_ws *ws = wsv;
+  fb_system *const fs = &ws->sys;
+  const double T = ws->pb->plant->T;
+  fs->seg_t1 = at->t1 < T ? at->t1 : (double)INFINITY;
+  if (!ws->fixed) {
+    gsl_odeiv2_driver *d = ws->d;
+    const unsigned long failed0 = d->e->failed_steps;
+    if (ws->h > ws->o.hmax)
+      ws->h = ws->o.hmax;
+    double t = at->t;
+    const int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &fs->gsys, &t, at->t1, &ws->h, y);
+    cnt->nrejected += d->e->failed_steps - failed0;
+    at->tnew = t;
+    if (st != GSL_SUCCESS)
+      return step_failure(ws, st, at->t, err);
+    return counted_finite(ws, at, y, cnt, err);
+  }
+  const int gst = ws->kstep != NULL
+                      ? ws->kstep(fs, at->t, at->dt, y, ws->yerr)
+                      : gsl_odeiv2_step_apply(ws->d->s, at->t, at->dt, y, ws->yerr, NULL, NULL,
+                                              &fs->gsys);
+  if (gst != GSL_SUCCESS)
+    return step_failure(ws, gst, at->t, err);
+  /* GSL's bsimp refuses a step whose semi-implicit sub-steps run away (relative change
+   * above 100 dim) by returning success with y unchanged and yerr = +inf, a request
+   * for a smaller step that a fixed-step run cannot grant: without this test the body
+   * silently froze (glowinski-tp1 stuck at x = 0.318 from t = 0.6 at every h). */
+  if (ws->yerr_veto && !fb_all_finite(ws->yerr, ws->pb->dim))
+    return fb_err_set(err, FB_EGSL,
+                      "bsimp refused the step at t=%.17g (its runaway test); the fixed step "
+                      "%.3g is too large for it: use a smaller --h or beuler/bdf2",
+                      at->t, at->dt);
+  return counted_finite(ws, at, y, cnt, err);
+}
+
+/* The fast path: the rest of the segment by the kernel's loop (fb_kernel.h's
+ * fb_fixed_run), which calls back only for the steps that are not quiet: the same steps,
+ * the same states, the same calls of the observer on every step that is not quiet,
+ * skip() for those that are. */
+int fb_gsl_ode_run(void *wsv, fb_stepper *s, const fb_observer *obs, fb_err *err)
+{
+  gsl_ode_ws *ws = wsv;
+  if (ws->krun == NULL || !ws->fixed || obs->on_step == NULL)
+    return FB_EUNSUP;
+  fb_quiet *const q = s->quiet;
+  fb_counters *const cnt = s->cnt;
+  const double T = ws->pb->plant->T;
+  ws->sys.seg_t1 = s->at.t1 < T ? s->at.t1 : (double)INFINITY;
+  fb_fixed_run r = {.t = s->t, .tseg = s->at.tseg, .t1 = s->at.t1, .h0 = ws->o.h,
+                    .kseg = s->k, .nsteps = cnt->nsteps, .nrejected = cnt->nrejected,
                     .max_steps = ws->o.max_steps, .q = q};
   int st = FB_OK;
   for (;;) {
-    ws->krun(&ws->sys, &r, y, ws->ysave);
+    ws->krun(&ws->sys, &r, s->y, s->ysave);
     if (r.why == FB_RUN_OBSERVE) {
       if (r.pending)
-        q->skip(obs->ctx, r.tprev, ws->ysave);
-      const int ost = obs->on_step(obs->ctx, r.t, y);
+        q->skip(obs->ctx, r.tprev, s->ysave);
+      const int ost = obs->on_step(obs->ctx, r.t, s->y);
       if (ost == 0)
         continue;
       st = fb_err_set(err, ost, "stopped by the observer at t=%.17g", r.t);
       break;
     }
     if (r.pending)
-      q->skip(obs->ctx, r.t, y);
+      q->skip(obs->ctx, r.t, s->y);
     if (r.why == FB_RUN_BUDGET)
       st = fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
                       ws->o.max_steps, r.t);
@@ -195,68 +198,7 @@ static int fixed_segment_quiet(gsl_ode_ws *ws, double *tp, double t1, double *y,
     break;
   }
   cnt->nsteps = r.nsteps;
-  *tp = r.t;
+  s->k = r.kseg;
+  s->t = r.t;
   return st;
-}
-
-int fb_gsl_ode_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                      fb_err *err)
-{
-  return fb_gsl_ode_evolve_quiet(wsv, t, y, obs, NULL, cnt, err);
-}
-
-int fb_gsl_ode_evolve_quiet(void *wsv, double *t, double *y, const fb_observer *obs,
-                            fb_quiet *quiet, fb_counters *cnt, fb_err *err)
-{
-  gsl_ode_ws *ws = wsv;
-  const size_t dim = ws->pb->dim;
-  const double T = ws->pb->plant->T;
-  gsl_odeiv2_driver *d = ws->d;
-  ws->sys.cnt = cnt;
-  ws->sys.stop = FB_OK;
-  while (*t < T) {
-    const double t1 = fb_problem_next_stop(ws->pb, *t);
-    ws->sys.seg_t0 = *t > ws->pb->plant->t0 ? *t : -(double)INFINITY;
-    ws->sys.seg_t1 = t1 < T ? t1 : (double)INFINITY;
-    if (ws->fixed) {
-      const int fst = ws->krun != NULL && quiet != NULL && obs != NULL && obs->on_step != NULL
-                          ? fixed_segment_quiet(ws, t, t1, y, obs, quiet, cnt, err)
-                          : fixed_segment(ws, t, t1, y, obs, cnt, err);
-      if (fst != FB_OK)
-        return fst;
-    }
-    while (*t < t1) { /* adaptive */
-      if (cnt->nsteps + cnt->nrejected >= ws->o.max_steps)
-        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                          ws->o.max_steps, *t);
-      for (size_t i = 0; i < dim; i++) /* dim is small: no call */
-        ws->ysave[i] = y[i];
-      const double tprev = *t;
-      const unsigned long failed0 = d->e->failed_steps;
-      if (ws->h > ws->o.hmax)
-        ws->h = ws->o.hmax;
-      const int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &ws->sys.gsys, t, t1, &ws->h, y);
-      cnt->nrejected += d->e->failed_steps - failed0;
-      if (st != GSL_SUCCESS) {
-        memcpy(y, ws->ysave, dim * sizeof(double));
-        *t = tprev;
-        return step_failure(ws, st, tprev, err);
-      }
-      cnt->nsteps++;
-      if (!fb_all_finite(y, dim)) {
-        const double tbad = *t;
-        memcpy(y, ws->ysave, dim * sizeof(double));
-        *t = tprev;
-        return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tbad);
-      }
-      if (obs != NULL && obs->on_step != NULL) {
-        int ost = obs->on_step(obs->ctx, *t, y);
-        if (ost != 0)
-          return fb_err_set(err, ost, "stopped by the observer at t=%.17g", *t);
-      }
-    }
-    if (*t < T) /* a break: the forcing changes, GSL needs a reset */
-      gsl_odeiv2_driver_reset(d);
-  }
-  return FB_OK;
 }

@@ -182,13 +182,12 @@ typedef struct glow_ws {
   glow_params p;
   int strang;
   double h;
-  unsigned long max_steps, max_rhs, uzawa_max;
+  unsigned long uzawa_max;
   size_t n, nc, P, Q;
   int closed;  /* 1: closed-form friction sub-step */
   int elastic; /* GLOW_ELASTIC_* */
   /* Scratch, one block (no allocation once running). */
   double *block;
-  double *ysave;                     /* dim: last good state */
   double *W, *b, *r, *f, *tmp;       /* n */
   double *d0, *d1, *d2, *kx;         /* n: alpha-scheme increments, K x */
   double *q, *qd, *dq, *Cm1, *S, *dS; /* n: exact elastic step */
@@ -712,8 +711,6 @@ static int glow_alloc(void **out, const fb_integrator_type *type, const fb_probl
   ws->p = *(const glow_params *)pb->model->params;
   ws->strang = *(const int *)type->data;
   ws->h = o->h;
-  ws->max_steps = o->max_steps;
-  ws->max_rhs = o->max_rhs;
   ws->n = n;
   ws->nc = nc;
   ws->P = (size_t)ws->p.P;
@@ -722,7 +719,7 @@ static int glow_alloc(void **out, const fb_integrator_type *type, const fb_probl
   ws->elastic = (int)ws->p.elastic;
   ws->tau2_A = NAN;
   int st = FB_OK;
-  const size_t nb = pb->dim + 16 * n + 7 * nc + 1;
+  const size_t nb = 16 * n + 7 * nc + 1;
   ws->block = calloc(nb, sizeof(double));
   ws->cof = calloc(n, sizeof(long));
   if (ws->block == NULL || ws->cof == NULL) {
@@ -730,7 +727,6 @@ static int glow_alloc(void **out, const fb_integrator_type *type, const fb_probl
     goto fail;
   }
   double *b = ws->block;
-  ws->ysave = b, b += pb->dim;
   ws->W = b, b += n;
   ws->b = b, b += n;
   ws->r = b, b += n;
@@ -836,22 +832,30 @@ fail:
   return st;
 }
 
-static int glow_step_at(void *ctx, const fb_fixed_step_at *at, double *y, fb_counters *cnt,
-                        fb_err *err)
+static int glow_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   return glow_step(ctx, at->t, at->dt, y, cnt, err);
 }
 
-static int glow_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                       fb_err *err)
+/* At the start: the first Uzawa solve warm-starts from the state's multipliers.  At a
+ * break the multipliers of the last step are kept (the force is continuous there). */
+static int glow_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
+  (void)cnt;
+  (void)err;
   glow_ws *ws = wsv;
   const size_t n = ws->n;
-  const unsigned long per_step = ws->strang ? 2 * ws->P : ws->P;
-  for (size_t i = 0; i < ws->nc; i++) /* warm start of the first Uzawa solve */
-    ws->lam[i] = isfinite(y[2 * n + i]) ? fb_sat(y[2 * n + i]) : 0.0;
-  return fb_fixed_segments(ws->pb, ws->h, ws->max_steps, ws->max_rhs, per_step, ws->ysave,
-                           glow_step_at, ws, t, y, obs, cnt, err);
+  if (at->seg == 0)
+    for (size_t i = 0; i < ws->nc; i++)
+      ws->lam[i] = isfinite(y[2 * n + i]) ? fb_sat(y[2 * n + i]) : 0.0;
+  return FB_OK;
+}
+
+/* P Uzawa sweeps per friction step, two friction steps per Strang step. */
+static unsigned long glow_rhs_per_step(const void *wsv)
+{
+  const glow_ws *ws = wsv;
+  return ws->strang ? 2 * ws->P : ws->P;
 }
 
 static const fb_integrator_type glow_lie = {
@@ -864,8 +868,10 @@ static const fb_integrator_type glow_lie = {
     .order = 1,
     .data = &glow_kind_lie,
     .alloc = glow_alloc,
-    .evolve = glow_evolve,
     .free = glow_free,
+    .reset = glow_reset,
+    .step = glow_step_at,
+    .rhs_per_step = glow_rhs_per_step,
 };
 
 static const fb_integrator_type glow_strang = {
@@ -878,8 +884,10 @@ static const fb_integrator_type glow_strang = {
     .order = 1,
     .data = &glow_kind_strang,
     .alloc = glow_alloc,
-    .evolve = glow_evolve,
     .free = glow_free,
+    .reset = glow_reset,
+    .step = glow_step_at,
+    .rhs_per_step = glow_rhs_per_step,
 };
 
 static const fb_integrator_type *const glow_schemes[] = {&glow_lie, &glow_strang, NULL};

@@ -223,10 +223,9 @@ typedef struct kbe_ws {
   const fb_model *md;
   int kind;
   double h;
-  unsigned long max_steps, max_rhs;
   size_t n, nc;
   double *block;                 /* scratch, one allocation */
-  double *ysave, *f, *a, *xold, *w; /* dim, n, n, n, 2n */
+  double *f, *a, *xold, *w; /* n, n, n, 2n */
   double *uold, *dp;             /* nc: surface velocity at the step start, anchor moves */
   /* kbe-exact: Phi (2n x 2n) and Gamma (2n x n) for h and for each segment's last step. */
   size_t nseg;
@@ -286,7 +285,8 @@ done:
   return st;
 }
 
-/* The last step of each segment, as kbe_evolve will take it (same arithmetic). */
+/* The last step of each segment, as the driver (integrators/stepper.c) will plan it (same
+ * arithmetic). */
 static double kbe_segment_last(double tseg, double t1, double h)
 {
   double t = tseg;
@@ -336,18 +336,15 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->md = pb->model;
   ws->kind = kind;
   ws->h = o->h;
-  ws->max_steps = o->max_steps;
-  ws->max_rhs = o->max_rhs;
   ws->n = n;
   ws->nc = nc;
   int st = FB_OK;
-  ws->block = calloc(pb->dim + 5 * n + 2 * nc + 1, sizeof(double));
+  ws->block = calloc(5 * n + 2 * nc + 1, sizeof(double));
   if (ws->block == NULL) {
     st = fb_err_set(err, FB_ENOMEM, "out of memory");
     goto fail;
   }
   double *b = ws->block;
-  ws->ysave = b, b += pb->dim;
   ws->f = b, b += n;
   ws->a = b, b += n;
   ws->xold = b, b += n;
@@ -536,8 +533,7 @@ static void kbe_step_relay(kbe_ws *ws, double t, double dt, double tnew, double 
   }
 }
 
-static int kbe_step_at(void *ctx, const fb_fixed_step_at *at, double *y, fb_counters *cnt,
-                       fb_err *err)
+static int kbe_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   kbe_ws *ws = ctx;
   if (ws->kind == KBE_RELAY)
@@ -548,15 +544,23 @@ static int kbe_step_at(void *ctx, const fb_fixed_step_at *at, double *y, fb_coun
   return FB_OK;
 }
 
-static int kbe_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                      fb_err *err)
+/* At the start the relay (admittance) form drops the anchor state it does not have. */
+static int kbe_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
+  (void)cnt;
+  (void)err;
   kbe_ws *ws = wsv;
-  if (ws->kind == KBE_RELAY)
+  if (ws->kind == KBE_RELAY && at->seg == 0)
     for (size_t i = 0; i < ws->nc; i++)
       y[2 * ws->n + 3 * i] = 0.0; /* no anchor in the admittance form */
-  return fb_fixed_segments(ws->pb, ws->h, ws->max_steps, ws->max_rhs, 1, ws->ysave, kbe_step_at,
-                           ws, t, y, obs, cnt, err);
+  return FB_OK;
+}
+
+/* One evaluation of the applied force per step. */
+static unsigned long kbe_rhs_per_step(const void *ws)
+{
+  (void)ws;
+  return 1;
 }
 
 static const fb_integrator_type kbe_symplectic = {
@@ -569,8 +573,10 @@ static const fb_integrator_type kbe_symplectic = {
     .order = 1,
     .data = &kbe_kind_symplectic,
     .alloc = kbe_alloc,
-    .evolve = kbe_evolve,
     .free = kbe_free,
+    .reset = kbe_reset,
+    .step = kbe_step_at,
+    .rhs_per_step = kbe_rhs_per_step,
 };
 
 static const fb_integrator_type kbe_exact = {
@@ -583,8 +589,10 @@ static const fb_integrator_type kbe_exact = {
     .order = 1,
     .data = &kbe_kind_exact,
     .alloc = kbe_alloc,
-    .evolve = kbe_evolve,
     .free = kbe_free,
+    .reset = kbe_reset,
+    .step = kbe_step_at,
+    .rhs_per_step = kbe_rhs_per_step,
 };
 
 static const fb_integrator_type kbe_relay = {
@@ -597,8 +605,10 @@ static const fb_integrator_type kbe_relay = {
     .order = 1,
     .data = &kbe_kind_relay,
     .alloc = kbe_alloc,
-    .evolve = kbe_evolve,
     .free = kbe_free,
+    .reset = kbe_reset,
+    .step = kbe_step_at,
+    .rhs_per_step = kbe_rhs_per_step,
     .one_dim = 1,
 };
 

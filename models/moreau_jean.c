@@ -142,7 +142,7 @@ typedef struct mj_ws {
   const fb_plant *pl;
   mj_params p;
   double h, theta;
-  unsigned long max_steps, max_rhs, pgs_max;
+  unsigned long pgs_max;
   size_t n, nc;
   int solver; /* MJ_SOLVER_* as asked */
   int closed; /* W diagonal for the current factorization (auto) or forced */
@@ -152,7 +152,7 @@ typedef struct mj_ws {
   double dt_fact; /* step of the current factorization; NaN: none */
   double f0_t;    /* time (inside its segment) of the cached f0; NaN: none */
   double *block;
-  double *ysave, *Mhinv, *W, *f0, *f1, *q, *vfree, *vnew; /* dim, n n, nc nc, n x5 */
+  double *Mhinv, *W, *f0, *f1, *q, *vfree, *vnew; /* n n, nc nc, n x5 */
   double *r, *vrf, *beta, *cg, *u1, *stick;               /* nc */
   double *MJ;   /* nc x n: row i = Mhat^-1 Jt_i^T (plants with Jacobian rows) */
   int disc;     /* 2-D contacts take the disc (else the box: entries independent) */
@@ -511,8 +511,6 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->p = *(const mj_params *)pb->model->params;
   ws->h = o->h;
   ws->theta = ws->p.theta;
-  ws->max_steps = o->max_steps;
-  ws->max_rhs = o->max_rhs;
   ws->pgs_max = (unsigned long)ws->p.pgs_max;
   ws->n = n;
   ws->nc = nc;
@@ -526,14 +524,13 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->col = gsl_vector_alloc(n);
   ws->rows = pl->has_jt;
   ws->disc = (int)ws->p.cone == FB_CONE_DISC;
-  ws->block = calloc(pb->dim + n * n + nc * nc + 5 * n + 6 * nc + nc * n + 1, sizeof(double));
+  ws->block = calloc(n * n + nc * nc + 5 * n + 6 * nc + nc * n + 1, sizeof(double));
   if (ws->Mh == NULL || ws->perm == NULL || ws->ev == NULL || ws->col == NULL ||
       ws->block == NULL) {
     st = fb_err_set(err, FB_ENOMEM, "out of memory");
     goto fail;
   }
   double *b = ws->block;
-  ws->ysave = b, b += pb->dim;
   ws->Mhinv = b, b += n * n;
   ws->W = b, b += nc * nc;
   ws->f0 = b, b += n;
@@ -557,18 +554,17 @@ fail:
   return st;
 }
 
-static int mj_step_at(void *ctx, const fb_fixed_step_at *at, double *y, fb_counters *cnt,
-                      fb_err *err)
+static int mj_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   return mj_step(ctx, at->t, at->dt, at->tnew, at->tseg, at->t1, y, cnt, err);
 }
 
-static int mj_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                     fb_err *err)
+/* A step evaluates the applied force once, twice at a segment's start: the driver
+ * keeps room for 2 before each step. */
+static unsigned long mj_rhs_per_step(const void *ws)
 {
-  mj_ws *ws = wsv;
-  return fb_fixed_segments(ws->pb, ws->h, ws->max_steps, ws->max_rhs, 2, ws->ysave, mj_step_at,
-                           ws, t, y, obs, cnt, err);
+  (void)ws;
+  return 2;
 }
 
 static const fb_integrator_type mj_scheme = {
@@ -581,8 +577,9 @@ static const fb_integrator_type mj_scheme = {
     .order = 1,
     .data = NULL,
     .alloc = mj_alloc,
-    .evolve = mj_evolve,
     .free = mj_free,
+    .step = mj_step_at,
+    .rhs_per_step = mj_rhs_per_step,
 };
 
 static const fb_integrator_type *const mj_schemes[] = {&mj_scheme, NULL};

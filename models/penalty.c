@@ -273,12 +273,11 @@ typedef struct nm_ws {
   const fb_plant *pl;
   const fb_model *md;
   size_t n, nc, dim;
-  int fixed;                        /* 1: fixed step h_fixed; 0: step doubling */
-  double h_fixed;                   /* fixed step */
+  int fixed;                        /* 1: fixed step (the driver's); 0: step doubling */
   double h_next;                    /* adaptive: the controller's proposal */
   double atol, rtol;                /* adaptive tolerances */
   double hmax;                      /* adaptive: largest step */
-  unsigned long max_steps, max_rhs; /* run budget */
+  unsigned long max_rhs;            /* run budget of evaluations (checked mid-step) */
   double tol;                       /* Newton tolerance (relative, >= 16 DBL_EPSILON) */
   unsigned long max_it;             /* Newton iterations per step */
   fb_counters *cnt;                 /* the run's counters */
@@ -335,11 +334,9 @@ static int nm_alloc(void **out, const fb_integrator_type *type, const fb_problem
   w->nc = nc;
   w->dim = dim;
   w->fixed = isfinite(o->h);
-  w->h_fixed = o->h;
   w->atol = o->atol;
   w->rtol = o->rtol;
   w->hmax = o->hmax > 0 ? o->hmax : HUGE_VAL;
-  w->max_steps = o->max_steps;
   w->max_rhs = o->max_rhs;
   w->tol = fmax(p->newmark_tol, 16.0 * DBL_EPSILON);
   w->max_it = (unsigned long)p->newmark_max;
@@ -772,74 +769,57 @@ static int nm_attempt(nm_ws *w, double t, double h, const double *y, double *e, 
   return FB_OK;
 }
 
-static int nm_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                     fb_err *err)
+/* At the start and at every break (the forcing jumps): the acceleration from the
+ * equation of motion, not carried over from the last step. */
+static int nm_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   nm_ws *w = wsv;
-  const fb_problem *pb = w->pb;
-  const size_t n = w->n, dim = w->dim;
-  const double T = w->pl->T;
   w->cnt = cnt;
-  int st = nm_equilibrium(w, *t, y, w->a, err);
+  return nm_equilibrium(w, at->t, y, w->a, err);
+}
+
+/* Step doubling: one attempt of h = min(h_next, hmax) (landing on t1 when it is within
+ * reach); a Newton failure or an error above 1 rejects it and shrinks h_next. */
+static int nm_step_adaptive(nm_ws *w, fb_step_at *at, double *y, fb_counters *cnt,
+                            fb_err *err)
+{
+  const double t = at->t, t1 = at->t1, T = w->pl->T;
+  const double hmin = 1e-12 * fmax(fabs(t), T - w->pl->t0);
+  double h = fmin(w->h_next, w->hmax), e = 0.0;
+  const int last = (t1 - t) <= h * (1.0 + 1e-9);
+  if (last)
+    h = t1 - t;
+  const int st = nm_attempt(w, t, h, y, &e, err);
+  if (st == FB_BUDGET)
+    return st;
+  if (st != FB_OK || e > 1.0) { /* reject: Newton failure, non-finite, or too large */
+    cnt->nrejected++;
+    w->h_next = h * (st != FB_OK ? 0.25 : fmax(0.2, 0.9 * pow(e, -1.0 / 3.0)));
+    if (w->h_next < hmin)
+      return st != FB_OK ? st
+                         : fb_err_set(err, FB_ESOLVE,
+                                      "newmark: step size underflow (h = %g) at t=%.17g",
+                                      w->h_next, t);
+    at->rejected = 1;
+    return FB_OK;
+  }
+  const double grow = e > 0.0 ? fmin(5.0, fmax(0.2, 0.9 * pow(e, -1.0 / 3.0))) : 5.0;
+  w->h_next = last ? fmax(w->h_next, h * grow) : h * grow;
+  memcpy(y, w->yc, w->dim * sizeof(double));
+  memcpy(w->a, w->ac, w->n * sizeof(double));
+  at->tnew = last ? t1 : t + h;
+  return FB_OK;
+}
+
+static int nm_step_at(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  nm_ws *w = wsv;
+  if (!w->fixed)
+    return nm_step_adaptive(w, at, y, cnt, err);
+  const int st = nm_step(w, at->t, at->dt, y, w->a, w->a, err);
   if (st != FB_OK)
     return st;
-  while (*t < T) {
-    const double t1 = fb_problem_next_stop(pb, *t);
-    const double tseg = *t; /* fixed steps: t = tseg + k h, no accumulated round-off */
-    unsigned long kseg = 0;
-    while (*t < t1) {
-      if (cnt->nsteps + cnt->nrejected >= w->max_steps)
-        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                          w->max_steps, *t);
-      if (w->fixed) {
-        /* Land exactly on t1; a remainder below 1e-9 h is merged into the last step. */
-        double h = w->h_fixed;
-        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-        if (last)
-          h = t1 - *t;
-        st = nm_step(w, *t, h, y, w->a, w->a, err);
-        if (st != FB_OK)
-          return st;
-        memcpy(y, w->ynew, dim * sizeof(double));
-        *t = last ? t1 : tseg + (double)(++kseg) * w->h_fixed;
-      } else {
-        const double hmin = 1e-12 * fmax(fabs(*t), T - w->pl->t0);
-        double h = fmin(w->h_next, w->hmax), e = 0.0;
-        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-        if (last)
-          h = t1 - *t;
-        st = nm_attempt(w, *t, h, y, &e, err);
-        if (st == FB_BUDGET)
-          return st;
-        if (st != FB_OK || e > 1.0) { /* reject: Newton failure, non-finite, or too large */
-          cnt->nrejected++;
-          w->h_next = h * (st != FB_OK ? 0.25 : fmax(0.2, 0.9 * pow(e, -1.0 / 3.0)));
-          if (w->h_next < hmin)
-            return st != FB_OK ? st
-                               : fb_err_set(err, FB_ESOLVE,
-                                            "newmark: step size underflow (h = %g) at t=%.17g",
-                                            w->h_next, *t);
-          continue;
-        }
-        const double grow = e > 0.0 ? fmin(5.0, fmax(0.2, 0.9 * pow(e, -1.0 / 3.0))) : 5.0;
-        w->h_next = last ? fmax(w->h_next, h * grow) : h * grow;
-        memcpy(y, w->yc, dim * sizeof(double));
-        memcpy(w->a, w->ac, n * sizeof(double));
-        *t = last ? t1 : *t + h;
-      }
-      cnt->nsteps++;
-      if (obs != NULL && obs->on_step != NULL) {
-        const int ost = obs->on_step(obs->ctx, *t, y);
-        if (ost != 0)
-          return fb_err_set(err, ost, "stopped by the observer at t=%.17g", *t);
-      }
-    }
-    if (*t < T) { /* a break: the forcing jumps, restart from the equation of motion */
-      st = nm_equilibrium(w, *t, y, w->a, err);
-      if (st != FB_OK)
-        return st;
-    }
-  }
+  memcpy(y, w->ynew, w->dim * sizeof(double));
   return FB_OK;
 }
 
@@ -854,9 +834,10 @@ static const fb_integrator_type ep_newmark = {
     .order = 2,
     .data = NULL,
     .alloc = nm_alloc,
-    .evolve = nm_evolve,
     .free = nm_free,
     .one_dim = 1,
+    .reset = nm_reset,
+    .step = nm_step_at,
 };
 
 static const fb_integrator_type *const ep_schemes[] = {&ep_newmark, NULL};

@@ -372,7 +372,7 @@ static int shared_run(fb_plant *pl, watch *w, fb_counters *cnt, fb_err *err)
   const fb_observer obs = {watch_on, w};
   double t = pl->t0;
   memset(cnt, 0, sizeof *cnt);
-  int st = it->evolve(ws, &t, y, &obs, cnt, err);
+  int st = fb_drive(it, ws, &pb, &o, &t, y, &obs, NULL, cnt, err);
   it->free(ws);
   fb_model_free(&md);
   return st;

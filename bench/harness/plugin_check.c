@@ -191,10 +191,10 @@ static int check_schemes(const fb_model_type *t, defect *d)
     if (!fb_plugin_name_ok(s->name))
       return bad(d, "schemes[%zu] name \"%s\" must match " FB_PLUGIN_NAME_RULE, k,
                  show(s->name).s);
-    if (!text_ok(s->title) || s->alloc == NULL || s->evolve == NULL || s->free == NULL ||
-        !(s->fixed_ok || s->adaptive_ok))
-      return bad(d, "schemes[%zu] \"%s\" needs a title, alloc, evolve, free and a fixed or "
-                 "an adaptive step", k, s->name);
+    if (!text_ok(s->title) || s->alloc == NULL || (s->evolve == NULL && s->step == NULL) ||
+        s->free == NULL || !(s->fixed_ok || s->adaptive_ok))
+      return bad(d, "schemes[%zu] \"%s\" needs a title, alloc, evolve or step, free and a "
+                 "fixed or an adaptive step", k, s->name);
   }
   return k == 0 ? bad(d, "schemes is empty (NULL-terminated at once)") : 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fb_gsl_ode.h"
+#include "fb_quiet.h"
 #include "fb_normal.h"
 #include "fb_run.h"
 #include "fb_util.h"
@@ -622,22 +622,20 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   res->status = c->integ->alloc(&ws, c->integ, pb, &c->opts, &err);
   if (res->status != FB_OK)
     goto done;
+  /* Quiet steps (fb_quiet.h) when a step without a grid point only does recorder_skip:
+   * a stepper with a fast path (the fixed-step rk4 kernels) then calls the recorder only
+   * for the steps that fill the grid (1001 of 1e6 in `fricbench bench`). */
+  const int quiet = tr != NULL && (extra == NULL || extra->on_step == NULL);
   const fb_observer obs = {recorder_step, &rec};
-  /* Quiet steps (fb_quiet) when a step without a grid point only does recorder_skip: the
-   * generic ODE integrators' fixed-step rk4 kernels then call the recorder only for the
-   * steps that fill the grid (1001 of 1e6 in `fricbench bench`). */
-  const int quiet = tr != NULL && (extra == NULL || extra->on_step == NULL) &&
-                    c->integ->evolve == fb_gsl_ode_evolve;
   rec.q.x_bound = rec.x_bound;
   rec.q.v_bound = rec.v_bound;
   rec.q.cancel = rec.cancel;
   rec.q.skip = recorder_skip;
   int st = recorder_step(&rec, t, y);
   const double w0 = fb_clock_s(CLOCK_MONOTONIC), c0 = fb_clock_s(CLOCK_THREAD_CPUTIME_ID);
-  if (st == 0 && quiet)
-    st = fb_gsl_ode_evolve_quiet(ws, &t, y, &obs, &rec.q, &res->cnt, &err);
-  else if (st == 0)
-    st = c->integ->evolve(ws, &t, y, &obs, &res->cnt, &err);
+  if (st == 0)
+    st = fb_drive(c->integ, ws, pb, &c->opts, &t, y, &obs, quiet ? &rec.q : NULL, &res->cnt,
+                  &err);
   else if (rec.status == FB_OK) /* the caller's observer (extra) refused the first state */
     fb_err_set(&err, st, "the observer stopped the run at t=%g", t);
   res->cpu_s = fb_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;

@@ -1,20 +1,24 @@
-/* fb_integrator.h — the one time-stepping contract (docs/design.md §4), SUNStepper-like.
+/* fb_integrator.h — the one time-stepping contract (docs/design.md §4), after SUNDIALS'
+ * SUNStepper.
  *
  * An integrator advances a problem (plant + model) with state y = [x(n), v(n),
- * z(nc*nz)] from t to the plant's end time, calling the observer after every accepted
- * step.  Generic integrators (every GSL gsl_odeiv2 step type, heun3) accept any model
- * with FB_MODEL_ODE; model-owned schemes (glowinski-lie, newmark, event, ...) are listed
- * by their model and accept only it.  Every run is bounded (max_steps, max_rhs): hitting
- * a bound ends the run with FB_BUDGET and the cost so far, which is itself a result.
+ * z(nc*nz)].  Generic integrators (every GSL gsl_odeiv2 step type, heun3, beuler, bdf2)
+ * accept any model with FB_MODEL_ODE; model-owned schemes (glowinski-lie, newmark, event,
+ * ...) are listed by their model and accept only it.
  *
- * On return y and *t hold the last good state.  Forcing discontinuities of the plant
- * (breaks) are stepped to exactly, and steppers are reset there.
+ * A scheme is a stepper: reset(t, y) and one step (fb_integrator_type), and one driver
+ * (integrators/stepper.c: fb_stepper_reset/step/evolve, fb_drive) owns the rest: the
+ * budgets (max_steps, max_rhs: hitting one ends the run with FB_BUDGET and the cost so
+ * far, which is itself a result), the forcing breaks (stepped to exactly, the stepper
+ * reset there), the fixed-step grid, events' order of reports, the last good state and
+ * the observer.  Schemes that are not steppers yet (the contact scheme, plugins' own)
+ * run their whole-run evolve under fb_drive.  On return y and *t hold the last good
+ * state.
  */
 #ifndef FB_INTEGRATOR_H
 #define FB_INTEGRATOR_H
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "fb_model.h"
@@ -50,27 +54,14 @@ typedef struct fb_int_opts {
 
 void fb_int_opts_default(fb_int_opts *o);
 
+struct fb_quiet; /* integrators/fb_quiet.h: private to the stepping fast paths */
+
 /* Called after the initial state and every accepted step; a non-zero return stops the
  * run with that status. */
 typedef struct fb_observer {
   int (*on_step)(void *ctx, double t, const double *y);
   void *ctx;
 } fb_observer;
-
-/* What an observer does on most steps, for a loop that can take those steps without
- * calling it: a step ending at t with state y is quiet when t < t_next, t != t_last,
- * |x| <= x_bound, |v| <= v_bound (one DOF) and *cancel (when not NULL) is 0; the
- * observer would then only remember the state, which skip(ctx, t, y) does.  The loop may
- * take quiet steps without the observer and, before it calls the observer next (or when
- * it returns), calls skip once with the last of them.  The observer may change t_next
- * and t_last.  (bench/harness/run.c's recorder, which fills the output grid: most steps
- * of a fine fixed step fall between two grid points.) */
-typedef struct fb_quiet {
-  double t_next, t_last;
-  double x_bound, v_bound;
-  const atomic_int *cancel;
-  void (*skip)(void *ctx, double t, const double *y);
-} fb_quiet;
 
 /* What an integrator integrates. */
 typedef struct fb_problem {
@@ -104,30 +95,31 @@ static inline int fb_all_finite(const double *y, size_t n)
   return d == 0.0;
 }
 
-/* Where one step of a model-owned fixed-step scheme lies: [t, tnew], dt = tnew - t,
- * inside the segment [tseg, t1] between forcing breaks (number seg); last: the step lands
- * on t1 (a remainder below 1e-9 h joins it). */
-typedef struct fb_fixed_step_at {
+/* One step as the driver plans it: from t inside the segment [tseg, t1] between forcing
+ * breaks (number seg, 0 from t0).  Fixed step: dt and tnew = t + dt are the driver's
+ * (t = tseg + k h inside a segment, no accumulated round-off; last: the step lands on t1,
+ * a remainder below 1e-9 h joins it).  Adaptive: dt = t1 - t is only the bound; the
+ * stepper picks its step and writes tnew (<= t1).  What the stepper may answer besides
+ * its status (all 0 on entry):
+ *   rejected  an attempt its controller refused (counted in nrejected, y unchanged): the
+ *             driver checks the budget and asks again;
+ *   restart   the step ended early, at tnew, where the stepper starts afresh (a slip
+ *             direction turned): the fixed grid restarts there (tseg = tnew);
+ *   event     as restart, at a located event: after reporting the state at tnew (the
+ *             left limit) the driver calls event(), which switches, and reports again;
+ *   report    (out of reset and event) the state changed without time passing: the
+ *             driver reports it (again);
+ *   keep      (with a failure) the stepper reached tnew and the run ends there with y as
+ *             it is, not restored (an event located but not evaluable: the run stops at
+ *             the event, as the event scheme always reported). */
+typedef struct fb_step_at {
   double t, dt, tnew, tseg, t1;
   size_t seg;
   int last;
-} fb_fixed_step_at;
+  int rejected, restart, event, report, keep;
+} fb_step_at;
 
-/* One step of such a scheme: advance y over `at`, counting its evaluations in cnt. */
-typedef int (*fb_fixed_step_fn)(void *ctx, const fb_fixed_step_at *at, double *y,
-                                fb_counters *cnt, fb_err *err);
-
-/* The fixed-step driver the model-owned schemes share (integrators/fixed_segments.c):
- * steps of h from *t to the plant's end, landing exactly on every forcing break with
- * t = tseg + k h inside a segment (no accumulated round-off); before each step the
- * budgets (max_steps accepted + rejected, max_rhs evaluations with rhs_per_step more to
- * come); after it the finiteness check (y restored from ysave[dim] on a failure) and the
- * observer.  Returns FB_OK, FB_BUDGET, FB_ENONFINITE, the step's failure or the
- * observer's status, with err set. */
-int fb_fixed_segments(const fb_problem *pb, double h, unsigned long max_steps,
-                      unsigned long max_rhs, unsigned long rhs_per_step, double *ysave,
-                      fb_fixed_step_fn step, void *ctx, double *t, double *y,
-                      const fb_observer *obs, fb_counters *cnt, fb_err *err);
+struct fb_stepper;
 
 typedef struct fb_integrator_type {
   const char *name;  /* CLI name */
@@ -140,14 +132,85 @@ typedef struct fb_integrator_type {
   const void *data;  /* private to the family (e.g. the GSL step type) */
   int (*alloc)(void **ws, const struct fb_integrator_type *type, const fb_problem *pb,
                const fb_int_opts *o, fb_err *err);
-  /* Advance from *t to the plant's end time T. */
+  /* The whole run from *t to the plant's end time T, for a scheme that is not a stepper
+   * (NULL for those that are: fb_drive runs them). */
   int (*evolve)(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                 fb_err *err);
   void (*free)(void *ws);
   /* 1: takes one-DOF contacts only (no 2-D contact, no Jacobian row; docs/design.md §13),
    * though its model may have other schemes that do: refused with the reason */
   int one_dim;
+  /* ---- the stepper operations (SUNStepper-like; fb_drive() and fb_stepper_* call them).
+   * A type has either step (then evolve is NULL: the driver owns the loop) or only the
+   * whole-run evolve above (schemes not yet on the contract, plugins' own). */
+  /* Start again from (at->t, y): at the start of a run (at->seg = 0) and at every
+   * forcing break (at->seg > 0: the state is the run's own, only the forcing jumps; GSL
+   * must reset its steppers there, newmark re-solves the acceleration, glowinski keeps
+   * its warm-started multipliers, the event scheme re-decides its modes and may set
+   * at->report).  A scheme may put y into its own form at the start (kbe-relay has no
+   * anchor state: zeroed).  cnt: the run's counters, for the rest of the run.  NULL:
+   * nothing to do. */
+  int (*reset)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+  /* One step attempt over *at (fb_step_at): advance y, count the step's evaluations and
+   * rejections in cnt (not nsteps: the driver counts accepted steps).  On failure y may
+   * be anything (the driver restores it) and err names the cause. */
+  int (*step)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+  /* Optional fast path: the steps of stepper s up to the end of its segment at once,
+   * with the observer's quiet steps (s->quiet) taken without it; the same steps, states
+   * and counts as step() one by one.  FB_EUNSUP, before any step, when this instance has
+   * no such path (the driver then steps). */
+  int (*run)(void *ws, struct fb_stepper *s, const fb_observer *obs, fb_err *err);
+  /* RHS evaluations one step will cost, for the driver's max_rhs check before it; 0 (or
+   * NULL): the stepper enforces max_rhs itself, mid-step (GSL's system counts each). */
+  unsigned long (*rhs_per_step)(const void *ws);
+  /* After a step that set at->event, reported at at->tnew: apply the switch to y (count
+   * it in cnt) and set at->report for the state after it.  NULL for schemes without. */
+  int (*event)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 } fb_integrator_type;
+
+/* A stepper instance under the driver: the scheme's workspace, the run's state and
+ * where it is (SUNStepper's counters and last step).  No allocation: y and ysave are
+ * the caller's, dim doubles each. */
+typedef struct fb_stepper {
+  const fb_integrator_type *type;
+  void *ws;
+  const fb_problem *pb;
+  const fb_int_opts *o; /* h (NaN: adaptive), max_steps, max_rhs */
+  fb_counters *cnt;
+  double t;             /* time of y */
+  double *y, *ysave;    /* the state; the last good state, restored on a failure */
+  double h_last;        /* last accepted step (NaN before the first) */
+  fb_step_at at;        /* the current segment; the last step planned */
+  unsigned long k;      /* fixed step: steps taken in the segment (t = tseg + k h) */
+  unsigned long rhs_per_step;
+  int fixed;            /* o->h is finite */
+  int report;           /* a reset asked to report the state at t: done before the next step */
+  struct fb_quiet *quiet; /* the observer's quiet steps, for run(); NULL: none */
+} fb_stepper;
+
+/* Bind a stepper to the allocated workspace ws of type, the problem, the options and
+ * the caller's buffers; then fb_stepper_reset.  Only for types with step(). */
+void fb_stepper_init(fb_stepper *s, const fb_integrator_type *type, void *ws,
+                     const fb_problem *pb, const fb_int_opts *o, double *y, double *ysave,
+                     fb_counters *cnt);
+/* Start from (t, y) (copied into s->y unless it is s->y): a new segment from t. */
+int fb_stepper_reset(fb_stepper *s, double t, const double *y, fb_err *err);
+/* One accepted step (retrying rejected attempts), observed: FB_OK, FB_BUDGET,
+ * FB_ENONFINITE, the stepper's failure or the observer's status, err set.  At the end
+ * of a segment it first resets the stepper at the break; at the plant's end, nothing. */
+int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err);
+/* Steps until t >= t_stop, the plant's end, a forcing break or an event, whichever comes
+ * first (a step is never shortened for t_stop, so the steps do not depend on the stops
+ * asked for); FB_OK there.  Uses the type's fast path for whole segments. */
+int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_err *err);
+
+/* The whole run from *t to the plant's end, for any integrator type: through the
+ * stepper operations when it has them (the driver owns the budgets, the breaks and the
+ * observer), else its own evolve.  quiet: the observer's quiet steps (fb_quiet.h), for
+ * the steppers' fast paths; NULL: none.  On return y and *t hold the last good state. */
+int fb_drive(const fb_integrator_type *type, void *ws, const fb_problem *pb,
+             const fb_int_opts *o, double *t, double *y, const fb_observer *obs,
+             struct fb_quiet *quiet, fb_counters *cnt, fb_err *err);
 
 /* Fixed-step implicit Euler and BDF2 with a damped Newton solve (implicit_newton.c). */
 extern const fb_integrator_type fb_integrator_beuler;
