@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the plant allocates, kept out of the public struct (fb_plant.ext_ is opaque outside
+ * this file): it heads the single block behind the arrays, so no allocation is added. */
+struct fb_plant_ext {
+  double *jt_rows; /* the rows of fb_plant_alloc_jacobians, or NULL */
+  double align_;   /* unused: the arrays after it start 16 bytes into the block, as
+                      malloc aligns it */
+};
+
 /* Sizes far beyond any plant, so that the block size below cannot wrap around. */
 #define FB_PLANT_MAX_N 4096u
 #define FB_PLANT_MAX_COUNT (1u << 24)
@@ -19,13 +27,16 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
   memset(pl, 0, sizeof *pl);
   if (n == 0 || n > FB_PLANT_MAX_N || nc > FB_PLANT_MAX_COUNT || nbreaks > FB_PLANT_MAX_COUNT)
     return FB_EINVAL;
-  /* One block: 4 matrices, x0, v0, breaks, then the contacts (aligned as doubles). */
+  /* One block: the private part, 4 matrices, x0, v0, breaks, then the contacts (aligned as
+   * doubles). */
   const size_t nd = 4 * n * n + 2 * n + nbreaks;
-  const size_t bytes = nd * sizeof(double) + (nc ? nc : 1) * sizeof(fb_contact);
-  double *b = calloc(1, bytes);
-  if (b == NULL)
+  const size_t bytes = sizeof(struct fb_plant_ext) + nd * sizeof(double) +
+                       (nc ? nc : 1) * sizeof(fb_contact);
+  struct fb_plant_ext *ext = calloc(1, bytes);
+  if (ext == NULL)
     return FB_ENOMEM;
-  pl->block_ = b;
+  double *b = (double *)(void *)(ext + 1);
+  pl->ext_ = ext;
   pl->n = n;
   pl->nc = nc;
   pl->M = b;
@@ -50,7 +61,7 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
 
 int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 {
-  if (pl == NULL || pl->block_ == NULL || nn > FB_PLANT_MAX_COUNT) /* before fb_plant_alloc */
+  if (pl == NULL || pl->ext_ == NULL || nn > FB_PLANT_MAX_COUNT) /* before fb_plant_alloc */
     return FB_EINVAL;
   if (nn == 0)
     return FB_OK;
@@ -74,15 +85,15 @@ int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 
 int fb_plant_alloc_jacobians(fb_plant *pl)
 {
-  if (pl == NULL || pl->block_ == NULL)
+  if (pl == NULL || pl->ext_ == NULL)
     return FB_EINVAL;
   if (pl->nc == 0)
     return FB_OK;
   double *rows = calloc(pl->nc * pl->n, sizeof(double));
   if (rows == NULL)
     return FB_ENOMEM;
-  free(pl->jt_block_);
-  pl->jt_block_ = rows;
+  free(pl->ext_->jt_rows);
+  pl->ext_->jt_rows = rows;
   for (size_t i = 0; i < pl->nc; i++)
     pl->contact[i].Jt = rows + i * pl->n;
   return FB_OK;
@@ -103,9 +114,10 @@ int fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N)
 void fb_plant_free(fb_plant *pl)
 {
   if (pl != NULL) {
-    free(pl->jt_block_);
+    if (pl->ext_ != NULL)
+      free(pl->ext_->jt_rows);
     free(pl->normal);
-    free(pl->block_);
+    free(pl->ext_);
     memset(pl, 0, sizeof *pl);
   }
 }
@@ -172,7 +184,7 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
 {
   if (owner == NULL)
     owner = "plant";
-  if (pl == NULL || pl->block_ == NULL)
+  if (pl == NULL || pl->ext_ == NULL)
     return fb_err_set(err, FB_EINVAL, "%s: no plant (NULL, or not fb_plant_alloc'ed)", owner);
   const size_t n = pl->n, nn = n * n;
   if (!all_finite(pl->M, nn) || !all_finite(pl->D, nn) || !all_finite(pl->K, nn))
@@ -316,7 +328,7 @@ static double contact_form(const fb_plant *pl, const double *A, size_t i, size_t
 
 double fb_plant_contact_coupling(const fb_plant *pl, size_t i, size_t k)
 {
-  if (pl == NULL || pl->block_ == NULL || i >= pl->nc || k >= pl->nc)
+  if (pl == NULL || pl->ext_ == NULL || i >= pl->nc || k >= pl->nc)
     return NAN;
   return contact_form(pl, pl->Minv, i, k);
 }

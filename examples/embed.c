@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <fricbench.h>
+#include <fricbench/fricbench.h>
 
 #define H 1e-3   /* the host's step (s) */
 #define T_END 5.0

@@ -22,7 +22,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include <fricbench.h>
+#include <fricbench/fricbench.h>
 
 typedef struct stribeck_params {
   double v_s;   /* stiction tolerance (m/s) */

@@ -235,7 +235,7 @@ const fb_model_type fb_model_elastoplastic = {
     .stick = dep_stick,
 };
 
-/* The suite's policy for elastoplastic (core/fb_model_suite.h). */
+/* The suite's policy for elastoplastic (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_elastoplastic = {
     .model = "elastoplastic",
     .color = "#7f7f7f",

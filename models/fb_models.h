@@ -23,7 +23,7 @@ extern const fb_model_type fb_model_karnopp;
 extern const fb_model_type fb_model_kikuuwe_be;
 extern const fb_model_type fb_model_moreau_jean;
 
-/* Their suite records (core/fb_model_suite.h), beside each type in its file. */
+/* Their suite records (include/fricbench/fb_model_suite.h), beside each type in its file. */
 extern const fb_model_suite fb_suite_naive_sign;
 extern const fb_model_suite fb_suite_smooth_sign;
 extern const fb_model_suite fb_suite_kikuuwe;

@@ -913,7 +913,7 @@ const fb_model_type fb_model_glowinski = {
     .schemes = glow_schemes,
 };
 
-/* The suite's policy for glowinski (core/fb_model_suite.h). */
+/* The suite's policy for glowinski (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_glowinski = {
     .model = "glowinski",
     .color = "#e377c2",

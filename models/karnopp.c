@@ -7,7 +7,7 @@
  *
  * f_app is the sum of every non-friction force on the contact's DOF, in the contact's
  * relative frame: applied force, spring and damper, minus m udot for an accelerating
- * surface.  The integrator layer computes it (fb_contact_fapp, core/fb_model.h) because
+ * surface.  The integrator layer computes it (fb_contact_fapp, include/fricbench/fb_model.h) because
  * this model sets FB_MODEL_NEEDS_FAPP; for several DOFs it is
  *     f_app_i = m_i ((M^-1 (f - D v - K x))_j - udot_i),   m_i = 1/(M^-1)_jj,
  * so that a stuck DOF has zero relative acceleration as long as the other DOFs carry no
@@ -149,7 +149,7 @@ const fb_model_type fb_model_karnopp = {
     .stick = karnopp_stick,
 };
 
-/* The suite's policy for karnopp (core/fb_model_suite.h). */
+/* The suite's policy for karnopp (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_karnopp = {
     .model = "karnopp",
     .color = "#bcbd22",

@@ -176,7 +176,7 @@ const fb_model_type fb_model_kikuuwe = {
     .schemes = NULL,
 };
 
-/* The suite's policy for kikuuwe (core/fb_model_suite.h). */
+/* The suite's policy for kikuuwe (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_kikuuwe = {
     .model = "kikuuwe",
     .color = "#2ca02c",

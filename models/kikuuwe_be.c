@@ -647,7 +647,7 @@ const fb_model_type fb_model_kikuuwe_be = {
      * the suite's regularization group runs adaptive, which these schemes are not. */
 };
 
-/* The suite's policy for kikuuwe-be (core/fb_model_suite.h). */
+/* The suite's policy for kikuuwe-be (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_kikuuwe_be = {
     .model = "kikuuwe-be",
     .color = "#98df8a",

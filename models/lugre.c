@@ -196,7 +196,7 @@ const fb_model_type fb_model_lugre = {
     .jac = lugre_jac,
 };
 
-/* The suite's policy for lugre (core/fb_model_suite.h). */
+/* The suite's policy for lugre (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_lugre = {
     .model = "lugre",
     .color = "#1f77b4",
@@ -239,7 +239,7 @@ const fb_model_type fb_model_dahl = {
     .jac = lugre_jac,
 };
 
-/* The suite's policy for dahl (core/fb_model_suite.h). */
+/* The suite's policy for dahl (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_dahl = {
     .model = "dahl",
     .color = "#9467bd",

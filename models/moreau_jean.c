@@ -604,7 +604,7 @@ const fb_model_type fb_model_moreau_jean = {
     .schemes = mj_schemes,
 };
 
-/* The suite's policy for moreau-jean (core/fb_model_suite.h). */
+/* The suite's policy for moreau-jean (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_moreau_jean = {
     .model = "moreau-jean",
     .color = "#000080",

@@ -82,7 +82,7 @@ const fb_model_type fb_model_naive_sign = {
     .jac = naive_sign_jac,
 };
 
-/* The suite's policy for naive-sign (core/fb_model_suite.h). */
+/* The suite's policy for naive-sign (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_naive_sign = {
     .model = "naive-sign",
     .color = "#d62728",

@@ -877,7 +877,7 @@ const fb_model_type fb_model_penalty = {
     .schemes = ep_schemes,
 };
 
-/* The suite's policy for penalty (core/fb_model_suite.h). */
+/* The suite's policy for penalty (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_penalty = {
     .model = "penalty",
     .color = "#8c564b",

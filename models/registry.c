@@ -5,7 +5,7 @@
 
 #include "fb_models.h"
 
-/* The built-in models in listing order, each with its suite record (core/fb_model_suite.h;
+/* The built-in models in listing order, each with its suite record (include/fricbench/fb_model_suite.h;
  * both defined in the model's file): one line per model. */
 #define FB_BUILTIN_MODELS(X)                                                                   \
   X(fb_model_naive_sign, fb_suite_naive_sign)                                                  \

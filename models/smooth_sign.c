@@ -132,7 +132,7 @@ const fb_model_type fb_model_smooth_sign = {
     .jac = smooth_jac,
 };
 
-/* The suite's policy for smooth-sign (core/fb_model_suite.h). */
+/* The suite's policy for smooth-sign (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_smooth_sign = {
     .model = "smooth-sign",
     .color = "#ff7f0e",

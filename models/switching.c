@@ -699,7 +699,7 @@ const fb_model_type fb_model_switching = {
     .schemes = switching_schemes,
 };
 
-/* The suite's policy for switching (core/fb_model_suite.h). */
+/* The suite's policy for switching (include/fricbench/fb_model_suite.h). */
 const fb_model_suite fb_suite_switching = {
     .model = "switching",
     .color = "#17becf",

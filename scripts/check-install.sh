@@ -2,7 +2,8 @@
 # `meson install` into a temporary directory, then use the installed tree as a user would,
 # from outside the sources (run by `meson test` as the test `install`, so CI's test command
 # runs it):
-#  - every file is there: binary, shared and static library, public headers, fricbench.pc,
+#  - every file is there: binary, shared and static library, public headers (exactly those of
+#    include/fricbench/, used as <fricbench/fricbench.h>), fricbench.pc,
 #    the gnuplot scripts (all of scripts/*.gp), the man page, the bash completion;
 #  - the shared library exports only fb_ symbols;
 #  - examples/embed.c builds with `pkg-config --cflags --libs fricbench` (warnings as
@@ -40,6 +41,9 @@ for f in "$root/$(opt bindir)/fricbench" "$libdir/libfricbench.so" "$libdir/libf
          "$datadir/bash-completion/completions/fricbench"; do
   [ -e "$f" ] || fail "not installed: ${f#"$tmp/dest"}"
 done
+# include/fricbench/ is the public API and nothing else: installed file for file
+diff <(cd "$src/include/fricbench" && ls) <(cd "$root/$(opt includedir)/fricbench" && ls) >/dev/null ||
+  fail "the installed headers differ from include/fricbench/"
 for gp in "$src"/scripts/*.gp; do
   [ -f "$datadir/fricbench/$(basename "$gp")" ] ||
     fail "scripts/$(basename "$gp") is not installed: add it to install_data in meson.build"

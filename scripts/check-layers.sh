@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # check-layers.sh SRCDIR — the architecture rules of README "Layout", as a test:
-#  1. bench/ is layered harness < analysis < report < suite < cli: a file may include the
-#     headers of its own folder and of the folders before it, never of a later one;
-#  2. the top-level folders core, models, integrators, scenarios and bench include each
+#  1. each folder includes only the headers it may see, the include path meson compiles it
+#     with (meson.build, bench/meson.build: the compiler refuses the rest; this is the second
+#     guard, and the rules' one written list): include/fricbench/ (the public API) by every
+#     folder; core/ its own; integrators/ core's; models/ core's and the integrators';
+#     contact/ (normal contact) those and the models'; scenarios/ core's; bench/ is layered
+#     harness < analysis < report < suite < cli, each seeing every folder below bench, its
+#     own headers and those of the bench folders before it; a public header includes only
+#     public headers (it is installed alone);
+#  2. the top-level folders core, models, contact, integrators, scenarios and bench include each
 #     other without a cycle, apart from the one recorded below;
 #  3. no .c or .h file of the project exceeds 1,200 lines;
 #  4. no call cycle between the library's .c files: a file calls functions of files below
@@ -15,12 +21,12 @@ set -euo pipefail
 src=${1:-$(dirname "$0")/..}
 cd "$src"
 fail=0
-layers=(harness analysis report suite cli)
-rank() { local i; for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo -1; }
 
-# where a header lives: its top-level folder, or bench/<layer>
+# where a header lives: include/fricbench, its top-level folder, or bench/<layer>
 declare -A home
-for f in core/*.h models/*.h integrators/*.h scenarios/*.h bench/*/*.h bench/*/*.h.in; do
+for f in include/fricbench/*.h core/*.h models/*.h contact/*.h integrators/*.h scenarios/*.h \
+         bench/*/*.h \
+         bench/*/*.h.in; do
   [ -e "$f" ] || continue
   b=$(basename "$f" .in)
   d=$(dirname "$f")
@@ -29,19 +35,37 @@ done
 # fb_version.h is generated from bench/suite/fb_version.h.in
 includes() { grep -o '^#include "[A-Za-z0-9_]*\.h"' "$1" | sed 's/#include "//; s/"$//'; }
 
-# 1. bench layers
-for f in bench/*/*.c bench/*/*.h; do
-  layer=$(basename "$(dirname "$f")")
-  r=$(rank "$layer")
+# 1. what each folder sees (besides include/fricbench, seen by all): meson's include paths
+below_bench="core integrators models contact scenarios"
+declare -A sees=(
+  [include/fricbench]=""
+  [core]="core"
+  [integrators]="core integrators"
+  [models]="core integrators models"
+  [contact]="core integrators models contact"
+  [scenarios]="core scenarios"
+  [bench/harness]="$below_bench bench/harness"
+  [bench/analysis]="$below_bench bench/harness bench/analysis"
+  [bench/report]="$below_bench bench/harness bench/analysis bench/report"
+  [bench/suite]="$below_bench bench/harness bench/analysis bench/report bench/suite"
+  [bench/cli]="$below_bench bench/harness bench/analysis bench/report bench/suite bench/cli"
+)
+for f in include/fricbench/*.h core/*.[ch] integrators/*.[ch] models/*.[ch] contact/*.[ch] \
+         scenarios/*.[ch] bench/*/*.[ch]; do
+  [ -e "$f" ] || continue
+  dir=$(dirname "$f")
+  if [ -z "${sees[$dir]+x}" ]; then
+    echo "layer: $f is in $dir, a folder without a rule: add it to sees in $0 and to meson" >&2
+    fail=1
+    continue
+  fi
   for h in $(includes "$f"); do
     d=${home[$h]:-}
-    case "$d" in
-      bench/*)
-        hr=$(rank "$(basename "$d")")
-        if [ "$hr" -gt "$r" ]; then
-          echo "layer: $f ($layer) includes $h of $d, a later layer" >&2
-          fail=1
-        fi ;;
+    [ -n "$d" ] || continue
+    [ "$d" = include/fricbench ] && continue
+    case " ${sees[$dir]} " in
+      *" $d "*) ;;
+      *) echo "layer: $f includes $h of $d, which $dir does not see" >&2; fail=1 ;;
     esac
   done
 done
@@ -49,20 +73,22 @@ done
 # 2. top-level folders: edges, then a cycle search
 declare -A edge
 top_of() { case "$1" in bench/*) echo bench ;; *) echo "${1%%/*}" ;; esac; }
-for f in core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch]; do
+for f in core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] \
+         bench/*/*.[ch]; do
+  [ -e "$f" ] || continue
   from=$(top_of "$f")
   for h in $(includes "$f"); do
     d=${home[$h]:-}
-    [ -n "$d" ] || continue
+    [ -n "$d" ] && [ "$d" != include/fricbench ] || continue
     to=$(top_of "$d")
     [ "$to" != "$from" ] && edge["$from>$to"]=1
   done
 done
-# None allowed: the model contract (core/fb_model.h) is below both models/ and
+# None allowed: the model contract (include/fricbench/fb_model.h) is below both models/ and
 # integrators/, so the model-owned schemes (models/) may use the integrators' driver
 # while the generic integrators see only the contract.
 allowed=""
-folders=(core models integrators scenarios bench)
+folders=(core models contact integrators scenarios bench)
 for a in "${folders[@]}"; do
   for b in "${folders[@]}"; do
     [ "$a" \< "$b" ] || continue
@@ -90,10 +116,10 @@ while read -r n f; do
     echo "length: $f has $n lines (at most 1,200)" >&2
     fail=1
   fi
-done < <(wc -l core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
+done < <(wc -l include/fricbench/*.h core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
            tests/*.[ch] examples/*.c fuzz/*.[ch])
 # 4. and 5. read every function of the library (scripts/functions.awk)
-lib_sources=(core/*.[ch] models/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch])
+lib_sources=(core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch])
 fns=$(awk -f scripts/functions.awk "${lib_sources[@]}")
 cycles=$(printf '%s\n' "$fns" | awk -f scripts/call-cycles.awk | sort)
 if [ -n "$cycles" ]; then
@@ -109,8 +135,8 @@ fi
 # (item 3, opaque plant internals).
 long_ok=" bench/suite/matrix.c:fb_table_default bench/harness/reference.c:fb_reference_run_opts
   core/fb_plant.c:fb_plant_finish models/glowinski.c:glow_alloc
-  models/normal_moreau_jean.c:mj_n_run models/switching_disc.c:fb_swd_evolve
-  models/switching.c:sw_evolve models/contact_scheme.c:evolve integrators/system.c:fb_system_jac "
+  contact/normal_moreau_jean.c:mj_n_run models/switching_disc.c:fb_swd_evolve
+  models/switching.c:sw_evolve contact/contact_scheme.c:evolve integrators/system.c:fb_system_jac "
 long_ok=$(echo $long_ok)
 still_long=" "
 while read -r _ f name _ first last; do

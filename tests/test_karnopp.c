@@ -161,7 +161,7 @@ static void fapp_contact(const void *sp, size_t i, double t, fb_contact_state *c
   cs->udot = i == 0 ? p->udot : 0.0;
 }
 
-/* fb_contact_fapp's choice (core/fb_model.h): a stick force -f_app on DOF 0 alone gives
+/* fb_contact_fapp's choice (include/fricbench/fb_model.h): a stick force -f_app on DOF 0 alone gives
  * DOF 0 exactly the belt's acceleration.  Through the system's right-hand side (the one
  * place that computes f_app for the ODE steppers) with DOF 0 stuck and DOF 1 sliding,
  * DOF 0's acceleration is off the belt's by (M^-1)_01 F_1: the other contact's friction

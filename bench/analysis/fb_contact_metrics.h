@@ -1,5 +1,5 @@
 /* fb_contact_metrics.h — the metrics of a run with normal contacts (docs/design.md §12),
- * from the contact scheme's per-impact statistics (fb_impact_stats, models/fb_normal.h)
+ * from the contact scheme's per-impact statistics (fb_impact_stats, include/fricbench/fb_normal.h)
  * against those of the contact reference: the same scenario variant under `newton`.
  */
 #ifndef FB_CONTACT_METRICS_H

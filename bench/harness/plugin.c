@@ -88,7 +88,7 @@ int fb_plugin_load(const char *path, fb_err *err)
   const fb_scenario_type *const *ss = dlsym(h, "fb_plugin_scenarios"); /* optional */
   /* optional: normal-contact treatments (docs/design.md §12) */
   const fb_normal_type *const *ns_ = dlsym(h, "fb_plugin_normals");
-  /* optional: suite records of its models, matched by name (core/fb_model_suite.h), with
+  /* optional: suite records of its models, matched by name (include/fricbench/fb_model_suite.h), with
    * their own layout version */
   const fb_model_suite *const *su = dlsym(h, "fb_plugin_model_suites");
   const int *suite_abi = dlsym(h, "fb_plugin_suite_abi");

@@ -1,5 +1,5 @@
 /* matrix.c — the default experiment table of `fricbench suite` (docs/design.md §8), built
- * from the registries: every model's suite data (fb_model_suite in core/fb_model.h) says
+ * from the registries: every model's suite data (fb_model_suite in include/fricbench/fb_model.h) says
  * which of its integrators join which group, so a new model (or a plugin) joins the suite
  * without an edit here.  Scenario names appear here because the groups are about them.
  *

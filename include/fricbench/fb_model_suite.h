@@ -1,8 +1,8 @@
 /* fb_model_suite.h — the suite's policy for one model (docs/design.md §3, §11): what the
  * experiment table, the scheduler, the verdicts and the report need to know about a model
- * beyond its science (core/fb_model.h).  A model file or a plugin may supply a record; a
+ * beyond its science (include/fricbench/fb_model.h).  A model file or a plugin may supply a record; a
  * model without one gets defaults derived from its science (fb_model_suite_of,
- * models/fb_model_registry.h). */
+ * include/fricbench/fb_model_registry.h). */
 #ifndef FB_MODEL_SUITE_H
 #define FB_MODEL_SUITE_H
 

@@ -9,7 +9,9 @@
  * (belt) velocity u_i(t).  The relative velocity is v_r = xdot_j - u (docs/design.md §1) and
  * F_i is the friction force on the body.
  *
- * A plant is immutable once built; integrators keep their own scratch space.
+ * A plant is immutable once built; integrators keep their own scratch space.  What it
+ * allocates is behind the opaque ext_ (fb_plant_alloc, fb_plant_alloc_jacobians; freed by
+ * fb_plant_free): a scenario fills the fields below and never sees that.
  * Matrices are dense, row-major, n*n.
  */
 #ifndef FB_PLANT_H
@@ -32,7 +34,7 @@ typedef struct fb_contact_state {
  * normal velocity J_n qdot, normal force lambda_n >= 0 entering as J_n^T lambda_n.  When
  * fric >= 0, friction contact `fric` takes its normal force from lambda_n(t) instead of a
  * prescribed N(t).  The treatment (newton, penalty-n, ...) and its parameters are chosen
- * by name (models/fb_normal.h); plants without normals (nn = 0) are unchanged. */
+ * by name (include/fricbench/fb_normal.h); plants without normals (nn = 0) are unchanged. */
 #define FB_NORMAL_NP 8 /* parameter slots of a normal treatment (doubles) */
 typedef struct fb_normal {
   double *Jn;     /* gap row, n entries */
@@ -84,6 +86,8 @@ typedef struct fb_forcing {
   double amp, omega; /* FB_FORCING_COS: amplitude (N), angular frequency (rad/s) */
 } fb_forcing;
 
+struct fb_plant_ext; /* private to core/fb_plant.c */
+
 typedef struct fb_plant {
   size_t n;            /* degrees of freedom */
   size_t nc;           /* contacts */
@@ -110,12 +114,12 @@ typedef struct fb_plant {
   fb_force_fn force;          /* applied force; NULL means f = 0 */
   int force_uses_state;       /* 1 when force depends on x or v (then Jacobians difference it) */
   fb_contact_fn contact_state; /* NULL: every contact uses its c0 */
-  void *block_;               /* private: the single allocation behind the arrays */
+  struct fb_plant_ext *ext_;  /* private to core/fb_plant.c (opaque): the plant's own
+                                 allocations; NULL before fb_plant_alloc */
   size_t nn;                  /* normal directions (0 for friction-only plants) */
   fb_normal *normal;          /* nn of them (fb_plant_alloc_normals), freed with the plant */
   size_t npairs;              /* 2-D contacts (pairs of entries), set by fb_plant_finish */
   int has_jt;                 /* 1 when some contact has a Jacobian row (Jt != NULL) */
-  double *jt_block_;          /* private: the rows of fb_plant_alloc_jacobians */
   long path_dof[2];           /* DOFs of the body's path in the plane (x-y plots and the path
                                  error of 2-D scenarios, docs/design.md §13); -1: none */
   fb_forcing forcing;         /* force as data, optional (above) */

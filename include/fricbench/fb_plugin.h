@@ -3,13 +3,13 @@
  * A plugin is a shared object that exports
  *     const int fb_plugin_abi = FB_ABI_VERSION;
  *     const fb_model_type *const fb_plugin_models[] = {&my_model, NULL};
- * and optionally the suite's policy for its models (core/fb_model_suite.h), matched by name:
+ * and optionally the suite's policy for its models (include/fricbench/fb_model_suite.h), matched by name:
  *     const int fb_plugin_suite_abi = FB_SUITE_ABI_VERSION;
  *     const fb_model_suite *const fb_plugin_model_suites[] = {&my_suite, NULL};
  * (a model without a record gets one derived from its science, fb_model_suite_derive),
  * and optionally `const fb_scenario_type *const fb_plugin_scenarios[]` and
  * `const fb_normal_type *const fb_plugin_normals[]` (normal-contact treatments,
- * models/fb_normal.h; both NULL-terminated).  Its models, scenarios and treatments join the
+ * include/fricbench/fb_normal.h; both NULL-terminated).  Its models, scenarios and treatments join the
  * registries after the built-ins (fb_model_at, fb_scenario_at, fb_normal_registry), so they
  * appear in every listing, lookup and default table (a treatment is then a value of the
  * contact scenarios' `normal` parameter and joins the suite's contact groups).  It is

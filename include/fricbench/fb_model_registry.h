@@ -21,7 +21,7 @@ extern const fb_model_suite *const fb_model_suite_registry[];
  * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
  * is full. */
 int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
-/* The suite's policy for model t (core/fb_model_suite.h): its record, or the derived one
+/* The suite's policy for model t (include/fricbench/fb_model_suite.h): its record, or the derived one
  * for a plugin model without; every reader in bench/ goes through this one lookup.  Never
  * NULL: a type in no registry gets the record with every field 0. */
 FB_API const fb_model_suite *fb_model_suite_of(const fb_model_type *t);

@@ -1,6 +1,6 @@
 /* normal_newton.c — `newton`: the rigid unilateral contact 0 <= g  ⊥  lambda_n >= 0 with
  * Newton's impact law v_n+ = -e v_n- (event-driven; the contact reference solver).  The
- * stepping is models/contact_scheme.c: free flight with a GSL stepper, impacts located with
+ * stepping is contact/contact_scheme.c: free flight with a GSL stepper, impacts located with
  * Brent on the gap, the jump applied, accumulation of impacts (Zeno, e < 1) detected when
  * the predicted next flight 2 v_n+/a falls below zeno_tol and replaced by persistent
  * contact with lambda_n from the constraint while it is >= 0. */

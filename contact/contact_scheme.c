@@ -1,5 +1,5 @@
 /* contact_scheme.c — `contact`: the model-owned scheme that runs plants with normal
- * directions under any normal treatment (docs/design.md §12; models/fb_normal.h).
+ * directions under any normal treatment (docs/design.md §12; include/fricbench/fb_normal.h).
  *
  * State Y = [x(n), v(n), z(nc nz), s(nn ns)]: the problem's y followed by the normal
  * treatments' internal states.  Smooth phases: gsl_odeiv2_evolve_apply with the run's

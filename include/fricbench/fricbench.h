@@ -12,6 +12,7 @@
  *    fb_model_state_init for the initial states;
  *  - per-contact fixed steps for the schemes that really stick (fb_contact_step.h):
  *    fb_contact_step_find("relay"), fb_contact_stepper_init, fb_contact_step;
+ *  - the helpers the built-in models use (fb_math.h: fb_sgn, fb_sat, fb_clamp, ...);
  *  - plugins: fb_plugin_load (fb_plugin.h), and the types a plugin fills
  *    (fb_model_type, fb_scenario_type, fb_param_set);
  *  - scenarios by name (fb_scenario_find, fb_scenario_at) and one whole case run as
@@ -25,13 +26,14 @@
 /* Bumped whenever a public struct (fb_model_type, fb_scenario_type, fb_param_desc,
  * fb_contact_in, ...) changes layout: a plugin built for another value is refused.  The
  * suite record (fb_model_suite) has its own, FB_SUITE_ABI_VERSION (fb_model_suite.h). */
-#define FB_ABI_VERSION 6
+#define FB_ABI_VERSION 7
 
 #include <stdio.h>
 
 #include "fb_api.h"
 #include "fb_contact_step.h"
 #include "fb_friction.h"
+#include "fb_math.h"
 #include "fb_model.h"
 #include "fb_model_registry.h"
 #include "fb_model_suite.h"

@@ -7,7 +7,7 @@
  *  - `newton` (event == 1): the rigid law with Newton's impact law, event-driven — the
  *    contact reference solver.
  * All of them run through one model-owned scheme, `contact` (fb_integrator_contact,
- * models/contact_scheme.c): any GSL stepper for the smooth phases, gap crossings located
+ * contact/contact_scheme.c): any GSL stepper for the smooth phases, gap crossings located
  * with Brent, per-impact statistics (effective restitution, impact times, penetration).
  *
  * Parameters are set by name (`--set normal.NAME=VALUE`), `auto` rows resolved from the
@@ -109,7 +109,7 @@ FB_API double fb_normal_zeta_of_e(double e);
 /* Resolve every normal's auto parameters and check them. */
 int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
 
-/* The model-owned scheme that runs plants with normals (models/contact_scheme.c).  Its
+/* The model-owned scheme that runs plants with normals (contact/contact_scheme.c).  Its
  * smooth phases use opts.stepper (a GSL step type name; NULL: rk8pd) at the run's
  * tolerance.  Friction contacts bounded by a normal take N = lambda_n and their force from
  * the friction model's ODE law (force()); `newton` handles such a contact's friction
