@@ -20,23 +20,28 @@ static void fmt_si(char *buf, size_t len, double x, const char *unit)
 /* The largest fixed step at which (model, integrator, scenario) ran stably below the
  * smallest step at which it was unstable, over every fixed-step run of the suite (ladders,
  * fixed-step view, defaults); *h_unstable that smallest unstable step (NaN: none). */
+/* The same treatment on the same scenario variant (its parameters, not its tag: the
+ * fixed-step view, the drift group and the bisection name one variant differently). */
+static int same_case(const vrun *a, const vrun *b)
+{
+  return streq(a->model, b->model) && streq(a->integrator, b->integrator) &&
+         streq(a->scenario, b->scenario) && streq(a->sparams, b->sparams);
+}
+
 static double stable_max(const vrun *R, size_t n, const vrun *r, double *h_unstable)
 {
   /* the bisection's answer when the suite ran it (group stable-step) */
   for (size_t k = 0; k < n; k++)
-    if (R[k].bisect && streq(R[k].model, r->model) && streq(R[k].integrator, r->integrator) &&
-        streq(R[k].scenario, r->scenario)) {
+    if (R[k].bisect && same_case(&R[k], r)) {
       *h_unstable = R[k].sweep_value;
       return R[k].ok ? R[k].h : (double)NAN;
     }
   double hu = INFINITY, hs = NAN;
   for (size_t k = 0; k < n; k++)
-    if (R[k].unstable && R[k].h > 0 && streq(R[k].model, r->model) &&
-        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
+    if (R[k].unstable && R[k].h > 0 && same_case(&R[k], r))
       hu = fmin(hu, R[k].h);
   for (size_t k = 0; k < n; k++)
-    if (R[k].ok && R[k].h > 0 && R[k].h < hu && streq(R[k].model, r->model) &&
-        streq(R[k].integrator, r->integrator) && streq(R[k].scenario, r->scenario))
+    if (R[k].ok && R[k].h > 0 && R[k].h < hu && same_case(&R[k], r))
       hs = isnan(hs) ? R[k].h : fmax(hs, R[k].h);
   *h_unstable = isinf(hu) ? (double)NAN : hu;
   return hs;
