@@ -1,13 +1,16 @@
 /* fb_switching_core.h — the machinery switching.c (one-DOF contacts) and switching_disc.c
  * (2-D contacts, Jacobian rows) share: the GSL system of the smooth phase ([x, v, P],
  * P' = F), its counted evaluation and finite-difference Jacobian, event location by Brent
- * with a bisection fallback, the failure messages, the observer call and the bookkeeping
- * at a restart (models/switching_core.c).  Private to models/.
+ * with a bisection fallback, the failure messages, the bookkeeping at a restart and the
+ * parts of the stepper operations (fb_integrator.h) that do not depend on how a scheme's
+ * modes are decided: the reset's start, the smooth step, the crossings, the earliest
+ * located switch and the bookkeeping after an event (models/switching_core.c).  Private
+ * to models/.
  *
  * Each scheme keeps its own workspace (what its modes and forces need) and starts it with
  * FB_SW_CORE_FIELDS twice over, in an anonymous union: as `core`, the fb_sw_core these
  * functions take, and as the same fields by name (w->d, w->mode, ...), so that each scheme's
- * own code, above all its run loop, reads them as before.  The two views are one struct
+ * own code, above all its step, reads them as before.  The two views are one struct
  * layout, C11's common initial sequence of union members. */
 #ifndef FB_SWITCHING_CORE_H
 #define FB_SWITCHING_CORE_H
@@ -37,10 +40,10 @@
   gsl_odeiv2_system sys; /* dimension m, params = the workspace */                         \
   gsl_odeiv2_driver *d;                                                                      \
   gsl_root_fsolver *rs; /* brent */                                                        \
-  fb_counters *cnt;  /* the run's counters (set by evolve) */                              \
+  fb_counters *cnt;  /* the run's counters (set by reset) */                               \
   int stop;          /* why an evaluation refused: FB_BUDGET or a failure */               \
   double stop_t;                                                                             \
-  fb_err *err;       /* evolve's error sink, for messages from deep inside */              \
+  fb_err *err;       /* the step's error sink, for messages from deep inside */            \
   int *mode, *old;   /* current modes, modes before a transition */                        \
   size_t *S, ns;     /* stuck set and its size */                                          \
   double *L, *rS, *FS; /* Cholesky factor of the stuck set's matrix; its system */         \
@@ -85,8 +88,6 @@ int fb_sw_jac(double t, const double y[], double *dfdy, double dfdt[], void *par
 int fb_sw_fail(fb_sw_core *c, double t);
 /* A message for a failed GSL step (or the evaluation that made it fail). */
 int fb_sw_step_failure(fb_sw_core *c, int gsl_status, double t, fb_err *err);
-/* The observer on (t, y), its refusal as an error. */
-int fb_sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err);
 
 /* One event being located: mode i's switch inside the accepted step (tprev, tn]. */
 typedef struct fb_sw_root {
@@ -109,9 +110,39 @@ int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T);
 void fb_sw_gsl_free(fb_sw_core *c);
 
 /* After a restart's resolve (t0 or a break): count the nmodes modes that changed as
- * switches and one event (not at t0), and report the state again when anything changed
- * (modes, or z against zsave: a break's jump in the force), or at t0 when report_initial. */
-int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, double t, const double *y, int initial,
-                      int report_initial, const fb_observer *obs, fb_err *err);
+ * switches and one event (not at t0); 1 when the state is to be reported again (anything
+ * changed: modes, or z against zsave, a break's jump in the force; or at t0 when
+ * report_initial), for the reset's at->report. */
+int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, const double *y, int initial,
+                      int report_initial);
+
+/* ---- The stepper operations' shared parts (fb_integrator.h: reset, step, event). */
+
+/* Events in a row, each within 2 event_tol of the last, after which switches are taken at
+ * step ends unlocated (Zeno guard; switching.c's header). */
+#define FB_SW_ZENO_MAX 64
+
+/* A reset's start, before the scheme decides its modes: at the run's start (at->seg 0) a
+ * fresh run (no events yet, the whole time axis); at a break the plant is read from the
+ * right from here on.  GSL forgets its history either way. */
+void fb_sw_reset_begin(fb_sw_core *c, const fb_step_at *at, fb_counters *cnt, fb_err *err);
+/* A step's start: the plant read from the left up to the segment's end (the step landing
+ * on a break sees the old forcing), and the GSL state [x, v] of y with the impulses from
+ * 0 in yc (and ys). */
+void fb_sw_step_begin(fb_sw_core *c, const fb_step_at *at, const double *y, fb_err *err);
+/* One GSL step of the smooth phase over at (fixed: at->dt onto at->tnew; adaptive: GSL's
+ * step, bounded by at->t1) in yc, the state at its end evaluated; *t is where it ended. */
+int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counters *cnt,
+                      fb_err *err);
+/* 1 when a mode of the nmodes crossed in the step (g1 against the modes); *proper: one of
+ * them was valid at the step's start (g0 > 0), so it can be located. */
+int fb_sw_crossings(const fb_sw_core *c, size_t nmodes, int *proper);
+/* The earliest located switch in (at->t, tn]: *te and its state in yev (tn and yc when
+ * nothing is located: not locate, nothing proper, or the Zeno guard). */
+int fb_sw_earliest(fb_sw_core *c, const fb_step_at *at, double tn, size_t nmodes, int locate,
+                   int proper, double *te);
+/* After the transition at event time te: counted, the Zeno guard's run of close events,
+ * and GSL starts afresh (the right-hand side changed). */
+void fb_sw_event_end(fb_sw_core *c, double te, fb_counters *cnt);
 
 #endif

@@ -62,7 +62,7 @@
  * before a break is taken at the break.
  * A mode that sits on its switching surface at a step start (g = 0: released at
  * v_r = 0) cannot be bracketed; if it has not got going by the step end it is switched
- * there, unlocated.  Zeno guard: after SW_ZENO_MAX events in a row each within
+ * there, unlocated.  Zeno guard: after FB_SW_ZENO_MAX events in a row each within
  * 2 event_tol of the previous one, switches are taken at step ends until a step passes
  * without one, so time always advances by whole steps.
  * Counters: nfe every right-hand-side-equivalent evaluation (stages, the switching check
@@ -73,7 +73,7 @@
  * No allocation after alloc.
  * Plants with 2-D contacts or tangential Jacobian rows (docs/design.md §13) are handed to
  * the disc form of both schemes (models/switching_disc.c) at alloc; the workspace's first
- * int tells evolve and free which one they hold.
+ * int tells the stepper operations and free which one they hold (fb_switching_disc.h).
  */
 #include <float.h>
 #include <gsl/gsl_errno.h>
@@ -97,9 +97,6 @@
 /* |F| <= Fs (1 + SW_SLACK) counts as holding: round-off in F must not release a contact
  * that sits exactly at its limit (inclined block at mu = tan(theta)). */
 #define SW_SLACK (16.0 * DBL_EPSILON)
-/* Events closer than 2 event_tol to the previous one, in a row, before the scheme stops
- * locating and handles the next switches at step ends (guaranteed progress). */
-#define SW_ZENO_MAX 64
 
 /* ---------------------------------------------------------------------------------- */
 /* The model: no parameters; z = [mode, F].                                           */
@@ -281,9 +278,6 @@ static void sw_switching(const void *wv, const double *y, double *g)
   }
 }
 
-/* Has the mode of contact i become invalid at switching value g? */
-static inline int sw_crossed(int mode, double g) { return fb_sw_crossed(mode, g); }
-
 /* Write [mode, F] into the z part of the full state. */
 static void sw_write_z(const sw_ws *w, double *y)
 {
@@ -347,16 +341,6 @@ static int sw_transition(sw_ws *w, double t, double *y, const double *g)
   for (size_t i = 0; i < w->nc; i++)
     w->cnt->nswitch += w->mode[i] != w->old[i];
   return st;
-}
-
-/* ---------------------------------------------------------------------------------- */
-/* Event location.                                                                     */
-
-typedef fb_sw_root sw_root;
-
-static int sw_locate(sw_ws *w, sw_root *r, const double *y_tn)
-{
-  return fb_sw_locate(&w->core, r, y_tn);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -452,22 +436,11 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
 /* ---------------------------------------------------------------------------------- */
 /* The run.                                                                            */
 
-static int sw_step_failure(sw_ws *w, int gsl_status, double t, fb_err *err)
-{
-  return fb_sw_step_failure(&w->core, gsl_status, t, err);
-}
-
-static int sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
-{
-  return fb_sw_observe(obs, t, y, err);
-}
-
 /* Modes at a restart (t0 or a break): v_r decides where it is non-zero (at a break a
  * sliding contact keeps its mode that way); contacts at rest, stuck or released at
- * v_r = 0, are stuck candidates under the new forcing.  Reports the state again when
- * anything changed. */
-static int sw_restart(sw_ws *w, double t, double *y, int initial, const fb_observer *obs,
-                      fb_err *err)
+ * v_r = 0, are stuck candidates under the new forcing.  *report: the state is to be
+ * reported again (anything changed). */
+static int sw_restart(sw_ws *w, double t, double *y, int initial, int *report)
 {
   const fb_plant *pl = w->pl;
   const size_t nz_off = w->nxv;
@@ -482,163 +455,86 @@ static int sw_restart(sw_ws *w, double t, double *y, int initial, const fb_obser
   if (st != FB_OK)
     return st;
   /* Report again when the modes or forces changed (a break's jump in the force); at t0
-   * only then (the run's first report is the caller's). */
-  return fb_sw_restart_end(&w->core, w->nc, t, y, initial, 0, obs, err);
+   * only then (the run's first report is the harness's). */
+  *report = fb_sw_restart_end(&w->core, w->nc, y, initial, 0);
+  return FB_OK;
 }
 
-static int sw_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                     fb_err *err)
+/* At the start and at a break (fb_sw_reset_begin), the modes decided again. */
+static int sw_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   if (*(const int *)wsv == FB_SW_TAG_DISC)
-    return fb_swd_evolve(wsv, t, y, obs, cnt, err);
+    return fb_swd_reset(wsv, at, y, cnt, err);
+  sw_ws *w = wsv;
+  fb_sw_reset_begin(&w->core, at, cnt, err);
+  return sw_restart(w, at->t, y, at->seg == 0, &at->report);
+}
+
+/* One step: a smooth GSL step under the current modes; when a switching function crossed
+ * in it, the step ends at the earliest located switch instead (at->event), its left limit
+ * in y (old modes, their force): the driver reports it, then sw_switch_at_event. */
+static int sw_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  if (*(const int *)wsv == FB_SW_TAG_DISC)
+    return fb_swd_step(wsv, at, y, cnt, err);
   sw_ws *w = wsv;
   const fb_plant *pl = w->pl;
-  const size_t m = w->m, nxv = w->nxv, nc = w->nc;
-  const double T = pl->T;
-  gsl_odeiv2_driver *d = w->d;
-  w->cnt = cnt;
-  w->err = err;
-  w->stop = FB_OK;
-  w->zeno = 0;
-  w->t_last_event = -INFINITY;
-  w->t_lo = -INFINITY;
-  w->t_hi = INFINITY;
-  gsl_odeiv2_driver_reset(d);
-  int st = sw_restart(w, *t, y, 1, obs, err);
+  const size_t nxv = w->nxv, nc = w->nc;
+  fb_sw_step_begin(&w->core, at, y, err);
+  double tn = at->t;
+  int st = fb_sw_smooth_step(&w->core, at, &tn, cnt, err);
   if (st != FB_OK)
     return st;
-  while (*t < T) {
-    const double t1 = fb_problem_next_stop(w->pb, *t);
-    /* The step landing on a break sees the forcing from the left. */
-    w->t_hi = t1 < T ? nextafter(t1, -INFINITY) : (double)INFINITY;
-    double tseg = *t; /* fixed steps: t = tseg + k h, restarted at every event */
-    unsigned long kseg = 0;
-    while (*t < t1) {
-      if (cnt->nsteps + cnt->nrejected >= w->o.max_steps)
-        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                          w->o.max_steps, *t);
-      /* The GSL state: [x, v] of y, impulses from 0. */
-      memcpy(w->yc, y, nxv * sizeof(double));
-      memset(w->yc + nxv, 0, nc * sizeof(double));
-      memcpy(w->ys, w->yc, m * sizeof(double));
-      const double tprev = *t;
-      int gst;
-      if (w->fixed) {
-        double h = w->o.h;
-        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-        if (last)
-          h = t1 - *t;
-        gst = gsl_odeiv2_step_apply(d->s, *t, h, w->yc, w->yerr, NULL, NULL, &w->sys);
-        if (gst == GSL_SUCCESS)
-          *t = last ? t1 : tseg + (double)(++kseg) * w->o.h;
-      } else {
-        const unsigned long failed0 = d->e->failed_steps;
-        if (w->h > w->o.hmax)
-          w->h = w->o.hmax;
-        gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &w->sys, t, t1, &w->h, w->yc);
-        cnt->nrejected += d->e->failed_steps - failed0;
-      }
-      if (gst != GSL_SUCCESS) {
-        *t = tprev; /* y still holds the step start */
-        return sw_step_failure(w, gst, tprev, err);
-      }
-      const double tn = *t;
-      if (!fb_all_finite(w->yc, m) || sw_eval_counted(w, tn, w->yc) != FB_OK) {
-        *t = tprev;
-        if (w->stop == FB_BUDGET)
-          return sw_step_failure(w, GSL_EBADFUNC, tprev, err);
-        return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", w->name, tn);
-      }
-      memcpy(y, w->yc, nxv * sizeof(double));
-      sw_switching(w, y, w->g1);
-
-      /* Which switches happened in (tprev, tn]?  A mode valid at the step start
-       * (g0 > 0) is located; one sitting on its surface (g0 <= 0: a contact released
-       * at v_r = 0 that did not get going) is switched at the step end. */
-      int any = 0, proper = 0;
-      for (size_t i = 0; i < nc; i++)
-        if (sw_crossed(w->mode[i], w->g1[i])) {
-          any = 1;
-          proper |= w->g0[i] > 0.0;
-        }
-      if (!any) {
-        for (size_t i = 0; i < nc; i++) /* constant u keeps v_r = 0 exactly; varying u: */
-          if (w->mode[i] == 0)          /* hold the constraint against drift */
-            y[w->n + pl->contact[i].dof] = w->u[i];
-        sw_write_z(w, y);
-        double *tmp = w->g0;
-        w->g0 = w->g1;
-        w->g1 = tmp;
-        cnt->nsteps++;
-        st = sw_observe(obs, tn, y, err);
-        if (st != FB_OK)
-          return st;
-        continue;
-      }
-
-      double te = tn;
-      memcpy(w->yev, w->yc, m * sizeof(double));
-      if (proper && w->cfg->locate && w->zeno < SW_ZENO_MAX) {
-        for (size_t i = 0; i < nc; i++) {
-          if (!(sw_crossed(w->mode[i], w->g1[i]) && w->g0[i] > 0.0))
-            continue;
-          sw_root r = {w, i, tprev, tn, tprev, tn, 0};
-          st = sw_locate(w, &r, w->yc);
-          if (st != FB_OK) {
-            memcpy(y, w->ys, nxv * sizeof(double));
-            *t = tprev;
-            return st;
-          }
-          if (r.hi < te) {
-            te = r.hi;
-            double *tmp = w->yev;
-            w->yev = w->ycand;
-            w->ycand = tmp;
-          }
-        }
-        /* A switch within a few event_tol of a break is the break's (the root of the
-         * numerical g is only that accurate): take it there, where the restart sees the
-         * new forcing; else the old forcing may reverse the contact for those last
-         * picoseconds, a spurious slip interval (glowinski-tp1 at t = 1.5). */
-        if (tn == t1 && t1 < T && t1 - te <= 4.0 * w->o.event_tol) {
-          te = tn;
-          memcpy(w->yev, w->yc, m * sizeof(double));
-        }
-      }
-      /* Move to the event; report its left limit (old modes, their force). */
-      memcpy(y, w->yev, nxv * sizeof(double));
-      *t = te;
-      if (sw_eval_counted(w, te, y) != FB_OK)
-        return sw_fail(w, te);
-      sw_switching(w, y, w->gt);
-      sw_write_z(w, y);
-      cnt->nsteps++;
-      st = sw_observe(obs, te, y, err);
-      if (st != FB_OK)
-        return st;
-      /* The transition, then the state right after it. */
-      st = sw_transition(w, te, y, w->gt);
-      if (st != FB_OK)
-        return st;
-      cnt->nevents++;
-      w->zeno = te - w->t_last_event <= 2.0 * w->o.event_tol ? w->zeno + 1 : 0;
-      w->t_last_event = te;
-      st = sw_observe(obs, te, y, err);
-      if (st != FB_OK)
-        return st;
-      gsl_odeiv2_driver_reset(d); /* the right-hand side changed */
-      tseg = te;
-      kseg = 0;
-    }
-    if (*t < T) { /* a break: the forcing jumps, stuck contacts may have to let go */
-      w->t_lo = nextafter(*t, INFINITY); /* from here on the right piece */
-      w->t_hi = INFINITY;
-      st = sw_restart(w, *t, y, 0, obs, err);
-      if (st != FB_OK)
-        return st;
-      gsl_odeiv2_driver_reset(d);
-    }
+  memcpy(y, w->yc, nxv * sizeof(double));
+  sw_switching(w, y, w->g1);
+  /* Which switches happened in (tprev, tn]?  A mode valid at the step start
+   * (g0 > 0) is located; one sitting on its surface (g0 <= 0: a contact released
+   * at v_r = 0 that did not get going) is switched at the step end. */
+  int proper;
+  const int any = fb_sw_crossings(&w->core, nc, &proper);
+  at->tnew = tn;
+  if (!any) {
+    for (size_t i = 0; i < nc; i++) /* constant u keeps v_r = 0 exactly; varying u: */
+      if (w->mode[i] == 0)          /* hold the constraint against drift */
+        y[w->n + pl->contact[i].dof] = w->u[i];
+    sw_write_z(w, y);
+    double *tmp = w->g0;
+    w->g0 = w->g1;
+    w->g1 = tmp;
+    return FB_OK;
   }
+  double te;
+  st = fb_sw_earliest(&w->core, at, tn, nc, w->cfg->locate, proper, &te);
+  if (st != FB_OK)
+    return st;
+  /* Move to the event; its left limit (old modes, their force).  An event that cannot
+   * be evaluated ends the run there (at->keep), as the scheme always reported. */
+  memcpy(y, w->yev, nxv * sizeof(double));
+  at->tnew = te;
+  if (sw_eval_counted(w, te, y) != FB_OK) {
+    at->keep = 1;
+    return sw_fail(w, te);
+  }
+  sw_switching(w, y, w->gt);
+  sw_write_z(w, y);
+  at->event = 1;
+  return FB_OK;
+}
+
+/* The transition at the event the last step ended on; the driver reports the state
+ * after it. */
+static int sw_switch_at_event(void *wsv, fb_step_at *at, double *y, fb_counters *cnt,
+                              fb_err *err)
+{
+  if (*(const int *)wsv == FB_SW_TAG_DISC)
+    return fb_swd_event(wsv, at, y, cnt, err);
+  sw_ws *w = wsv;
+  const double te = at->tnew;
+  const int st = sw_transition(w, te, y, w->gt);
+  if (st != FB_OK)
+    return st;
+  fb_sw_event_end(&w->core, te, cnt);
+  at->report = 1;
   return FB_OK;
 }
 
@@ -659,8 +555,10 @@ static const fb_integrator_type sw_event = {
     .order = 0,
     .data = &sw_cfg_event,
     .alloc = sw_alloc,
-    .evolve = sw_evolve,
     .free = sw_free,
+    .reset = sw_reset,
+    .step = sw_step,
+    .event = sw_switch_at_event,
 };
 
 static const fb_integrator_type sw_paper = {
@@ -674,8 +572,10 @@ static const fb_integrator_type sw_paper = {
     .order = 3,
     .data = &sw_cfg_paper,
     .alloc = sw_alloc,
-    .evolve = sw_evolve,
     .free = sw_free,
+    .reset = sw_reset,
+    .step = sw_step,
+    .event = sw_switch_at_event,
 };
 
 static const fb_integrator_type *const switching_schemes[] = {&sw_event, &sw_paper, NULL};

@@ -1,7 +1,8 @@
 /* switching_core.c — what the switching model's two workspaces share (fb_switching_core.h):
- * the smooth phase's GSL system, event location, messages, the observer and the restart's
- * bookkeeping.  Moved here from switching.c and switching_disc.c, where each had its own
- * copy line for line; the arithmetic is unchanged, so both schemes' results are too. */
+ * the smooth phase's GSL system, event location, messages, the restart's bookkeeping and
+ * the parts of the stepper operations that do not depend on the modes' kind.  Moved here
+ * from switching.c and switching_disc.c, where each had its own copy line for line; the
+ * arithmetic is unchanged, so both schemes' results are too. */
 #include <float.h>
 #include <gsl/gsl_errno.h>
 #include <string.h>
@@ -110,14 +111,6 @@ int fb_sw_step_failure(fb_sw_core *c, int gsl_status, double t, fb_err *err)
                     gsl_strerror(gsl_status), t);
 }
 
-int fb_sw_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
-{
-  if (obs == NULL || obs->on_step == NULL)
-    return FB_OK;
-  int st = obs->on_step(obs->ctx, t, y);
-  return st != 0 ? fb_err_set(err, st, "stopped by the observer at t=%.17g", t) : FB_OK;
-}
-
 /* Root iterations per located event before giving up (FB_ESOLVE). */
 #define SW_ROOT_MAX 200
 
@@ -221,8 +214,8 @@ void fb_sw_gsl_free(fb_sw_core *c)
     gsl_root_fsolver_free(c->rs);
 }
 
-int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, double t, const double *y, int initial,
-                      int report_initial, const fb_observer *obs, fb_err *err)
+int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, const double *y, int initial,
+                      int report_initial)
 {
   unsigned long switched = 0;
   for (size_t k = 0; k < nmodes; k++)
@@ -231,8 +224,113 @@ int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, double t, const double *y, i
     c->cnt->nswitch += switched;
     c->cnt->nevents++;
   }
-  if ((initial && report_initial) || switched ||
-      memcmp(c->zsave, y + c->nxv, 2 * c->nc * sizeof(double)) != 0)
-    return fb_sw_observe(obs, t, y, err);
+  return (initial && report_initial) || switched ||
+         memcmp(c->zsave, y + c->nxv, 2 * c->nc * sizeof(double)) != 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The stepper operations' shared parts.                                               */
+
+void fb_sw_reset_begin(fb_sw_core *c, const fb_step_at *at, fb_counters *cnt, fb_err *err)
+{
+  c->cnt = cnt;
+  c->err = err;
+  if (at->seg == 0) {
+    c->stop = FB_OK;
+    c->zeno = 0;
+    c->t_last_event = -INFINITY;
+    c->t_lo = -INFINITY;
+  } else {
+    c->t_lo = nextafter(at->t, INFINITY);
+  }
+  c->t_hi = INFINITY;
+  gsl_odeiv2_driver_reset(c->d);
+}
+
+void fb_sw_step_begin(fb_sw_core *c, const fb_step_at *at, const double *y, fb_err *err)
+{
+  c->err = err;
+  c->t_hi = at->t1 < c->pl->T ? nextafter(at->t1, -INFINITY) : (double)INFINITY;
+  memcpy(c->yc, y, c->nxv * sizeof(double));
+  memset(c->yc + c->nxv, 0, c->nc * sizeof(double));
+  memcpy(c->ys, c->yc, c->m * sizeof(double));
+}
+
+int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counters *cnt,
+                      fb_err *err)
+{
+  gsl_odeiv2_driver *d = c->d;
+  const double tprev = at->t;
+  int gst;
+  if (c->fixed) {
+    gst = gsl_odeiv2_step_apply(d->s, tprev, at->dt, c->yc, c->yerr, NULL, NULL, &c->sys);
+    *t = at->tnew;
+  } else {
+    const unsigned long failed0 = d->e->failed_steps;
+    if (c->h > c->o.hmax)
+      c->h = c->o.hmax;
+    gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &c->sys, t, at->t1, &c->h, c->yc);
+    cnt->nrejected += d->e->failed_steps - failed0;
+  }
+  if (gst != GSL_SUCCESS)
+    return fb_sw_step_failure(c, gst, tprev, err);
+  if (!fb_all_finite(c->yc, c->m) || fb_sw_eval_counted(c, *t, c->yc) != FB_OK) {
+    if (c->stop == FB_BUDGET)
+      return fb_sw_step_failure(c, GSL_EBADFUNC, tprev, err);
+    return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", c->name, *t);
+  }
   return FB_OK;
+}
+
+int fb_sw_crossings(const fb_sw_core *c, size_t nmodes, int *proper)
+{
+  int any = 0;
+  *proper = 0;
+  for (size_t k = 0; k < nmodes; k++)
+    if (fb_sw_crossed(c->mode[k], c->g1[k])) {
+      any = 1;
+      *proper |= c->g0[k] > 0.0;
+    }
+  return any;
+}
+
+int fb_sw_earliest(fb_sw_core *c, const fb_step_at *at, double tn, size_t nmodes, int locate,
+                   int proper, double *te)
+{
+  const double tprev = at->t, t1 = at->t1, T = c->pl->T;
+  *te = tn;
+  memcpy(c->yev, c->yc, c->m * sizeof(double));
+  if (!(proper && locate && c->zeno < FB_SW_ZENO_MAX))
+    return FB_OK;
+  for (size_t k = 0; k < nmodes; k++) {
+    if (!(fb_sw_crossed(c->mode[k], c->g1[k]) && c->g0[k] > 0.0))
+      continue;
+    fb_sw_root r = {c, k, tprev, tn, tprev, tn, 0};
+    const int st = fb_sw_locate(c, &r, c->yc);
+    if (st != FB_OK)
+      return st;
+    if (r.hi < *te) {
+      *te = r.hi;
+      double *tmp = c->yev;
+      c->yev = c->ycand;
+      c->ycand = tmp;
+    }
+  }
+  /* A switch within a few event_tol of a break is the break's (the root of the
+   * numerical g is only that accurate): take it there, where the restart sees the
+   * new forcing; else the old forcing may reverse the contact for those last
+   * picoseconds, a spurious slip interval (glowinski-tp1 at t = 1.5). */
+  if (tn == t1 && t1 < T && t1 - *te <= 4.0 * c->o.event_tol) {
+    *te = tn;
+    memcpy(c->yev, c->yc, c->m * sizeof(double));
+  }
+  return FB_OK;
+}
+
+void fb_sw_event_end(fb_sw_core *c, double te, fb_counters *cnt)
+{
+  cnt->nevents++;
+  c->zeno = te - c->t_last_event <= 2.0 * c->o.event_tol ? c->zeno + 1 : 0;
+  c->t_last_event = te;
+  gsl_odeiv2_driver_reset(c->d);
 }

@@ -91,7 +91,6 @@
 
 /* As switching.c: |lambda| = Fs to round-off still holds (a push exactly at the limit). */
 #define SWD_SLACK (16.0 * DBL_EPSILON)
-#define SWD_ZENO_MAX 64
 /* A root of g = u . d is a stop when |u across d| <= SWD_ARRIVE_REL |u at step start|:
  * the located state is then within that of 0 (velocity error of the projection). */
 #define SWD_ARRIVE_REL 1e-3
@@ -348,8 +347,6 @@ static void swd_switching(const swd_ws *w, double *g)
                : w->Fs[w->ufirst[k]] * (1.0 + SWD_SLACK) - swd_unit_norm(w, w->F, k);
 }
 
-static inline int swd_crossed(int mode, double g) { return fb_sw_crossed(mode, g); }
-
 /* swd_switching as the core calls it: g needs no state, the evaluation left all in w. */
 static void swd_switching_core(const void *w, const double *y, double *g)
 {
@@ -475,16 +472,6 @@ static int swd_resolve(swd_ws *w, double t, double *y)
 }
 
 /* ---------------------------------------------------------------------------------- */
-/* Event location (as switching.c).                                                    */
-
-typedef fb_sw_root swd_root;
-
-static int swd_locate(swd_ws *w, swd_root *r, const double *y_tn)
-{
-  return fb_sw_locate(&w->core, r, y_tn);
-}
-
-/* ---------------------------------------------------------------------------------- */
 /* Allocation.                                                                         */
 
 int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step_type *T,
@@ -593,14 +580,9 @@ int fb_swd_alloc(void **out, const char *name, int locate, const gsl_odeiv2_step
 /* ---------------------------------------------------------------------------------- */
 /* The run.                                                                            */
 
-static int swd_observe(const fb_observer *obs, double t, const double *y, fb_err *err)
-{
-  return fb_sw_observe(obs, t, y, err);
-}
-
-/* Modes at t0 or a break: slip along u where u != 0, stuck candidates where u = 0. */
-static int swd_restart(swd_ws *w, double t, double *y, int initial, const fb_observer *obs,
-                       fb_err *err)
+/* Modes at t0 or a break: slip along u where u != 0, stuck candidates where u = 0.
+ * *report: the state is to be reported again (at t0, or when anything changed). */
+static int swd_restart(swd_ws *w, double t, double *y, int initial, int *report)
 {
   memcpy(w->old, w->mode, w->nu * sizeof(int));
   swd_contacts(w, t, y + w->n);
@@ -614,12 +596,8 @@ static int swd_restart(swd_ws *w, double t, double *y, int initial, const fb_obs
   if (st != FB_OK)
     return st;
   /* unlike switching.c, the state at t0 is always reported here */
-  return fb_sw_restart_end(&w->core, w->nu, t, y, initial, 1, obs, err);
-}
-
-static int swd_step_failure(swd_ws *w, int gsl_status, double t, fb_err *err)
-{
-  return fb_sw_step_failure(&w->core, gsl_status, t, err);
+  *report = fb_sw_restart_end(&w->core, w->nu, y, initial, 1);
+  return FB_OK;
 }
 
 /* At an event (t, y) with g there under the old modes: the slip units that stopped
@@ -651,170 +629,96 @@ static int swd_stops(swd_ws *w, const double *g)
   return stops;
 }
 
-int fb_swd_evolve(void *wsv, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                  fb_err *err)
+int fb_swd_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   swd_ws *w = wsv;
-  const fb_plant *pl = w->pl;
-  const size_t m = w->m, nxv = w->nxv, nc = w->nc, nu = w->nu;
-  const double T = pl->T;
-  gsl_odeiv2_driver *d = w->d;
-  w->cnt = cnt;
-  w->err = err;
-  w->stop = FB_OK;
-  w->zeno = 0;
-  w->refresh = 0;
-  w->t_last_event = -INFINITY;
-  w->t_lo = -INFINITY;
-  w->t_hi = INFINITY;
-  memset(w->mode, 0, nu * sizeof(int));
-  gsl_odeiv2_driver_reset(d);
-  int st = swd_restart(w, *t, y, 1, obs, err);
-  if (st != FB_OK)
-    return st;
-  while (*t < T) {
-    const double t1 = fb_problem_next_stop(w->pb, *t);
-    w->t_hi = t1 < T ? nextafter(t1, -INFINITY) : (double)INFINITY;
-    double tseg = *t;
-    unsigned long kseg = 0;
-    while (*t < t1) {
-      if (cnt->nsteps + cnt->nrejected >= w->o.max_steps)
-        return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
-                          w->o.max_steps, *t);
-      /* The slip directions of this step (w->vr is from the evaluation at y). */
-      swd_refresh_dirs(w);
-      memcpy(w->yc, y, nxv * sizeof(double));
-      memset(w->yc + nxv, 0, nc * sizeof(double));
-      memcpy(w->ys, w->yc, m * sizeof(double));
-      const double tprev = *t;
-      int gst;
-      if (w->fixed) {
-        double h = w->o.h;
-        const int last = (t1 - *t) <= h * (1.0 + 1e-9);
-        if (last)
-          h = t1 - *t;
-        gst = gsl_odeiv2_step_apply(d->s, *t, h, w->yc, w->yerr, NULL, NULL, &w->sys);
-        if (gst == GSL_SUCCESS)
-          *t = last ? t1 : tseg + (double)(++kseg) * w->o.h;
-      } else {
-        const unsigned long failed0 = d->e->failed_steps;
-        if (w->h > w->o.hmax)
-          w->h = w->o.hmax;
-        gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &w->sys, t, t1, &w->h, w->yc);
-        cnt->nrejected += d->e->failed_steps - failed0;
-      }
-      if (gst != GSL_SUCCESS) {
-        *t = tprev;
-        return swd_step_failure(w, gst, tprev, err);
-      }
-      const double tn = *t;
-      if (!fb_all_finite(w->yc, m) || swd_eval_counted(w, tn, w->yc) != FB_OK) {
-        *t = tprev;
-        if (w->stop == FB_BUDGET)
-          return swd_step_failure(w, GSL_EBADFUNC, tprev, err);
-        return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", w->name, tn);
-      }
-      memcpy(y, w->yc, nxv * sizeof(double));
-      swd_switching(w, w->g1);
+  if (at->seg == 0) {
+    w->refresh = 0;
+    memset(w->mode, 0, w->nu * sizeof(int));
+  }
+  fb_sw_reset_begin(&w->core, at, cnt, err);
+  return swd_restart(w, at->t, y, at->seg == 0, &at->report);
+}
 
-      int any = 0, proper = 0;
-      for (size_t k = 0; k < nu; k++)
-        if (swd_crossed(w->mode[k], w->g1[k])) {
-          any = 1;
-          proper |= w->g0[k] > 0.0;
-        }
-      if (!any) {
-        if (w->ns > 0) { /* hold the constraint against round-off drift */
-          if (swd_project(w, tn, y + w->n) != FB_OK || swd_eval_counted(w, tn, y) != FB_OK) {
-            if (w->stop == FB_OK)
-              w->stop = FB_ESOLVE;
-            return swd_fail(w, tn);
-          }
-        }
-        swd_write_z(w, y);
-        swd_switching(w, w->g0); /* the stuck units' g at the next step's start */
-        cnt->nsteps++;
-        w->refresh = 0;
-        st = swd_observe(obs, tn, y, err);
-        if (st != FB_OK)
-          return st;
-        continue;
-      }
-
-      double te = tn;
-      memcpy(w->yev, w->yc, m * sizeof(double));
-      if (proper && w->locate && w->zeno < SWD_ZENO_MAX) {
-        for (size_t k = 0; k < nu; k++) {
-          if (!(swd_crossed(w->mode[k], w->g1[k]) && w->g0[k] > 0.0))
-            continue;
-          swd_root r = {w, k, tprev, tn, tprev, tn, 0};
-          st = swd_locate(w, &r, w->yc);
-          if (st != FB_OK) {
-            memcpy(y, w->ys, nxv * sizeof(double));
-            *t = tprev;
-            return st;
-          }
-          if (r.hi < te) {
-            te = r.hi;
-            double *tmp = w->yev;
-            w->yev = w->ycand;
-            w->ycand = tmp;
-          }
-        }
-        if (tn == t1 && t1 < T && t1 - te <= 4.0 * w->o.event_tol) {
-          te = tn;
-          memcpy(w->yev, w->yc, m * sizeof(double));
-        }
-      }
-      memcpy(y, w->yev, nxv * sizeof(double));
-      *t = te;
-      if (swd_eval_counted(w, te, y) != FB_OK)
-        return swd_fail(w, te);
-      swd_switching(w, w->gt);
-      swd_write_z(w, y);
-      cnt->nsteps++;
-      memcpy(w->old, w->mode, nu * sizeof(int));
-      if (!swd_stops(w, w->gt)) {
-        /* Only turned (header): a new direction from here, no event. */
-        w->refresh++;
-        swd_switching(w, w->g0);
-        st = swd_observe(obs, te, y, err);
-        if (st != FB_OK)
-          return st;
-        gsl_odeiv2_driver_reset(d);
-        tseg = te;
-        kseg = 0;
-        continue;
-      }
-      w->refresh = 0;
-      /* The left limit (z written above with the old modes), then the transition (the
-       * stops are already in w->mode) and the right limit. */
-      st = swd_observe(obs, te, y, err);
-      if (st != FB_OK)
-        return st;
-      st = swd_resolve(w, te, y);
-      if (st != FB_OK)
-        return st;
-      for (size_t k = 0; k < nu; k++)
-        cnt->nswitch += w->mode[k] != w->old[k];
-      cnt->nevents++;
-      w->zeno = te - w->t_last_event <= 2.0 * w->o.event_tol ? w->zeno + 1 : 0;
-      w->t_last_event = te;
-      st = swd_observe(obs, te, y, err);
-      if (st != FB_OK)
-        return st;
-      gsl_odeiv2_driver_reset(d);
-      tseg = te;
-      kseg = 0;
-    }
-    if (*t < T) {
-      w->t_lo = nextafter(*t, INFINITY);
-      w->t_hi = INFINITY;
-      st = swd_restart(w, *t, y, 0, obs, err);
-      if (st != FB_OK)
-        return st;
-      gsl_odeiv2_driver_reset(d);
+/* A step without a crossing: the stuck units held on their constraint, z written.  A
+ * failure ends the run at tn (at->keep), as the scheme always reported. */
+static int swd_plain_end(swd_ws *w, double tn, double *y)
+{
+  if (w->ns > 0) { /* hold the constraint against round-off drift */
+    if (swd_project(w, tn, y + w->n) != FB_OK || swd_eval_counted(w, tn, y) != FB_OK) {
+      if (w->stop == FB_OK)
+        w->stop = FB_ESOLVE;
+      return swd_fail(w, tn);
     }
   }
+  swd_write_z(w, y);
+  swd_switching(w, w->g0); /* the stuck units' g at the next step's start */
+  w->refresh = 0;
+  return FB_OK;
+}
+
+/* One step, as switching.c's sw_step; a crossing that only turned a slip direction ends
+ * the step there without an event (at->restart: a new direction from there). */
+int fb_swd_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  swd_ws *w = wsv;
+  const size_t nxv = w->nxv, nu = w->nu;
+  /* The slip directions of this step (w->vr is from the evaluation at y). */
+  swd_refresh_dirs(w);
+  fb_sw_step_begin(&w->core, at, y, err);
+  double tn = at->t;
+  int st = fb_sw_smooth_step(&w->core, at, &tn, cnt, err);
+  if (st != FB_OK)
+    return st;
+  memcpy(y, w->yc, nxv * sizeof(double));
+  swd_switching(w, w->g1);
+  int proper;
+  const int any = fb_sw_crossings(&w->core, nu, &proper);
+  at->tnew = tn;
+  if (!any) {
+    st = swd_plain_end(w, tn, y);
+    at->keep = st != FB_OK;
+    return st;
+  }
+  double te;
+  st = fb_sw_earliest(&w->core, at, tn, nu, w->locate, proper, &te);
+  if (st != FB_OK)
+    return st;
+  memcpy(y, w->yev, nxv * sizeof(double));
+  at->tnew = te;
+  if (swd_eval_counted(w, te, y) != FB_OK) {
+    at->keep = 1;
+    return swd_fail(w, te);
+  }
+  swd_switching(w, w->gt);
+  swd_write_z(w, y);
+  memcpy(w->old, w->mode, nu * sizeof(int));
+  if (!swd_stops(w, w->gt)) {
+    /* Only turned (header): a new direction from here, no event. */
+    w->refresh++;
+    swd_switching(w, w->g0);
+    gsl_odeiv2_driver_reset(w->d);
+    at->restart = 1;
+    return FB_OK;
+  }
+  w->refresh = 0;
+  /* The left limit (z written above with the old modes) is reported first; the
+   * transition (the stops are already in w->mode) and the right limit follow. */
+  at->event = 1;
+  return FB_OK;
+}
+
+int fb_swd_event(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  (void)err; /* swd_resolve's messages go to w->err, the step's */
+  swd_ws *w = wsv;
+  const double te = at->tnew;
+  const int st = swd_resolve(w, te, y);
+  if (st != FB_OK)
+    return st;
+  for (size_t k = 0; k < w->nu; k++)
+    cnt->nswitch += w->mode[k] != w->old[k];
+  fb_sw_event_end(&w->core, te, cnt);
+  at->report = 1;
   return FB_OK;
 }
