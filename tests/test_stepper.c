@@ -2,7 +2,8 @@
  * scheme, and the counts and trajectories it took over from the schemes' own loops.
  *
  * The expectations below were taken from the suite before the driver existed (commit
- * 420c8b8, `fricbench run ... --samples 3`): when one changes, the driver changed a step
+ * 420c8b8, `fricbench run ... --samples 3`; event and paper, which moved later, from
+ * af6690f): when one changes, the driver changed a step
  * sequence, a budget or a message, which issue 25 rules out.  Small cases only: the
  * quick suite's runs.csv is the wider check. */
 #include <criterion/criterion.h>
@@ -64,6 +65,23 @@ static const stepper_case cases[] = {
      0.18994801032108288},
     {"belt-2d", "switching", "event", 0, 1e-8, 0, 5000, FB_BUDGET, 258, 96, 5000, 0, 2, 8,
      1.8122628617359087, NAN},
+    /* event and paper from their own loops (sw_evolve, fb_swd_evolve) before they became
+     * steppers (commit af6690f): fixed and adaptive, across breaks (glowinski-tp1 at 1.5,
+     * two-mass-drive), the disc version's paper and a turn, budgets stopping mid-run */
+    {"puck", "switching", "paper", 0.001, 0, 0, 0, FB_OK, 1000, 0, 4623, 0, 1, 0, 1,
+     0.18994799609126195},
+    {"billiard", "switching", "event", 0, 1e-8, 0, 0, FB_OK, 10, 0, 174, 0, 1, 2, 1,
+     1.5216071887286937},
+    {"glowinski-tp1", "switching", "event", 0.001, 0, 0, 0, FB_OK, 2001, 0, 28067, 0, 4, 3, 2,
+     0.63661977236758194},
+    {"two-mass-drive", "switching", "event", 0, 1e-8, 0, 0, FB_OK, 673, 154, 15973, 0, 43, 316,
+     628.31853071795854, 310.54325928511616},
+    {"stick-slip", "switching", "paper", 0.001, 0, 4000, 0, FB_BUDGET, 4000, 0, 16011, 0, 4, 0,
+     4, NAN},
+    {"belt-2d", "switching", "event", 0.002, 0, 0, 20000, FB_BUDGET, 1337, 0, 20000, 0, 2, 36,
+     2.6716424030786432, NAN},
+    {"glowinski-tp1", "switching", "event", 0, 1e-8, 0, 300, FB_BUDGET, 9, 13, 300, 0, 0, 0,
+     0.015785762747027327, NAN},
 };
 
 static void case_open(fb_case *c, const stepper_case *k)
