@@ -11,9 +11,10 @@
  * budgets (max_steps, max_rhs: hitting one ends the run with FB_BUDGET and the cost so
  * far, which is itself a result), the forcing breaks (stepped to exactly, the stepper
  * reset there), the fixed-step grid, events' order of reports, the last good state and
- * the observer.  Schemes that are not steppers yet (the contact scheme, plugins' own)
- * run their whole-run evolve under fb_drive.  On return y and *t hold the last good
- * state.
+ * the observer.  Every in-tree scheme is a stepper (the GSL family, heun3, beuler, bdf2,
+ * glowinski, kbe, newmark, moreau-jean, event and paper) except the contact scheme
+ * (contact/contact_scheme.c), which, like a plugin's own scheme, runs its whole-run
+ * evolve under fb_drive.  On return y and *t hold the last good state.
  */
 #ifndef FB_INTEGRATOR_H
 #define FB_INTEGRATOR_H
