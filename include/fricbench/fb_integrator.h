@@ -167,7 +167,29 @@ typedef struct fb_integrator_type {
   /* After a step that set at->event, reported at at->tnew: apply the switch to y (count
    * it in cnt) and set at->report for the state after it.  NULL for schemes without. */
   int (*event)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+  /* ---- for schemes that keep their own books (the contact scheme; NULL/0 for others) */
+  unsigned flags; /* FB_STEP_*, below */
+  /* The budgets before each attempt, in place of the driver's: FB_OK, or FB_BUDGET with
+   * the scheme's message (the contact scheme counts evaluations in its own workspace and
+   * words the budget its own way). */
+  int (*budget)(const void *ws, const fb_counters *cnt, double t, fb_err *err);
+  /* The message of a run the observer stopped with status ost at t, in place of the
+   * driver's; returns ost. */
+  int (*stopped)(const void *ws, int ost, double t, fb_err *err);
+  /* At the end of a run under fb_drive, whatever its status st: hand over what the
+   * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
+  void (*finish)(void *ws, int st, fb_counters *cnt);
 } fb_integrator_type;
+
+/* fb_integrator_type.flags */
+enum {
+  /* The stepper crosses forcing breaks itself (its segment runs to T: no reset at a
+   * break), as the contact scheme's GSL evolve always did. */
+  FB_STEP_BREAKS_INSIDE = 1u << 0,
+  /* No finiteness check after a step: the observer judges the state (a non-finite state
+   * is reported by the run's guards, at the step's time, as it was before the driver). */
+  FB_STEP_NO_FINITE_CHECK = 1u << 1,
+};
 
 /* A stepper instance under the driver: the scheme's workspace, the run's state and
  * where it is (SUNStepper's counters and last step).  No allocation: y and ysave are
