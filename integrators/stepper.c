@@ -228,6 +228,12 @@ int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_e
   return FB_OK;
 }
 
+void fb_stepper_finish(fb_stepper *s, int st)
+{
+  if (s->type->finish != NULL)
+    s->type->finish(s->ws, st, s->cnt);
+}
+
 int fb_drive(const fb_integrator_type *type, void *ws, const fb_problem *pb,
              const fb_int_opts *o, double *t, double *y, const fb_observer *obs,
              struct fb_quiet *quiet, fb_counters *cnt, fb_err *err)
@@ -245,8 +251,7 @@ int fb_drive(const fb_integrator_type *type, void *ws, const fb_problem *pb,
   while (st == FB_OK && s.t < T)
     st = fb_stepper_evolve(&s, T, obs, err);
   *t = s.t;
-  if (type->finish != NULL)
-    type->finish(ws, st, cnt);
+  fb_stepper_finish(&s, st);
   free(ysave);
   return st;
 }
