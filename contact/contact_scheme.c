@@ -54,6 +54,15 @@ typedef struct cws {
   double wt;          /* that step end's time */
   int impacted;
   int fail;
+  double h;      /* GSL evolve's next step */
+  double *yin;   /* the run's initial y (dim): what a failed force law leaves, as it did */
+  int nosync;    /* a force law failed: the run ends without the scheme's counts */
+  size_t q_event; /* the event the last step ended at */
+  /* a time-stepping treatment (moreau-jean): its stepper runs the plant in place of the
+   * events above, statistics into st (tso.stats) */
+  const fb_integrator_type *ts;
+  void *tsws;
+  fb_int_opts tso;
 } cws;
 
 static double dotn(const double *a, const double *b, size_t n)
@@ -390,9 +399,46 @@ static void cws_free(void *p)
     gsl_odeiv2_step_free(c->step);
   if (c->root)
     gsl_root_fsolver_free(c->root);
+  if (c->tsws != NULL)
+    c->ts->free(c->tsws);
   free(c->wlam);
   free(c->Y);
   free(c);
+}
+
+/* Each friction contact's normal, and who handles it: newton handles its friction contact
+ * itself, and so does a time-stepping treatment; the others need the model's force law. */
+static int bind_friction(cws *c, const fb_model_type *mt, fb_err *err)
+{
+  const fb_plant *pl = c->pl;
+  for (size_t i = 0; i < c->nc; i++) {
+    c->fnorm[i] = -1;
+    for (size_t k = 0; k < c->nn; k++)
+      if (pl->normal[k].fric == (long)i)
+        c->fnorm[i] = (long)k;
+    c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
+                                       pl->normal[c->fnorm[i]].type->stepper != NULL);
+    if (!c->fnewt[i] && mt->force == NULL)
+      return fb_err_set(err, FB_EUNSUP,
+                        "model %s has no force law: under a normal treatment other than newton "
+                        "a friction contact needs an ODE friction model",
+                        mt->name);
+  }
+  return FB_OK;
+}
+
+/* A time-stepping treatment's stepper (the first normal's), statistics into c->st. */
+static int ts_alloc(cws *c, fb_err *err)
+{
+  c->ts = c->pl->normal[0].type->stepper;
+  if (c->ts == NULL)
+    return FB_OK;
+  c->tso = c->o;
+  c->tso.stats = &c->st;
+  const int st = c->ts->alloc(&c->tsws, c->ts, c->pb, &c->tso, err);
+  if (st != FB_OK)
+    c->tsws = NULL;
+  return st;
 }
 
 static int cws_alloc(void **out, const fb_integrator_type *type, const fb_problem *pb,
@@ -431,7 +477,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   c->dimY = c->dim + ns;
   c->ne = c->nn + c->nc;
   const size_t n = c->n, nd = 6 * c->dimY + 2 * n + 2 * c->nn + c->nn * n + c->nc * 2 + 2 * c->ne +
-                             c->nn * 3 + c->nc * 4 + c->ne + 8;
+                             c->nn * 3 + c->nc * 4 + c->ne + 8 + c->dim;
   c->Y = calloc(nd, sizeof(double));
   if (c->Y == NULL) {
     free(c);
@@ -453,7 +499,8 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   c->E1 = p += c->ne;
   c->fdir = p += c->ne;
   c->Et = p += c->nc;
-  p += c->ne;
+  c->yin = p += c->ne;
+  p += c->dim;
   /* integer arrays kept in the same block, as doubles' worth of storage */
   c->soff = (size_t *)(void *)p;
   p += c->nn;
@@ -472,21 +519,9 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     fb_plant_solve_mass(pl, nm->Jn, c->MJ + k * n);
     c->w[k] = dotn(nm->Jn, c->MJ + k * n, n);
   }
-  for (size_t i = 0; i < c->nc; i++) {
-    c->fnorm[i] = -1;
-    for (size_t k = 0; k < c->nn; k++)
-      if (pl->normal[k].fric == (long)i)
-        c->fnorm[i] = (long)k;
-    /* newton handles its friction contact itself, and so does a time-stepping treatment */
-    c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
-                                       pl->normal[c->fnorm[i]].type->step_run != NULL);
-    if (!c->fnewt[i] && mt->force == NULL) {
-      cws_free(c);
-      return fb_err_set(err, FB_EUNSUP,
-                        "model %s has no force law: under a normal treatment other than newton "
-                        "a friction contact needs an ODE friction model",
-                        mt->name);
-    }
+  if (bind_friction(c, mt, err) != FB_OK) {
+    cws_free(c);
+    return FB_EUNSUP;
   }
   fb_impact_stats_init(&c->st, 0);
   if (o->stats != NULL)
@@ -508,6 +543,11 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   c->sys = (gsl_odeiv2_system){rhs, NULL, c->dimY, c};
+  const int st = ts_alloc(c, err);
+  if (st != FB_OK) {
+    cws_free(c);
+    return st;
+  }
   *out = c;
   return FB_OK;
 }
@@ -556,10 +596,16 @@ static void note_step(cws *c, double t)
   c->wt = t;
 }
 
-static int evolve(cws *c, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                  fb_err *err)
+/* Start of the run at (at->t, y) (BREAKS_INSIDE: the only reset): the treatments' states,
+ * newton's persistent contacts, the event functions' values. */
+static int cws_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
+  cws *c = ws;
+  if (c->ts != NULL)
+    return c->ts->reset(c->tsws, at, y, cnt, err);
   const fb_plant *pl = c->pl;
+  const double t = at->t;
+  memcpy(c->yin, y, c->dim * sizeof(double));
   memcpy(c->Y, y, c->dim * sizeof(double));
   for (size_t k = 0; k < c->nn; k++) {
     const fb_normal *nm = &pl->normal[k];
@@ -568,135 +614,180 @@ static int evolve(cws *c, double *t, double *y, const fb_observer *obs, fb_count
       nm->type->init(nm->np, g, gd, c->Y + c->dim + c->soff[k]);
     /* newton starting on the contact at rest, pushed into it: persistent from the start */
     if (nm->type->event && g <= 0 && gd <= 0) {
-      eval(c, *t, c->Y, c->dY);
+      eval(c, t, c->Y, c->dY);
       if (dotn(nm->Jn, c->dY + c->n, c->n) < 0)
         c->mode[k] = 1;
     }
   }
-  double h = fmin(1e-3 * (pl->T - *t), c->o.hmax);
-  int st = events(c, *t, c->Y, c->E0);
-  if (st != FB_OK)
-    return fb_err_set(err, st, "contact: force law failed at t=%g", *t);
-  note_step(c, *t);
-  while (*t < pl->T) {
-    if (cnt->nsteps + cnt->nrejected >= c->o.max_steps || c->nfe >= c->o.max_rhs) {
-      memcpy(y, c->Y, c->dim * sizeof(double));
-      cnt->nfe = c->nfe;
-      return fb_err_set(err, FB_BUDGET, "contact: step budget of %lu steps (or RHS budget of "
-                        "%lu evaluations) exhausted at t=%.17g", c->o.max_steps, c->o.max_rhs, *t);
-    }
-    memcpy(c->Y0, c->Y, c->dimY * sizeof(double));
-    const double t0 = *t;
-    for (size_t i = 0; i < c->nc; i++)
-      if (c->fnewt[i] && !c->fmode[i]) {
-        fb_contact_in ci;
-        double u;
-        fb_contact_in_at(pl, i, t0, &ci, &u);
-        const double vr = c->Y[c->n + pl->contact[i].dof] - u;
-        if (vr != 0)
-          c->fdir[i] = vr > 0 ? 1.0 : -1.0;
-      }
-    /* Events are detected by sign changes at step ends: a step must not span two of them.
-     * Phases whose motion is polynomial (free fall, persistent contact at rest) let the
-     * error control grow the step without bound, so it is capped at 0.1 / f_c (a tenth of
-     * the fastest natural or forcing period) and 1 % of the span. */
-    const double hcap = fmin(c->o.hmax, fmin(0.01 * (pl->T - pl->t0),
-                                             isfinite(pl->f_c) && pl->f_c > 0 ? 0.1 / pl->f_c
-                                                                              : HUGE_VAL));
-    if (h > hcap)
-      h = hcap;
-    int s = gsl_odeiv2_evolve_apply(c->ev, c->ctl, c->step, &c->sys, t, pl->T, &h, c->Y);
-    if (s != GSL_SUCCESS) {
-      memcpy(y, c->Y0, c->dim * sizeof(double));
-      *t = t0;
-      cnt->nfe = c->nfe;
-      if (c->fail == FB_BUDGET)
-        return fb_err_set(err, FB_BUDGET, "contact: RHS budget of %lu evaluations exhausted at "
-                          "t=%.17g", c->o.max_rhs, t0);
-      return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s,
-                        t0);
-    }
-    st = events(c, *t, c->Y, c->E1);
-    if (st != FB_OK)
-      return fb_err_set(err, st, "contact: force law failed at t=%g", *t);
-    /* A free-flight step (error-controlled on the smooth flight) that ends deep in a
-     * force law's contact: its trial steps past the onset would meet the stiff force with
-     * a step sized for the flight, and the gap along them need not cross zero once.  Take
-     * it again, ending near the (linearly predicted) onset, until the penetration at the
-     * step's end is below 1e-4 of the gap scale. */
-    int again = 0;
-    for (size_t q = 0; q < c->nn; q++) {
-      const fb_normal *nm = &pl->normal[q];
-      if (!nm->type->event && c->E0[q] >= 0 && c->E1[q] < -1e-4 * nm->h_scale) {
-        const double frac = c->E0[q] / (c->E0[q] - c->E1[q]);
-        const double hn = (*t - t0) * fmax(frac, 1e-3);
-        if (!again || hn < h)
-          h = hn;
-        again = 1;
-      }
-    }
-    if (again && h > 16 * DBL_EPSILON * fmax(fabs(t0), 1.0)) {
-      memcpy(c->Y, c->Y0, c->dimY * sizeof(double));
-      *t = t0;
-      cnt->nrejected++;
-      gsl_odeiv2_step_reset(c->step);
-      gsl_odeiv2_evolve_reset(c->ev);
-      continue;
-    }
-    cnt->nsteps++;
-    /* the earliest event that fired in (t0, t] */
-    size_t q_best = c->ne;
-    double h_best = *t - t0;
-    for (size_t q = 0; q < c->ne; q++)
-      if (fired(c, q, c->E0[q], c->E1[q])) {
-        double hq = locate(c, t0, *t - t0, q, c->E0[q]);
-        cnt->nevents++;
-        if (q_best == c->ne || hq < h_best) {
-          h_best = hq;
-          q_best = q;
-        }
-      }
-    if (q_best < c->ne) {
-      trial(c, t0, h_best);
-      memcpy(c->Y, c->Yt, c->dimY * sizeof(double));
-      *t = t0 + h_best;
-      note_step(c, *t);
-      if (obs != NULL && obs->on_step != NULL && (st = obs->on_step(obs->ctx, *t, c->Y)) != 0) {
-        memcpy(y, c->Y, c->dim * sizeof(double));
-        cnt->nfe = c->nfe;
-        return fb_err_set(err, st, "contact: stopped by the observer at t=%g", *t);
-      }
-      handle(c, *t, q_best);
-      cnt->nswitch++;
-      gsl_odeiv2_step_reset(c->step);
-      gsl_odeiv2_evolve_reset(c->ev);
-      events(c, *t, c->Y, c->E1);
-    }
-    memcpy(c->E0, c->E1, c->ne * sizeof(double));
-    note_step(c, *t);
-    if (obs != NULL && obs->on_step != NULL && (st = obs->on_step(obs->ctx, *t, c->Y)) != 0) {
-      memcpy(y, c->Y, c->dim * sizeof(double));
-      cnt->nfe = c->nfe;
-      return fb_err_set(err, st, "contact: stopped by the observer at t=%g", *t);
-    }
+  c->h = fmin(1e-3 * (pl->T - t), c->o.hmax);
+  const int st = events(c, t, c->Y, c->E0);
+  if (st != FB_OK) {
+    c->nosync = 1; /* the whole-run loop returned here without its counts */
+    return fb_err_set(err, st, "contact: force law failed at t=%g", t);
   }
-  cnt->nrejected += c->ev->failed_steps;
-  cnt->nfe = c->nfe;
-  memcpy(y, c->Y, c->dim * sizeof(double));
+  note_step(c, t);
   return FB_OK;
 }
 
-static int cws_evolve(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
-                      fb_err *err)
+/* The step from t0 as planned: the frozen slip directions and the step cap. */
+static void step_begin(cws *c, double t0)
+{
+  const fb_plant *pl = c->pl;
+  memcpy(c->Y0, c->Y, c->dimY * sizeof(double));
+  for (size_t i = 0; i < c->nc; i++)
+    if (c->fnewt[i] && !c->fmode[i]) {
+      fb_contact_in ci;
+      double u;
+      fb_contact_in_at(pl, i, t0, &ci, &u);
+      const double vr = c->Y[c->n + pl->contact[i].dof] - u;
+      if (vr != 0)
+        c->fdir[i] = vr > 0 ? 1.0 : -1.0;
+    }
+  /* Events are detected by sign changes at step ends: a step must not span two of them.
+   * Phases whose motion is polynomial (free fall, persistent contact at rest) let the
+   * error control grow the step without bound, so it is capped at 0.1 / f_c (a tenth of
+   * the fastest natural or forcing period) and 1 % of the span. */
+  const double hcap = fmin(c->o.hmax, fmin(0.01 * (pl->T - pl->t0),
+                                           isfinite(pl->f_c) && pl->f_c > 0 ? 0.1 / pl->f_c
+                                                                            : HUGE_VAL));
+  if (c->h > hcap)
+    c->h = hcap;
+}
+
+/* A free-flight step (error-controlled on the smooth flight) that ends deep in a force
+ * law's contact: its trial steps past the onset would meet the stiff force with a step
+ * sized for the flight, and the gap along them need not cross zero once.  It is taken
+ * again, ending near the (linearly predicted) onset, until the penetration at the step's
+ * end is below 1e-4 of the gap scale: 1 when c->h was set for that. */
+static int step_again(cws *c, double t0, double t)
+{
+  int again = 0;
+  for (size_t q = 0; q < c->nn; q++) {
+    const fb_normal *nm = &c->pl->normal[q];
+    if (!nm->type->event && c->E0[q] >= 0 && c->E1[q] < -1e-4 * nm->h_scale) {
+      const double frac = c->E0[q] / (c->E0[q] - c->E1[q]);
+      const double hn = (t - t0) * fmax(frac, 1e-3);
+      if (!again || hn < c->h)
+        c->h = hn;
+      again = 1;
+    }
+  }
+  return again && c->h > 16 * DBL_EPSILON * fmax(fabs(t0), 1.0);
+}
+
+/* One step of GSL's evolve (to T: the forcing's breaks lie inside its steps), ended at the
+ * earliest event that fired in it (at->event: handled by cws_event after the driver has
+ * reported the state there). */
+static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   cws *c = ws;
-  const fb_normal_type *nt = c->pl->normal[0].type;
-  const int st = nt->step_run != NULL
-                     ? nt->step_run(c->pb, &c->o, t, y, obs, cnt, &c->st, err)
-                     : evolve(c, t, y, obs, cnt, err);
+  if (c->ts != NULL)
+    return c->ts->step(c->tsws, at, y, cnt, err);
+  const double t0 = at->t;
+  double t = t0;
+  step_begin(c, t0);
+  const int s = gsl_odeiv2_evolve_apply(c->ev, c->ctl, c->step, &c->sys, &t, c->pl->T, &c->h,
+                                        c->Y);
+  if (s != GSL_SUCCESS) { /* the driver restores y at t0 */
+    if (c->fail == FB_BUDGET)
+      return fb_err_set(err, FB_BUDGET, "contact: RHS budget of %lu evaluations exhausted at "
+                        "t=%.17g", c->o.max_rhs, t0);
+    return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s, t0);
+  }
+  const int st = events(c, t, c->Y, c->E1);
+  if (st != FB_OK) { /* as the whole-run loop ended: at t, y as it was given, no counts */
+    c->nosync = 1;
+    at->keep = 1;
+    at->tnew = t;
+    memcpy(y, c->yin, c->dim * sizeof(double));
+    return fb_err_set(err, st, "contact: force law failed at t=%g", t);
+  }
+  if (step_again(c, t0, t)) {
+    memcpy(c->Y, c->Y0, c->dimY * sizeof(double));
+    cnt->nrejected++;
+    gsl_odeiv2_step_reset(c->step);
+    gsl_odeiv2_evolve_reset(c->ev);
+    at->rejected = 1;
+    return FB_OK;
+  }
+  /* the earliest event that fired in (t0, t] */
+  size_t q_best = c->ne;
+  double h_best = t - t0;
+  for (size_t q = 0; q < c->ne; q++)
+    if (fired(c, q, c->E0[q], c->E1[q])) {
+      double hq = locate(c, t0, t - t0, q, c->E0[q]);
+      cnt->nevents++;
+      if (q_best == c->ne || hq < h_best) {
+        h_best = hq;
+        q_best = q;
+      }
+    }
+  if (q_best < c->ne) {
+    trial(c, t0, h_best);
+    memcpy(c->Y, c->Yt, c->dimY * sizeof(double));
+    t = t0 + h_best;
+    c->q_event = q_best;
+    at->event = 1;
+  } else {
+    memcpy(c->E0, c->E1, c->ne * sizeof(double));
+  }
+  note_step(c, t);
+  memcpy(y, c->Y, c->dim * sizeof(double));
+  at->tnew = t;
+  return FB_OK;
+}
+
+/* The event located by the last step, at at->tnew (reported there): the switch. */
+static int cws_event(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  cws *c = ws;
+  const double t = at->tnew;
+  (void)err;
+  handle(c, t, c->q_event);
+  cnt->nswitch++;
+  gsl_odeiv2_step_reset(c->step);
+  gsl_odeiv2_evolve_reset(c->ev);
+  events(c, t, c->Y, c->E1);
+  memcpy(c->E0, c->E1, c->ne * sizeof(double));
+  note_step(c, t);
+  memcpy(y, c->Y, c->dim * sizeof(double));
+  at->report = 1;
+  return FB_OK;
+}
+
+/* The scheme's (or its time-stepping treatment's) own words for a budget: steps and
+ * rejections, the evaluations it counts itself (a time-stepping treatment counts in cnt). */
+static int cws_budget(const void *ws, const fb_counters *cnt, double t, fb_err *err)
+{
+  const cws *c = ws;
+  const unsigned long nfe = c->ts != NULL ? cnt->nfe : c->nfe;
+  if (cnt->nsteps + cnt->nrejected < c->o.max_steps && nfe < c->o.max_rhs)
+    return FB_OK;
+  return fb_err_set(err, FB_BUDGET, "%s: step budget of %lu steps (or RHS budget of %lu "
+                    "evaluations) exhausted at t=%.17g", c->ts != NULL ? c->ts->name : "contact",
+                    c->o.max_steps, c->o.max_rhs, t);
+}
+
+static int cws_stopped(const void *ws, int ost, double t, fb_err *err)
+{
+  const cws *c = ws;
+  return fb_err_set(err, ost, "%s: stopped by the observer at t=%g",
+                    c->ts != NULL ? c->ts->name : "contact", t);
+}
+
+/* The end of a run: the evaluations (not after a failed force law, as before), GSL's
+ * failed steps (after a complete run only) and the statistics. */
+static void cws_finish(void *ws, int st, fb_counters *cnt)
+{
+  cws *c = ws;
+  if (c->ts == NULL) {
+    if (!c->nosync)
+      cnt->nfe = c->nfe;
+    if (st == FB_OK)
+      cnt->nrejected += c->ev->failed_steps;
+  }
   if (c->o.stats != NULL)
     *(fb_impact_stats *)c->o.stats = c->st;
-  return st;
 }
 
 const fb_integrator_type fb_integrator_contact = {
@@ -710,8 +801,15 @@ const fb_integrator_type fb_integrator_contact = {
     .order = 0,
     .data = NULL,
     .alloc = cws_alloc,
-    .evolve = cws_evolve,
+    .evolve = NULL,
     .free = cws_free,
+    .reset = cws_reset,
+    .step = cws_step,
+    .event = cws_event,
+    .flags = FB_STEP_BREAKS_INSIDE | FB_STEP_NO_FINITE_CHECK,
+    .budget = cws_budget,
+    .stopped = cws_stopped,
+    .finish = cws_finish,
 };
 
 int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_stats *st,
@@ -732,7 +830,7 @@ int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_s
   double t = pb->plant->t0;
   fb_counters cnt;
   memset(&cnt, 0, sizeof cnt);
-  s = cws_evolve(ws, &t, y, NULL, &cnt, err);
+  s = fb_drive(&fb_integrator_contact, ws, pb, &oo, &t, y, NULL, NULL, &cnt, err);
   *st = ((cws *)ws)->st;
   if (cnt_out != NULL)
     *cnt_out = cnt;

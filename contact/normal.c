@@ -28,7 +28,7 @@ int fb_normal_check(const fb_normal_type *t, fb_err *err)
 {
   if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL ||
       t->params->size > FB_NORMAL_NP * sizeof(double) || t->ns > FB_NORMAL_NS ||
-      (!t->event && t->force == NULL && t->step_run == NULL))
+      (!t->event && t->force == NULL && t->stepper == NULL))
     return fb_err_set(err, FB_EINVAL,
                       "a normal treatment needs a name, a parameter set of at most %d "
                       "doubles, at most %d states and a force law",

@@ -69,213 +69,271 @@ static double dotn(const double *a, const double *b, size_t n)
   return s;
 }
 
-/* Workspace of one run, allocated once. */
+/* Workspace of one run, allocated once: the stepper's (fb_integrator.h), which the contact
+ * scheme runs under the driver. */
 typedef struct mjw {
+  const fb_problem *pb;
+  const fb_int_opts *o;   /* h, and stats: the contact scheme's fb_impact_stats */
+  fb_impact_stats *st;
+  double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
   int *closed, *inphase;
+  int impacted;
 } mjw;
 
-static int mj_n_run(const fb_problem *pb, const fb_int_opts *o, double *t, double *y,
-                    const fb_observer *obs, fb_counters *cnt, fb_impact_stats *st, fb_err *err)
+static void mjw_free(void *ws)
 {
+  mjw *W = ws;
+  if (W == NULL)
+    return;
+  free(W->buf);
+  free(W->closed);
+  free(W);
+}
+
+static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_problem *pb,
+                     const fb_int_opts *o, fb_err *err)
+{
+  (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const mj_n_params *p = (const mj_n_params *)pl->normal[0].np;
-  for (size_t k = 1; k < nn; k++)
-    if (pl->normal[k].type != pl->normal[0].type)
-      return fb_err_set(err, FB_EUNSUP, "moreau-jean: every normal of the plant must use it");
-  if (!(o->h > 0))
-    return fb_err_set(err, FB_EINVAL, "moreau-jean: a fixed step h > 0 is needed");
-  if (n > 64 && nc > 0)
-    return fb_err_set(err, FB_EUNSUP, "moreau-jean: at most 64 DOFs with friction");
   const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc;
-  double *buf = calloc(nd + 1, sizeof(double));
-  int *ibuf = calloc(2 * nn + 1, sizeof(int));
-  if (buf == NULL || ibuf == NULL) {
-    free(buf), free(ibuf);
+  mjw *W = calloc(1, sizeof *W);
+  *out = NULL;
+  if (W == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  W->buf = calloc(nd + 1, sizeof(double));
+  W->closed = calloc(2 * nn + 1, sizeof(int));
+  if (W->buf == NULL || W->closed == NULL) {
+    mjw_free(W);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  mjw W = {0};
-  double *q = buf;
-  W.f0 = q, q += n;
-  W.f1 = q, q += n;
-  W.xp = q, q += n;
-  W.v0 = q, q += n;
-  W.a = q, q += n;
-  W.P = q, q += nn;
-  W.w = q, q += nn;
-  W.R = q, q += nc;
-  W.MJ = q, q += nn * n;
-  W.vn0 = q, q += nn;
-  W.gk = q, q += nn;
-  W.u = q, q += 2 * nc;
-  W.closed = ibuf;
-  W.inphase = ibuf + nn;
+  W->pb = pb;
+  W->o = o;
+  W->st = o->stats;
+  double *q = W->buf;
+  W->f0 = q, q += n;
+  W->f1 = q, q += n;
+  W->xp = q, q += n;
+  W->v0 = q, q += n;
+  W->a = q, q += n;
+  W->P = q, q += nn;
+  W->w = q, q += nn;
+  W->R = q, q += nc;
+  W->MJ = q, q += nn * n;
+  W->vn0 = q, q += nn;
+  W->gk = q, q += nn;
+  W->u = q;
+  W->inphase = W->closed + nn;
   for (size_t k = 0; k < nn; k++) {
-    fb_plant_solve_mass(pl, pl->normal[k].Jn, W.MJ + k * n);
-    W.w[k] = dotn(pl->normal[k].Jn, W.MJ + k * n, n);
+    fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
+    W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
   }
-  double *x = y, *v = y + n;
-  const double th = p->theta;
-  int impacted = 0, status = FB_OK;
-  if (obs != NULL && obs->on_step != NULL && (status = obs->on_step(obs->ctx, *t, y)) != 0) {
-    free(buf), free(ibuf);
-    return fb_err_set(err, status, "moreau-jean: stopped by the observer at t=%g", *t);
-  }
-  while (*t < pl->T) {
-    if (cnt->nsteps >= o->max_steps || cnt->nfe >= o->max_rhs) {
-      status = fb_err_set(err, FB_BUDGET, "moreau-jean: step budget of %lu steps (or RHS "
-                          "budget of %lu evaluations) exhausted at t=%.17g", o->max_steps,
-                          o->max_rhs, *t);
-      break;
-    }
-    const double t0 = *t;
-    double h = o->h;
-    if (t0 + h > pl->T || pl->T - (t0 + h) < 1e-9 * h)
-      h = pl->T - t0; /* land on T */
-    const double t1 = t0 + h;
-    memcpy(W.v0, v, n * sizeof(double));
-    /* smooth forces, theta-weighted with an explicit predictor */
-    fb_plant_smooth_force(pl, t0, x, v, W.f0);
-    for (size_t i = 0; i < n; i++)
-      W.xp[i] = x[i] + h * v[i];
-    fb_plant_smooth_force(pl, t1, W.xp, v, W.f1);
-    cnt->nfe += 2;
-    for (size_t i = 0; i < n; i++)
-      W.f0[i] = h * ((1 - th) * W.f0[i] + th * W.f1[i]);
-    fb_plant_solve_mass(pl, W.f0, W.a);
-    for (size_t i = 0; i < n; i++)
-      v[i] += W.a[i]; /* v_free */
-    /* the index set: closed normals by the predicted gap */
+  *out = W;
+  return FB_OK;
+}
+
+/* The start of the run: the plant's checks, and the initial state reported. */
+static int mjw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  mjw *W = ws;
+  const fb_plant *pl = W->pb->plant;
+  (void)y, (void)cnt;
+  if (at->seg > 0) /* never: the contact scheme crosses breaks inside its steps */
+    return FB_OK;
+  for (size_t k = 1; k < pl->nn; k++)
+    if (pl->normal[k].type != pl->normal[0].type)
+      return fb_err_set(err, FB_EUNSUP, "moreau-jean: every normal of the plant must use it");
+  if (!(W->o->h > 0))
+    return fb_err_set(err, FB_EINVAL, "moreau-jean: a fixed step h > 0 is needed");
+  if (pl->n > 64 && pl->nc > 0)
+    return fb_err_set(err, FB_EUNSUP, "moreau-jean: at most 64 DOFs with friction");
+  memset(W->inphase, 0, pl->nn * sizeof(int));
+  W->impacted = 0;
+  at->report = 1;
+  return FB_OK;
+}
+
+/* Projected Gauss-Seidel on P_n (normals) and R_i (friction) for the step to t1 of length
+ * h, from v_free in v: 1 when it converged; sweeps counted in *sweeps. */
+static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, long *sweeps)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
+  int conv = 0;
+  const long smax = (long)p->pgs_max;
+  while (!conv && *sweeps < smax) {
+    double change = 0, scale = 0;
+    (*sweeps)++;
     for (size_t k = 0; k < nn; k++) {
+      if (!W->closed[k])
+        continue;
       const fb_normal *nm = &pl->normal[k];
-      W.vn0[k] = dotn(nm->Jn, W.v0, n);
-      const double g = dotn(nm->Jn, x, n) + nm->g0;
-      W.gk[k] = g;
-      W.closed[k] = g + th * h * W.vn0[k] <= 0;
-      W.P[k] = 0;
+      const double e = nm->np[0];
+      /* [AB08] eq. 10.8: P <- max(0, P - (J_n v + e J_n v_k) / w) */
+      const double un = dotn(nm->Jn, v, n) + e * fmin(W->vn0[k], 0.0);
+      const double Pn = fmax(0.0, W->P[k] - un / W->w[k]);
+      const double d = Pn - W->P[k];
+      for (size_t i = 0; i < n; i++)
+        v[i] += W->MJ[k * n + i] * d;
+      W->P[k] = Pn;
+      change = fmax(change, fabs(d));
+      scale = fmax(scale, Pn);
     }
     for (size_t i = 0; i < nc; i++) {
-      fb_contact_in ci;
-      double us;
-      fb_contact_in_at(pl, i, t1, &ci, &us);
-      const double vr0 = W.v0[pl->contact[i].dof] - us;
-      W.u[i] = us;
-      W.u[nc + i] = fb_friction_mu(&pl->contact[i].law, fabs(vr0), NULL); /* mu(|v_r,k|) */
-      W.R[i] = 0;
-    }
-    /* projected Gauss-Seidel on P_n (normals) and R_i (friction) */
-    int conv = 0;
-    long sweeps = 0;
-    const long smax = (long)p->pgs_max;
-    while (!conv && sweeps < smax) {
-      double change = 0, scale = 0;
-      sweeps++;
-      for (size_t k = 0; k < nn; k++) {
-        if (!W.closed[k])
-          continue;
-        const fb_normal *nm = &pl->normal[k];
-        const double e = nm->np[0];
-        /* [AB08] eq. 10.8: P <- max(0, P - (J_n v + e J_n v_k) / w) */
-        const double un = dotn(nm->Jn, v, n) + e * fmin(W.vn0[k], 0.0);
-        const double Pn = fmax(0.0, W.P[k] - un / W.w[k]);
-        const double d = Pn - W.P[k];
-        for (size_t i = 0; i < n; i++)
-          v[i] += W.MJ[k * n + i] * d;
-        W.P[k] = Pn;
-        change = fmax(change, fabs(d));
-        scale = fmax(scale, Pn);
+      const size_t j = pl->contact[i].dof;
+      double bound = -1;
+      for (size_t k = 0; k < nn; k++)
+        if (pl->normal[k].fric == (long)i)
+          bound = W->closed[k] ? W->u[nc + i] * W->P[k] : 0.0;
+      if (bound < 0) {
+        fb_contact_in ci;
+        double us;
+        fb_contact_in_at(pl, i, t1, &ci, &us);
+        bound = h * W->u[nc + i] * ci.N;
       }
-      for (size_t i = 0; i < nc; i++) {
-        const size_t j = pl->contact[i].dof;
-        double bound = -1;
-        for (size_t k = 0; k < nn; k++)
-          if (pl->normal[k].fric == (long)i)
-            bound = W.closed[k] ? W.u[nc + i] * W.P[k] : 0.0;
-        if (bound < 0) {
-          fb_contact_in ci;
-          double us;
-          fb_contact_in_at(pl, i, t1, &ci, &us);
-          bound = h * W.u[nc + i] * ci.N;
-        }
-        /* the impulse that stops v_r, projected on the disc |R| <= bound */
-        const double mjj = 1.0 / pl->Minv[j * n + j];
-        const double vr = v[j] - W.u[i];
-        const double Ri = fmin(bound, fmax(-bound, W.R[i] - mjj * vr));
-        const double d = Ri - W.R[i];
-        for (size_t r = 0; r < n; r++)
-          v[r] += pl->Minv[r * n + j] * d; /* M^-1 e_j d */
-        W.R[i] = Ri;
-        change = fmax(change, fabs(d));
-        scale = fmax(scale, fabs(Ri));
-      }
-      conv = change <= p->pgs_tol * fmax(scale, DBL_MIN) || (nc == 0 && nn == 1);
+      /* the impulse that stops v_r, projected on the disc |R| <= bound */
+      const double mjj = 1.0 / pl->Minv[j * n + j];
+      const double vr = v[j] - W->u[i];
+      const double Ri = fmin(bound, fmax(-bound, W->R[i] - mjj * vr));
+      const double d = Ri - W->R[i];
+      for (size_t r = 0; r < n; r++)
+        v[r] += pl->Minv[r * n + j] * d; /* M^-1 e_j d */
+      W->R[i] = Ri;
+      change = fmax(change, fabs(d));
+      scale = fmax(scale, fabs(Ri));
     }
-    cnt->ninner += (unsigned long)sweeps;
-    if (!conv) {
-      status = fb_err_set(err, FB_EGSL, "moreau-jean: projected Gauss-Seidel did not converge "
-                          "in %ld sweeps at t=%g", sweeps, t0);
-      break;
-    }
-    for (size_t i = 0; i < n; i++)
-      x[i] += h * ((1 - th) * W.v0[i] + th * v[i]);
-    *t = t1;
-    cnt->nsteps++;
-    /* statistics */
-    for (size_t k = 0; k < nn; k++) {
-      const fb_normal *nm = &pl->normal[k];
-      const double lam = W.P[k] / h, vn1 = dotn(nm->Jn, v, n);
-      const double g = dotn(nm->Jn, x, n) + nm->g0;
-      st->max_pen = fmax(st->max_pen, -g);
-      st->min_lambda = fmin(st->min_lambda, lam);
-      st->work_n += W.P[k] * 0.5 * (W.vn0[k] + vn1);
-      if (W.P[k] > 0 && !W.inphase[k]) {
-        const double frac = W.vn0[k] < 0 ? fmin(fmax(W.gk[k] / -W.vn0[k], 0.0), h) : 0.0;
-        W.inphase[k] = 1;
-        impacted = 1;
-        if (k == 0) {
-          if (st->n < FB_IMPACT_MAX) {
-            st->t_in[st->n] = t0 + frac;
-            st->v_in[st->n] = W.vn0[k];
-            st->t_out[st->n] = st->v_out[st->n] = NAN;
-          }
-          st->n++;
-          if (nm->fric >= 0 && st->n == 1)
-            st->vt_after_first = v[pl->contact[nm->fric].dof];
-        }
-      } else if (W.P[k] == 0 && W.inphase[k]) {
-        W.inphase[k] = 0;
-        if (k == 0 && st->n > 0 && st->n <= FB_IMPACT_MAX) {
-          st->t_out[st->n - 1] = t0;
-          st->v_out[st->n - 1] = W.vn0[k];
-        }
-      }
+    conv = change <= p->pgs_tol * fmax(scale, DBL_MIN) || (nc == 0 && nn == 1);
+  }
+  return conv;
+}
+
+/* The statistics after the step from t0 to t1 = t0 + h that ended at y. */
+static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn;
+  double *x = y, *v = y + n;
+  fb_impact_stats *st = W->st;
+  for (size_t k = 0; k < nn; k++) {
+    const fb_normal *nm = &pl->normal[k];
+    const double lam = W->P[k] / h, vn1 = dotn(nm->Jn, v, n);
+    const double g = dotn(nm->Jn, x, n) + nm->g0;
+    st->max_pen = fmax(st->max_pen, -g);
+    st->min_lambda = fmin(st->min_lambda, lam);
+    st->work_n += W->P[k] * 0.5 * (W->vn0[k] + vn1);
+    if (W->P[k] > 0 && !W->inphase[k]) {
+      const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
+      W->inphase[k] = 1;
+      W->impacted = 1;
       if (k == 0) {
-        st->lam_T = lam;
-        if (*t >= st->t_watch) {
-          fb_plant_smooth_force(pl, *t, x, v, W.f1);
-          fb_plant_solve_mass(pl, W.f1, W.a);
-          const double ls = -dotn(nm->Jn, W.a, n) / W.w[0];
-          st->rest_pen = fmax(st->rest_pen, -g);
-          st->rest_gap = fmax(st->rest_gap, g);
-          st->rest_lam_err = fmax(st->rest_lam_err, fabs(lam - ls));
-          st->rest_lam_static = ls;
+        if (st->n < FB_IMPACT_MAX) {
+          st->t_in[st->n] = t0 + frac;
+          st->v_in[st->n] = W->vn0[k];
+          st->t_out[st->n] = st->v_out[st->n] = NAN;
         }
-        const long fi = nm->fric;
-        if (fi >= 0 && impacted && isnan(st->t_stop) &&
-            fabs(v[pl->contact[fi].dof] - W.u[fi]) < pl->v_stick)
-          st->t_stop = *t;
+        st->n++;
+        if (nm->fric >= 0 && st->n == 1)
+          st->vt_after_first = v[pl->contact[nm->fric].dof];
+      }
+    } else if (W->P[k] == 0 && W->inphase[k]) {
+      W->inphase[k] = 0;
+      if (k == 0 && st->n > 0 && st->n <= FB_IMPACT_MAX) {
+        st->t_out[st->n - 1] = t0;
+        st->v_out[st->n - 1] = W->vn0[k];
       }
     }
-    if (obs != NULL && obs->on_step != NULL && (status = obs->on_step(obs->ctx, *t, y)) != 0) {
-      status = fb_err_set(err, status, "moreau-jean: stopped by the observer at t=%g", *t);
-      break;
+    if (k == 0) {
+      st->lam_T = lam;
+      if (t1 >= st->t_watch) {
+        fb_plant_smooth_force(pl, t1, x, v, W->f1);
+        fb_plant_solve_mass(pl, W->f1, W->a);
+        const double ls = -dotn(nm->Jn, W->a, n) / W->w[0];
+        st->rest_pen = fmax(st->rest_pen, -g);
+        st->rest_gap = fmax(st->rest_gap, g);
+        st->rest_lam_err = fmax(st->rest_lam_err, fabs(lam - ls));
+        st->rest_lam_static = ls;
+      }
+      const long fi = nm->fric;
+      if (fi >= 0 && W->impacted && isnan(st->t_stop) &&
+          fabs(v[pl->contact[fi].dof] - W->u[fi]) < pl->v_stick)
+        st->t_stop = t1;
     }
   }
-  free(buf);
-  free(ibuf);
-  return status;
 }
+
+/* One step from at->t of o->h (landing on T, the plant's breaks inside it: t1 = t0 + h
+ * accumulated, as the scheme always stepped). */
+static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
+{
+  mjw *W = ws;
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
+  const mj_n_params *p = (const mj_n_params *)pl->normal[0].np;
+  double *x = y, *v = y + n;
+  const double th = p->theta;
+  const double t0 = at->t;
+  double h = W->o->h;
+  if (t0 + h > pl->T || pl->T - (t0 + h) < 1e-9 * h)
+    h = pl->T - t0; /* land on T */
+  const double t1 = t0 + h;
+  memcpy(W->v0, v, n * sizeof(double));
+  /* smooth forces, theta-weighted with an explicit predictor */
+  fb_plant_smooth_force(pl, t0, x, v, W->f0);
+  for (size_t i = 0; i < n; i++)
+    W->xp[i] = x[i] + h * v[i];
+  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+  cnt->nfe += 2;
+  for (size_t i = 0; i < n; i++)
+    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+  fb_plant_solve_mass(pl, W->f0, W->a);
+  for (size_t i = 0; i < n; i++)
+    v[i] += W->a[i]; /* v_free */
+  /* the index set: closed normals by the predicted gap */
+  for (size_t k = 0; k < nn; k++) {
+    const fb_normal *nm = &pl->normal[k];
+    W->vn0[k] = dotn(nm->Jn, W->v0, n);
+    const double g = dotn(nm->Jn, x, n) + nm->g0;
+    W->gk[k] = g;
+    W->closed[k] = g + th * h * W->vn0[k] <= 0;
+    W->P[k] = 0;
+  }
+  for (size_t i = 0; i < nc; i++) {
+    fb_contact_in ci;
+    double us;
+    fb_contact_in_at(pl, i, t1, &ci, &us);
+    const double vr0 = W->v0[pl->contact[i].dof] - us;
+    W->u[i] = us;
+    W->u[nc + i] = fb_friction_mu(&pl->contact[i].law, fabs(vr0), NULL); /* mu(|v_r,k|) */
+    W->R[i] = 0;
+  }
+  long sweeps = 0;
+  const int conv = mj_pgs(W, p, t1, h, v, &sweeps);
+  cnt->ninner += (unsigned long)sweeps;
+  if (!conv) { /* the run ends at t0 with v as the sweeps left it, as it always did */
+    at->keep = 1;
+    at->tnew = t0;
+    return fb_err_set(err, FB_EGSL, "moreau-jean: projected Gauss-Seidel did not converge "
+                      "in %ld sweeps at t=%g", sweeps, t0);
+  }
+  for (size_t i = 0; i < n; i++)
+    x[i] += h * ((1 - th) * W->v0[i] + th * v[i]);
+  mj_stats(W, t0, t1, h, y);
+  at->tnew = t1;
+  return FB_OK;
+}
+
+/* The stepper the contact scheme runs for this treatment (its budget and messages are the
+ * contact scheme's, named after this type). */
+static const fb_integrator_type mj_n_stepper = {
+    .name = "moreau-jean",
+    .title = "Moreau-Jean time stepping of a plant with normal contacts",
+    .fixed_ok = 1,
+    .alloc = mjw_alloc,
+    .free = mjw_free,
+    .reset = mjw_reset,
+    .step = mjw_step,
+};
 
 const fb_normal_type fb_normal_moreau_jean = {
     .name = "moreau-jean",
@@ -286,5 +344,5 @@ const fb_normal_type fb_normal_moreau_jean = {
     .ns = 0,
     .event = 0,
     .resolve = mj_n_resolve,
-    .step_run = mj_n_run,
+    .stepper = &mj_n_stepper,
 };

@@ -5,7 +5,10 @@
  * (max_steps before each attempt, max_rhs where the stepper cannot count mid-step), the
  * forcing breaks (segments landed on exactly, the stepper reset at each), the fixed-step
  * grid t = tseg + k h, the last good state restored on a failure, the finiteness check and
- * the observer.  The messages are the ones the separate loops wrote, so results files do
+ * the observer.  A scheme that keeps its own books (the contact scheme) may word its budget
+ * and its observer stop itself, cross breaks inside its steps, leave finiteness to the
+ * observer and hand over its counts at the end (fb_integrator_type.flags, budget, stopped,
+ * finish).  The messages are the ones the separate loops wrote, so results files do
  * not change.
  */
 #include <math.h>
@@ -20,7 +23,8 @@ static void segment_begin(fb_stepper *s, size_t seg)
 {
   s->at.seg = seg;
   s->at.tseg = s->t;
-  s->at.t1 = fb_problem_next_stop(s->pb, s->t);
+  s->at.t1 = (s->type->flags & FB_STEP_BREAKS_INSIDE) ? s->pb->plant->T
+                                                       : fb_problem_next_stop(s->pb, s->t);
   s->k = 0;
 }
 
@@ -71,7 +75,11 @@ static int observe(const fb_stepper *s, const fb_observer *obs, fb_err *err)
   if (obs == NULL || obs->on_step == NULL)
     return FB_OK;
   const int ost = obs->on_step(obs->ctx, s->t, s->y);
-  return ost != 0 ? fb_err_set(err, ost, "stopped by the observer at t=%.17g", s->t) : FB_OK;
+  if (ost == 0)
+    return FB_OK;
+  if (s->type->stopped != NULL)
+    return s->type->stopped(s->ws, ost, s->t, err);
+  return fb_err_set(err, ost, "stopped by the observer at t=%.17g", s->t);
 }
 
 /* Before a step: at the end of a segment that is not the run's, the forcing jumps and the
@@ -94,6 +102,8 @@ static int prepare(fb_stepper *s, const fb_observer *obs, fb_err *err)
 static int budget_check(const fb_stepper *s, fb_err *err)
 {
   const fb_counters *cnt = s->cnt;
+  if (s->type->budget != NULL)
+    return s->type->budget(s->ws, cnt, s->t, err);
   if (cnt->nsteps + cnt->nrejected >= s->o->max_steps)
     return fb_err_set(err, FB_BUDGET, "step budget of %lu steps exhausted at t=%.17g",
                       s->o->max_steps, s->t);
@@ -162,7 +172,7 @@ static int attempt(fb_stepper *s, const fb_observer *obs, fb_err *err)
   if (at->rejected)
     return FB_OK;
   const double tnew = at->tnew;
-  if (!fb_all_finite(y, dim)) {
+  if (!(s->type->flags & FB_STEP_NO_FINITE_CHECK) && !fb_all_finite(y, dim)) {
     memcpy(y, ysave, dim * sizeof(double));
     return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", tnew);
   }
@@ -218,6 +228,12 @@ int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_e
   return FB_OK;
 }
 
+void fb_stepper_finish(fb_stepper *s, int st)
+{
+  if (s->type->finish != NULL)
+    s->type->finish(s->ws, st, s->cnt);
+}
+
 int fb_drive(const fb_integrator_type *type, void *ws, const fb_problem *pb,
              const fb_int_opts *o, double *t, double *y, const fb_observer *obs,
              struct fb_quiet *quiet, fb_counters *cnt, fb_err *err)
@@ -235,6 +251,7 @@ int fb_drive(const fb_integrator_type *type, void *ws, const fb_problem *pb,
   while (st == FB_OK && s.t < T)
     st = fb_stepper_evolve(&s, T, obs, err);
   *t = s.t;
+  fb_stepper_finish(&s, st);
   free(ysave);
   return st;
 }

@@ -135,7 +135,6 @@ fi
 # (item 3, opaque plant internals).
 long_ok=" bench/suite/matrix.c:fb_table_default bench/harness/reference.c:fb_reference_run_opts
   core/fb_plant.c:fb_plant_finish models/glowinski.c:glow_alloc
-  contact/normal_moreau_jean.c:mj_n_run contact/contact_scheme.c:evolve
   integrators/system.c:fb_system_jac "
 long_ok=$(echo $long_ok)
 still_long=" "

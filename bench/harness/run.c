@@ -208,7 +208,7 @@ static int case_normals(fb_case *c, fb_err *err)
   }
   /* a time-stepping treatment (moreau-jean) runs at a fixed step, default (T - t0)/1e4;
    * the others are event-driven with an adaptive stepper */
-  const int stepping = pl->normal[0].type->step_run != NULL;
+  const int stepping = pl->normal[0].type->stepper != NULL;
   if (stepping && !isnan(c->opts.atol) && isnan(c->opts.h))
     return fb_err_set(err, FB_EINVAL, "normal %s is a fixed-step scheme: give --h, not --tol",
                       pl->normal[0].type->name);

@@ -270,7 +270,7 @@ static void contact_groups(builder *b)
       x->sets[1] = nv->set;
     }
     const fb_normal_type *nt = fb_normal_find(nv->normal);
-    if (nt != NULL && nt->step_run != NULL) /* a fixed-step treatment: its step ladder */
+    if (nt != NULL && nt->stepper != NULL) /* a fixed-step treatment: its step ladder */
       sweep(x, FB_SWEEP_H, NULL, contact_steps, sizeof contact_steps / sizeof *contact_steps);
     else
       sweep(x, FB_SWEEP_TOL, NULL, contact_tols, sizeof contact_tols / sizeof *contact_tols);

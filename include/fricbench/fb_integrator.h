@@ -12,9 +12,11 @@
  * far, which is itself a result), the forcing breaks (stepped to exactly, the stepper
  * reset there), the fixed-step grid, events' order of reports, the last good state and
  * the observer.  Every in-tree scheme is a stepper (the GSL family, heun3, beuler, bdf2,
- * glowinski, kbe, newmark, moreau-jean, event and paper) except the contact scheme
- * (contact/contact_scheme.c), which, like a plugin's own scheme, runs its whole-run
- * evolve under fb_drive.  On return y and *t hold the last good state.
+ * glowinski, kbe, newmark, moreau-jean, event, paper and the contact scheme with its
+ * normal treatments, moreau-jean's time stepping included); only a plugin's own scheme
+ * may still run a whole-run evolve under fb_drive.  The contact scheme keeps its own
+ * books (flags, budget, stopped, finish below), so that its results did not change when
+ * it moved onto the driver.  On return y and *t hold the last good state.
  */
 #ifndef FB_INTEGRATOR_H
 #define FB_INTEGRATOR_H
@@ -133,8 +135,8 @@ typedef struct fb_integrator_type {
   const void *data;  /* private to the family (e.g. the GSL step type) */
   int (*alloc)(void **ws, const struct fb_integrator_type *type, const fb_problem *pb,
                const fb_int_opts *o, fb_err *err);
-  /* The whole run from *t to the plant's end time T, for a scheme that is not a stepper
-   * (NULL for those that are: fb_drive runs them). */
+  /* The whole run from *t to the plant's end time T, for a plugin's scheme that is not a
+   * stepper (NULL for those that are, every in-tree one: fb_drive runs them). */
   int (*evolve)(void *ws, double *t, double *y, const fb_observer *obs, fb_counters *cnt,
                 fb_err *err);
   void (*free)(void *ws);
@@ -143,7 +145,7 @@ typedef struct fb_integrator_type {
   int one_dim;
   /* ---- the stepper operations (SUNStepper-like; fb_drive() and fb_stepper_* call them).
    * A type has either step (then evolve is NULL: the driver owns the loop) or only the
-   * whole-run evolve above (schemes not yet on the contract, plugins' own). */
+   * whole-run evolve above (a plugin's own scheme not on the contract). */
   /* Start again from (at->t, y): at the start of a run (at->seg = 0) and at every
    * forcing break (at->seg > 0: the state is the run's own, only the forcing jumps; GSL
    * must reset its steppers there, newmark re-solves the acceleration, glowinski keeps
@@ -167,7 +169,29 @@ typedef struct fb_integrator_type {
   /* After a step that set at->event, reported at at->tnew: apply the switch to y (count
    * it in cnt) and set at->report for the state after it.  NULL for schemes without. */
   int (*event)(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
+  /* ---- for schemes that keep their own books (the contact scheme; NULL/0 for others) */
+  unsigned flags; /* FB_STEP_*, below */
+  /* The budgets before each attempt, in place of the driver's: FB_OK, or FB_BUDGET with
+   * the scheme's message (the contact scheme counts evaluations in its own workspace and
+   * words the budget its own way). */
+  int (*budget)(const void *ws, const fb_counters *cnt, double t, fb_err *err);
+  /* The message of a run the observer stopped with status ost at t, in place of the
+   * driver's; returns ost. */
+  int (*stopped)(const void *ws, int ost, double t, fb_err *err);
+  /* At the end of a run under fb_drive, whatever its status st: hand over what the
+   * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
+  void (*finish)(void *ws, int st, fb_counters *cnt);
 } fb_integrator_type;
+
+/* fb_integrator_type.flags */
+enum {
+  /* The stepper crosses forcing breaks itself (its segment runs to T: no reset at a
+   * break), as the contact scheme's GSL evolve always did. */
+  FB_STEP_BREAKS_INSIDE = 1u << 0,
+  /* No finiteness check after a step: the observer judges the state (a non-finite state
+   * is reported by the run's guards, at the step's time, as it was before the driver). */
+  FB_STEP_NO_FINITE_CHECK = 1u << 1,
+};
 
 /* A stepper instance under the driver: the scheme's workspace, the run's state and
  * where it is (SUNStepper's counters and last step).  No allocation: y and ysave are
@@ -204,6 +228,10 @@ int fb_stepper_step(fb_stepper *s, const fb_observer *obs, fb_err *err);
  * first (a step is never shortened for t_stop, so the steps do not depend on the stops
  * asked for); FB_OK there.  Uses the type's fast path for whole segments. */
 int fb_stepper_evolve(fb_stepper *s, double t_stop, const fb_observer *obs, fb_err *err);
+
+/* The end of a run that ended with status st (after the last fb_stepper_step/evolve):
+ * the scheme hands over what it kept for itself (fb_integrator_type.finish). */
+void fb_stepper_finish(fb_stepper *s, int st);
 
 /* The whole run from *t to the plant's end, for any integrator type: through the
  * stepper operations when it has them (the driver owns the budgets, the breaks and the

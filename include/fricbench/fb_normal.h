@@ -52,13 +52,12 @@ typedef struct fb_normal_type {
   void (*onset)(const void *p, double gd, double *s);
   /* lambda_n >= 0 at gap g, rate gd, states s; their rates into ds (ns entries). */
   double (*force)(const void *p, double g, double gd, const double *s, double *ds);
-  /* A time-stepping treatment (moreau-jean) runs the whole plant itself at the fixed step
-   * o->h, in place of the contact scheme's event-driven loop: from (*t, y) to the plant's
-   * T, observer after every step, statistics into *st (t_watch set by the caller).  NULL
-   * for the others. */
-  int (*step_run)(const fb_problem *pb, const fb_int_opts *o, double *t, double *y,
-                  const fb_observer *obs, fb_counters *cnt, struct fb_impact_stats *st,
-                  fb_err *err);
+  /* A time-stepping treatment (moreau-jean) steps the whole plant itself at the fixed step
+   * o->h, in place of the contact scheme's events: its stepper (fb_integrator.h; alloc,
+   * reset, step, free), which the contact scheme runs under the one driver with its own
+   * budgets and messages, statistics into the fb_impact_stats at o->stats (t_watch set by
+   * the caller).  NULL for the others. */
+  const struct fb_integrator_type *stepper;
 } fb_normal_type;
 
 extern const fb_normal_type fb_normal_newton;
