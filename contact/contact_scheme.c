@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "fb_models.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct cws {
   const fb_problem *pb;

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_util.h"
 
 /* The built-ins, then the treatments of loaded plugins (fb_normal_register), appended at

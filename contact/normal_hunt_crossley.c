@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct hunt_crossley_params {
   double k, p, law, e, v_min;

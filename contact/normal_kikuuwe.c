@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct kikuuwe_n_params {
   double K, B, c;

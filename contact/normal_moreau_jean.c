@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "fb_models.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct mj_n_params {
   double e, theta, pgs_tol, pgs_max;

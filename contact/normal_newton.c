@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct newton_params {
   double e, zeno_tol;

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 typedef struct penalty_n_params {
   double cN, dN, e, clip;

@@ -21,6 +21,7 @@
 
 #include "fb_fuzz.h"
 #include "fb_run.h"
+#include "fb_scenarios.h"
 
 static size_t count_models(void)
 {

@@ -5,7 +5,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
-#include "fb_model_registry.h"
+#include "fb_model_registry_int.h"
 
 /* Any integrator by name: a generic one or any model's own scheme; NULL if unknown. */
 const fb_integrator_type *fb_integrator_find_any(const char *name);

@@ -1,4 +1,5 @@
-/* fb_scenarios.h — one exported type per scenario file, listed in registry.c. */
+/* fb_scenarios.h — one exported type per scenario file, listed in registry.c, and the
+ * registry's table and registration. */
 #ifndef FB_SCENARIOS_H
 #define FB_SCENARIOS_H
 
@@ -28,5 +29,14 @@ extern const fb_scenario_type fb_scenario_bouncing_ball;
 extern const fb_scenario_type fb_scenario_block_drop;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
 extern const fb_scenario_type *const fb_contact_scenario_registry[];
+
+/* Private to scenarios/ and the layers above (issue 25 item 3); plugins and embedding
+ * programs use fb_scenario_at and fb_scenario_find (include/fricbench/fb_scenario.h). */
+/* The built-in scenarios, NULL-terminated, in listing order (registry.c). */
+extern const fb_scenario_type *const fb_scenario_registry[];
+/* Append a plugin's scenario (fb_plugin_load, after its checks): FB_EINVAL when it lacks a
+ * name, parameters or build(), or its name is taken; FB_ENOMEM when the plugin table is
+ * full. */
+int fb_scenario_register(const fb_scenario_type *t, fb_err *err);
 
 #endif

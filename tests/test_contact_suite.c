@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "fb_contact_metrics.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_test.h"
 #include "fb_verdicts.h"

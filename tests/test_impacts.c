@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_scenario.h"
 #include "fb_test.h"

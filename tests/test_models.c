@@ -5,7 +5,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model.h"
-#include "fb_model_registry.h"
+#include "fb_model_registry_int.h"
 #include "fb_test.h"
 #include "fb_util.h"
 

@@ -13,7 +13,7 @@
 
 #include "fb_gsl_ode.h"
 #include "fb_kernel.h"
-#include "fb_model_registry.h"
+#include "fb_model_registry_int.h"
 #include "fb_system.h"
 #include "fb_test.h"
 

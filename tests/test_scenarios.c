@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fb_scenario.h"
+#include "fb_scenarios.h"
 #include "fb_test.h"
 #include "fb_util.h"
 

@@ -20,6 +20,7 @@
 #include "fb_model_registry.h"
 #include "fb_reference.h"
 #include "fb_scenario.h"
+#include "fb_scenarios.h"
 #include "fb_test.h"
 #include "fb_util.h"
 

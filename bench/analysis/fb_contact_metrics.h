@@ -1,12 +1,12 @@
 /* fb_contact_metrics.h — the metrics of a run with normal contacts (docs/design.md §12),
- * from the contact scheme's per-impact statistics (fb_impact_stats, include/fricbench/fb_normal.h)
+ * from the contact scheme's per-impact statistics (fb_impact_stats, contact/fb_normal_int.h)
  * against those of the contact reference: the same scenario variant under `newton`.
  */
 #ifndef FB_CONTACT_METRICS_H
 #define FB_CONTACT_METRICS_H
 
 #include "fb_metrics.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_run.h"
 
 /* Tolerance of the contact reference (newton's inner stepper, atol = rtol). */

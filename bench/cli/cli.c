@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "fb_io.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_plugin.h"
 #include "fb_run.h"
 #include "fb_scenarios.h"

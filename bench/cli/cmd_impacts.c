@@ -15,7 +15,7 @@
 #include "fb_cli.h"
 #include "fb_contact_metrics.h"
 #include "fb_io.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_run.h"
 
 static const char impacts_help[] =

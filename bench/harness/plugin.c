@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "fb_model.h"
+#include "fb_model_registry_int.h"
 #include "fb_normal.h"
 #include "fb_plugin_check.h"
 #include "fb_scenario.h"
+#include "fb_scenarios.h"
 #include "fricbench.h"
 
 #ifndef FB_VERSION

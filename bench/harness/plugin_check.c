@@ -10,6 +10,7 @@
 
 #include "fb_integrator.h"
 #include "fb_model_registry.h"
+#include "fb_normal_int.h"
 #include "fb_params.h"
 
 /* Bounds that no sane table reaches but that keep every loop over a plugin's data finite

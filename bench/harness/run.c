@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "fb_quiet.h"
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_util.h"
 

@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_int.h"
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 
 /* The impact-time errors (s) at which the cost of the treatments is compared. */
 static const double contact_targets[] = {1e-4, 1e-2};

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_normal.h"
+#include "fb_normal_int.h"
 #include "fb_suite.h"
 
 #define Q FB_EXP_QUICK

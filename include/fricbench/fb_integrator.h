@@ -48,8 +48,9 @@ typedef struct fb_int_opts {
   double event_tol;        /* event location tolerance in time (s) */
   const char *stepper;     /* inner GSL stepper of hybrid schemes; NULL = their default */
   void *stats;             /* schemes with statistics of their own write them here at the end
-                              of a run (contact: fb_impact_stats, include/fricbench/fb_normal.h); NULL:
-                              none.  Never changes the step sequence. */
+                              of a run (contact: fb_impact_stats, the library's private
+                              contact/fb_normal_int.h); NULL: none.  Never changes the step
+                              sequence. */
 } fb_int_opts;
 
 #define FB_DEFAULT_MAX_STEPS 20000000UL

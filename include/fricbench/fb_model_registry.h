@@ -1,26 +1,17 @@
 /* fb_model_registry.h — finding models by name: the built-ins of models/registry.c, then
- * the models of loaded plugins.  Public (installed with fb_model.h, the contract). */
+ * the models of loaded plugins.  Public (installed with fb_model.h, the contract); the
+ * tables themselves and the registration are the library's (models/fb_model_registry_int.h). */
 #ifndef FB_MODEL_REGISTRY_H
 #define FB_MODEL_REGISTRY_H
 
 #include "fb_model.h"
 #include "fb_model_suite.h"
 
-/* Registry (models/registry.c): the built-in models, NULL-terminated, in listing order.
- * fb_model_at(i) walks the built-ins and then the models of loaded plugins (NULL past
- * the end); every listing, lookup and default table goes through it. */
-extern const fb_model_type *const fb_model_registry[];
+/* fb_model_at(i) walks the built-in models (models/registry.c) and then the models of
+ * loaded plugins, in listing order (NULL past the end); every listing, lookup and default
+ * table goes through it. */
 FB_API const fb_model_type *fb_model_at(size_t i);
 FB_API const fb_model_type *fb_model_find(const char *name);
-/* The built-ins' suite records, entry by entry with fb_model_registry (registry.c lists the
- * pairs). */
-extern const fb_model_suite *const fb_model_suite_registry[];
-/* Append a plugin's model with its suite record, or NULL for the record derived from the
- * model's science (fb_model_suite_derive); bench/harness/plugin.c checks both first.
- * FB_EINVAL when the type has no name or no parameter set, its name is taken, it has more
- * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
- * is full. */
-int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
 /* The suite's policy for model t (include/fricbench/fb_model_suite.h): its record, or the derived one
  * for a plugin model without; every reader in bench/ goes through this one lookup.  Never
  * NULL: a type in no registry gets the record with every field 0. */

@@ -49,14 +49,10 @@ FB_API int fb_scenario_init(fb_scenario *s, const fb_scenario_type *type);
 FB_API int fb_scenario_build(fb_scenario *s, fb_err *err);
 FB_API void fb_scenario_free(fb_scenario *s);
 
-/* Registry (scenarios/registry.c): the built-in scenarios, NULL-terminated, in listing
- * order.  fb_scenario_at(i) walks the built-ins and then the scenarios of loaded plugins
- * (NULL past the end). */
-extern const fb_scenario_type *const fb_scenario_registry[];
+/* fb_scenario_at(i) walks the built-in scenarios (scenarios/registry.c) and then the
+ * scenarios of loaded plugins, in listing order (NULL past the end); the table and the
+ * registration are the library's (scenarios/fb_scenarios.h). */
 FB_API const fb_scenario_type *fb_scenario_at(size_t i);
 FB_API const fb_scenario_type *fb_scenario_find(const char *name);
-/* Append a plugin's scenario: FB_EINVAL when it lacks a name, parameters or build(), or
- * its name is taken; FB_ENOMEM when the plugin table is full. */
-int fb_scenario_register(const fb_scenario_type *t, fb_err *err);
 
 #endif

@@ -1,0 +1,85 @@
+/* fb_normal_int.h — normal contact, private to contact/ and the layers above it (bench/,
+ * tests/): the built-in treatments, the registry, the checks of a plugin's treatment, the
+ * suite's variants, the scales and resolution the run harness calls, the scheme `contact`
+ * and its per-impact statistics.  Plugins and embedding programs see only
+ * include/fricbench/fb_normal.h (issue 25 item 3). */
+#ifndef FB_NORMAL_INT_H
+#define FB_NORMAL_INT_H
+
+#include "fb_normal.h"
+
+extern const fb_normal_type fb_normal_newton;
+extern const fb_normal_type fb_normal_penalty;
+extern const fb_normal_type fb_normal_hunt_crossley;
+extern const fb_normal_type fb_normal_kikuuwe;
+extern const fb_normal_type fb_normal_moreau_jean;
+
+/* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */
+extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
+/* The checks of fb_normal_register that do not depend on the registry. */
+int fb_normal_check(const fb_normal_type *t, fb_err *err);
+
+/* The treatments as the suite, `fricbench impacts` and the report compare them: one row per
+ * treatment and damping law, with the stiffness parameter the suite sweeps (cost against
+ * stiffness) and its ladder (NULL for the rigid ones). */
+#define FB_NORMAL_NSTIFF 6
+typedef struct fb_normal_variant {
+  const char *label;  /* short, file-name safe: tags, legends, table rows */
+  const char *normal; /* the treatment's name */
+  const char *set;    /* a normal.NAME=VALUE setting (NULL: none) */
+  const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
+  double stiff_values[FB_NORMAL_NSTIFF];
+} fb_normal_variant;
+/* the built-ins' variants, then one per plugin treatment; terminated by label NULL */
+#define FB_NORMAL_VARIANTS_MAX (FB_NORMAL_MAX + 8)
+extern fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1];
+
+/* Scales of normal k of a plant. */
+void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc);
+/* Resolve every normal's auto parameters and check them. */
+int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
+
+/* The model-owned scheme that runs plants with normals (contact/contact_scheme.c).  Its
+ * smooth phases use opts.stepper (a GSL step type name; NULL: rk8pd) at the run's
+ * tolerance.  Friction contacts bounded by a normal take N = lambda_n and their force from
+ * the friction model's ODE law (force()); `newton` handles such a contact's friction
+ * itself (Coulomb with stick/slip events and the Coulomb impulse at impacts). */
+extern const fb_integrator_type fb_integrator_contact;
+
+/* Per-impact record kept by the contact scheme. */
+#define FB_IMPACT_MAX 256
+typedef struct fb_impact_stats {
+  size_t n;                      /* contact phases recorded (first FB_IMPACT_MAX kept) */
+  double t_in[FB_IMPACT_MAX];    /* onset times (gap crossing 0 downward) (s) */
+  double t_out[FB_IMPACT_MAX];   /* separation times (NaN: still in contact) (s) */
+  double v_in[FB_IMPACT_MAX];    /* gap rate at onset (< 0) (m/s) */
+  double v_out[FB_IMPACT_MAX];   /* gap rate at separation (m/s) */
+  double max_pen;                /* largest penetration -g (m), 0 if none */
+  double min_lambda;             /* smallest lambda_n seen (never < 0: no sucking) */
+  double t_rest;                 /* newton: time persistent contact began (NaN: never) */
+  double vt_after_first;         /* tangential velocity (friction DOF) at first separation
+                                    or, for newton, right after the first impact (NaN: none) */
+  double t_stop;                 /* first time the friction DOF comes to rest after an
+                                    impact (NaN: never) */
+  /* Energy the normal forces did on the body, int lambda_n gdot dt (force laws: trapezoid
+   * per step; newton: the kinetic-energy jumps of its impacts) (J, <= 0 when dissipative). */
+  double work_n;
+  double lam_T;                  /* lambda_n of normal 0 at the end (N; impulse / h for
+                                    moreau-jean) */
+  /* The rest window [t_watch, T] (t_watch is an input: set it before the run, NaN: no
+   * window): over the step ends in it, for normal 0, the deepest penetration -g, the
+   * highest gap g (leftover bouncing) and the largest |lambda_n - lambda_static| with
+   * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
+  double t_watch;
+  double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
+} fb_impact_stats;
+
+/* Start values of a stats record (t_watch kept from *st when keep_watch). */
+void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
+
+/* Run a case's problem with the contact scheme and return its statistics (for the
+ * `impacts` table and tests).  o: options (stepper, tolerances). */
+int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_stats *st,
+                         fb_counters *cnt, fb_err *err);
+
+#endif
