@@ -86,7 +86,7 @@ static int eval(cws *c, double t, const double *Y, double *dY)
     const double g = dotn(nm->Jn, x, n) + nm->g0, gd = dotn(nm->Jn, v, n);
     double l = 0;
     if (!nm->type->event)
-      l = nm->type->force(nm->np, g, gd, Y + c->dim + c->soff[k], dY + c->dim + c->soff[k]);
+      l = nm->type->force(nm->np_, g, gd, Y + c->dim + c->soff[k], dY + c->dim + c->soff[k]);
     c->lam[k] = l;
     for (size_t i = 0; i < n; i++)
       c->f[i] += nm->Jn[i] * l;
@@ -320,7 +320,7 @@ static void handle(cws *c, double t, size_t q)
     if (g < 0) { /* onset */
       c->mode[q] = 1;
       if (nm->type->onset != NULL)
-        nm->type->onset(nm->np, gd, c->Y + c->dim + c->soff[q]);
+        nm->type->onset(nm->np_, gd, c->Y + c->dim + c->soff[q]);
       push_phase(c, t, gd, NAN, NAN);
       c->impacted = 1;
     } else { /* separation */
@@ -342,7 +342,7 @@ static void handle(cws *c, double t, size_t q)
   /* impact: project onto g = 0, Newton's law, Coulomb impulse */
   for (size_t i = 0; i < n; i++)
     x[i] -= MJ[i] * g / c->w[q];
-  const double e = nm->np[0];
+  const double e = nm->np_[0];
   const double gp = gd < 0 ? -e * gd : gd;
   const double P = (gp - gd) / c->w[q]; /* normal impulse >= 0 */
   for (size_t i = 0; i < n; i++)
@@ -367,7 +367,7 @@ static void handle(cws *c, double t, size_t q)
   c->mode[q] = 0;
   eval(c, t, c->Y, c->dY);
   const double an = dotn(nm->Jn, c->dY + n, n);
-  const double zeno = nm->np[1];
+  const double zeno = nm->np_[1];
   if (an < 0 && (gp <= 0 || 2 * gp / -an < zeno)) {
     for (size_t i = 0; i < n; i++)
       v[i] -= MJ[i] * gp / c->w[q];
@@ -611,7 +611,7 @@ static int cws_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
     const fb_normal *nm = &pl->normal[k];
     const double g = dotn(nm->Jn, c->Y, c->n) + nm->g0, gd = dotn(nm->Jn, c->Y + c->n, c->n);
     if (nm->type->init != NULL)
-      nm->type->init(nm->np, g, gd, c->Y + c->dim + c->soff[k]);
+      nm->type->init(nm->np_, g, gd, c->Y + c->dim + c->soff[k]);
     /* newton starting on the contact at rest, pushed into it: persistent from the start */
     if (nm->type->event && g <= 0 && gd <= 0) {
       eval(c, t, c->Y, c->dY);

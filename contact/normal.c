@@ -97,15 +97,15 @@ int fb_normal_select(fb_normal *nm, const fb_normal_type *t)
     return FB_EINVAL;
   nm->type = t;
   for (size_t j = 0; j < FB_NORMAL_NP; j++)
-    nm->np[j] = NAN;
-  return fb_params_default(t->params, nm->np);
+    nm->np_[j] = NAN;
+  return fb_params_default(t->params, nm->np_);
 }
 
 int fb_normal_set(fb_normal *nm, const char *name, const char *value, fb_err *err)
 {
   if (nm == NULL || nm->type == NULL)
     return fb_err_set(err, FB_EINVAL, "normal NULL or without a treatment (fb_normal_select)");
-  return fb_params_set(nm->type->params, nm->type->name, nm->np, name, value, err);
+  return fb_params_set(nm->type->params, nm->type->name, nm->np_, name, value, err);
 }
 
 void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc)
@@ -137,11 +137,11 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err)
                         "h > 0 and 0 <= e <= 1",
                         k, sc.m, sc.a, sc.h, sc.e);
     if (nm->type->resolve != NULL) {
-      int st = nm->type->resolve(nm->np, &sc, err);
+      int st = nm->type->resolve(nm->np_, &sc, err);
       if (st != FB_OK)
         return st;
     }
-    int st = fb_params_check_all(nm->type->params, nm->type->name, nm->np, err);
+    int st = fb_params_check_all(nm->type->params, nm->type->name, nm->np_, err);
     if (st != FB_OK)
       return st;
   }

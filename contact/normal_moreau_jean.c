@@ -169,7 +169,7 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
       if (!W->closed[k])
         continue;
       const fb_normal *nm = &pl->normal[k];
-      const double e = nm->np[0];
+      const double e = nm->np_[0];
       /* [AB08] eq. 10.8: P <- max(0, P - (J_n v + e J_n v_k) / w) */
       const double un = dotn(nm->Jn, v, n) + e * fmin(W->vn0[k], 0.0);
       const double Pn = fmax(0.0, W->P[k] - un / W->w[k]);
@@ -269,7 +269,7 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   mjw *W = ws;
   const fb_plant *pl = W->pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const mj_n_params *p = (const mj_n_params *)pl->normal[0].np;
+  const mj_n_params *p = (const mj_n_params *)pl->normal[0].np_;
   double *x = y, *v = y + n;
   const double th = p->theta;
   const double t0 = at->t;

@@ -76,7 +76,7 @@ int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
     b[k].a_scale = NAN;
     b[k].h_scale = NAN;
     for (size_t j = 0; j < FB_NORMAL_NP; j++)
-      b[k].np[j] = NAN;
+      b[k].np_[j] = NAN;
   }
   pl->normal = b;
   pl->nn = nn;

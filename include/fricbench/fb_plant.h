@@ -44,7 +44,10 @@ typedef struct fb_normal {
   double a_scale; /* acceleration scale of the free motion along J_n (m/s^2), e.g. g */
   double h_scale; /* gap scale (m), e.g. the drop height */
   const struct fb_normal_type *type; /* the treatment */
-  double np[FB_NORMAL_NP];           /* its parameters (autos NaN until resolved) */
+  /* private: the parameters of the selected treatment (autos NaN until resolved), written
+   * by fb_normal_select and fb_normal_set and read by the library only; the slots are
+   * FB_NORMAL_NP doubles in its parameter set's layout, not an interface. */
+  double np_[FB_NORMAL_NP];
 } fb_normal;
 
 /* A 2-D contact (docs/design.md §13) is two consecutive entries of the contact array, the
