@@ -4,7 +4,7 @@
  * DOFs x, y (m), mass m each way; one 2-D contact whose slip is the velocity (x and y
  * entries on DOFs 0 and 1), normal force m g, coefficient mu.  Defaults m = 1, g = 9.81,
  * mu = 0.3, v0 = (1, 0.5), T = 1; `yaw` (deg, default 0) rotates v0 (the yaw sweep of the
- * practitioners' questions, SPEC §5.2).  The `push` variant adds a constant force
+ * practitioners' questions, docs/design.md §6).  The `push` variant adds a constant force
  * push mu m g along push_dir (default 90 degrees: +y) with push = 0.6: the path bends toward the push and the puck stops
  * where the push is inside the friction disc.
  * Closed form without push (the disc's friction opposes a velocity that keeps its
@@ -45,7 +45,7 @@ static const fb_param_desc puck_desc[] = {
 };
 static const fb_param_set puck_set = {sizeof(puck_params), 9, puck_desc};
 
-/* The initial velocity: (vx0, vy0) rotated by yaw (SPEC §5.2's yaw sweep pushes the puck at
+/* The initial velocity: (vx0, vy0) rotated by yaw (docs/design.md §6's yaw sweep pushes the puck at
  * 0, 5, ..., 45 degrees to the x axis, where a per-axis friction set errs most at 45);
  * yaw = 0 leaves it as given, to the bit. */
 static void puck_v0(const puck_params *p, double *vx, double *vy)

@@ -1,5 +1,5 @@
 /* push_hold.c — a block at rest on rough ground pushed by a constant force below or just
- * above breakaway (docs/design.md §5 `push-hold`; SPEC §5.2, the practitioners' first
+ * above breakaway (docs/design.md §5 `push-hold`; docs/design.md §6, the practitioners' first
  * question: "does my box creep under a load it should hold?").
  *
  *     m xddot = P(t) + F,   P(t) = 0 for t < t_on,  r mu m g from t_on on,   x(0) = v(0) = 0
@@ -111,7 +111,7 @@ static int push_exact(const void *sp, double t, double *x, double *v, double *F)
 const fb_scenario_type fb_scenario_push_hold = {
     .name = "push-hold",
     .title = "block at rest pushed by a constant force r mu m g: holds for r < 1, slides above",
-    .source = "the practitioners' questions (SPEC §5.2; docs/design.md §5)",
+    .source = "the practitioners' questions (docs/design.md §5, §6)",
     .params = &push_set,
     .ref_kind = push_ref_kind,
     .build = push_build,

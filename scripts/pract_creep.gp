@@ -1,5 +1,5 @@
 # pract_creep.gp — push-hold's creep velocity (mean velocity over the 5 s push) against the
-# load fraction r, log y (SPEC §5.2: the curve simulator users quote).  One curve per
+# load fraction r, log y (docs/design.md §6: the curve simulator users quote).  One curve per
 # treatment and step: colour by model, solid 1 ms, dashed 0.1 ms, dotted the adaptive
 # defaults.  Exact: 0 for r < 1, so creeps at or below yfloor (round-off, or exactly 0)
 # are drawn at it as open downward triangles (point type 10).

@@ -1,4 +1,4 @@
-# pract_yaw.gp — the puck launched at a yaw angle (SPEC §5.2): top, the largest angle between
+# pract_yaw.gp — the puck launched at a yaw angle (docs/design.md §6): top, the largest angle between
 # the friction force and the reversed slip (deg); bottom, the magnitude error
 # |F|/(mu N) - 1 of largest size, both against the yaw angle.  Exact: 0 and 0 for the
 # isotropic (disc) law; a per-axis (box) cone errs in direction until 45 degrees and in

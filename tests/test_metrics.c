@@ -193,7 +193,7 @@ static void ladder_errors(const double *p, size_t nl, double *h, double *e)
   }
 }
 
-/* SPEC §10.4: a window is asymptotic only when its local orders agree within 0.3 and do
+/* docs/design.md §10: a window is asymptotic only when its local orders agree within 0.3 and do
  * not drift one way by more than 0.3.  moreau-jean on glowinski-tp2 fell 1.96 -> 1.54 over
  * its ladder and was fitted (1.88) on 1.96 ... 1.77, a slice of that fall. */
 Test(metrics, order_window_refuses_a_drift)

@@ -1,4 +1,4 @@
-/* test_practitioner.c — the practitioners' questions (SPEC §5.2; docs/design.md §5
+/* test_practitioner.c — the practitioners' questions (docs/design.md §6; §5
  * `push-hold`, §6): push-hold's closed form, the creep metric on a treatment that must creep
  * and on ones that must not, the yaw sweep's direction and magnitude errors under the disc
  * law (0) and the box cone (not 0), and the rest-energy metric's scope.  No timing. */

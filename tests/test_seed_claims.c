@@ -1,4 +1,4 @@
-/* test_seed_claims.c — the seed claims of SPEC §10.7 (fb_seed_claims.h) on small synthetic
+/* test_seed_claims.c — the seed claims of docs/design.md §10 (fb_seed_claims.h) on small synthetic
  * runs.csv texts: a claim reads "reproduced" where the numbers say so and "not reproduced"
  * where they do not; a run that is not ok is never scored.  No timing. */
 #include <criterion/criterion.h>

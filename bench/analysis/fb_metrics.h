@@ -150,7 +150,7 @@ typedef struct fb_metrics {
    * (10 max(energy_ref_max, m v_scale^2 / 2)) (fb_metrics_stability): a run above 1 is
    * `unstable` (1) */
   double own_x_l2, energy_max, energy_ref_max, instability;
-  /* the practitioners' questions (SPEC §5.2; bench/analysis/fb_pract_metrics.h), NaN where
+  /* the practitioners' questions (docs/design.md §6; bench/analysis/fb_pract_metrics.h), NaN where
    * the plant does not pose them: push_creep_v the mean slip velocity over the last forcing
    * segment of a one-contact plant with one forcing break (push-hold's push, m/s);
    * slide_ratio the mean of |F|/|F_ref| - 1 where the run and the reference slide
@@ -232,7 +232,7 @@ double fb_observed_order(const double *h, const double *err, size_t n);
  * all finite and above 100 x floor, falling monotonically, whose local orders agree
  * within FB_ORDER_AGREE and do not drift: a window whose local orders move one way, and
  * keep moving that way in the local order on either side of it, is refused when that
- * change exceeds FB_ORDER_DRIFT (SPEC §10.4).  The order is the gsl_fit_linear slope over
+ * change exceeds FB_ORDER_DRIFT (docs/design.md §10).  The order is the gsl_fit_linear slope over
  * it.  Otherwise NaN and *why names the reason ("too few points", "local orders drift",
  * "round-off", "plateau", "non-monotone", "local orders disagree"). */
 #define FB_ORDER_AGREE 0.3

@@ -1,4 +1,4 @@
-/* fb_pract_metrics.h — the metrics of the practitioners' questions (SPEC §5.2;
+/* fb_pract_metrics.h — the metrics of the practitioners' questions (docs/design.md §6;
  * bench/analysis/pract_metrics.c): push_creep_v, slide_ratio, slide_ratio_max and
  * rest_energy_rise of fb_metrics, NaN where the plant does not pose the question.
  */

@@ -1,5 +1,5 @@
 /* fb_seed_claims.h — the headline claims of the five source papers, judged on a suite's
- * runs.csv and orders.csv (SPEC §10.7, docs/design.md §10): seed-claims.csv, one row per
+ * runs.csv and orders.csv (docs/design.md §10): seed-claims.csv, one row per
  * claim with how it is measured here, the number, and "reproduced", "partly", "not
  * reproduced" or "not measured" with the reason.  Only runs with status ok are scored
  * (every other status is named as not scored); orders.csv is fitted from ok runs only.
@@ -32,7 +32,7 @@
 #define FB_SC_CHATTER 10.0      /* sign changes per second: the chatter verdict's bound */
 #define FB_SC_HELD 0.9          /* held fraction of reference stick: the stick verdict's */
 #define FB_SC_ABOUT 3.0         /* "about x100": within a factor 3 */
-#define FB_SC_DRIFT_REL 1e-6    /* accumulates above 1e-6 L per cycle (SPEC §10.1) */
+#define FB_SC_DRIFT_REL 1e-6    /* accumulates above 1e-6 L per cycle (docs/design.md §10) */
 #define FB_SC_GRID_GAIN 2.0     /* a step change "matters" when it moves the error 2x */
 
 #define FB_SC_MAX 16

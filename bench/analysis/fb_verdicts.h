@@ -50,7 +50,7 @@
  *   order    orders.csv's discretization order of x per scenario, fitted on the asymptotic
  *            range: the minimum over scenarios with events (reference stick) first, then the
  *            minimum (value) and maximum (value2) over all, each scenario named; never a
- *            median across regimes (SPEC §10.4); or "no asymptotic range" with the reasons.
+ *            median across regimes (docs/design.md §10); or "no asymptotic range" with the reasons.
  *   cost     on FB_V_COST_SCENARIO, for each accuracy target E_tot (err_x_l2): the fewest
  *            RHS / force-law evaluations (deterministic, like every verdict) among the
  *            model's ok runs of any group reaching it (so regularization parameter and step

@@ -927,7 +927,7 @@ double fb_observed_order(const double *h, const double *err, size_t n)
 /* A window whose local orders move one way is a slice of a trend, not of the asymptotic
  * range, when the trend goes on past its edges: its change, counted from the local order
  * before the window to the one after it when they continue the same way, is the drift
- * (docs/design.md §6, SPEC §10.4: glowinski-tp2 under moreau-jean fell 1.96 -> 1.54 over
+ * (docs/design.md §6, §10: glowinski-tp2 under moreau-jean fell 1.96 -> 1.54 over
  * the ladder and was fitted on its first 1.96 -> 1.77).  Inside one window it cannot exceed
  * the agreement bound, so the neighbours are what makes the rule bite.  ok[k] says whether
  * local order k lies between two usable errors.  Non-monotone windows do not drift: their

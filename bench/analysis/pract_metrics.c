@@ -1,4 +1,4 @@
-/* pract_metrics.c — the metrics of the practitioners' questions (SPEC §5.2; docs/design.md §6
+/* pract_metrics.c — the metrics of the practitioners' questions (docs/design.md §6
  * "The practitioners' questions"): creep under a constant push, the sliding force against
  * the Coulomb bound, and the energy a body at rest gains.  Like every metric they read the
  * trajectory and the reference only; the one exception, the stored energy of the law's
@@ -66,7 +66,7 @@ static void slip_and_force(const fb_plant *pl, const fb_trace *t, size_t k, size
 
 /* The sliding force ratio |F| / |F_ref| - 1 over the samples where the run and the
  * reference both slide (|u| > 10 v_stick, as the direction error's test) and the reference
- * has a force: for a Coulomb reference |F_ref| = mu F_n, so this is SPEC §5.2's
+ * has a force: for a Coulomb reference |F_ref| = mu F_n, so this is docs/design.md §6's
  * |F_t| / (mu F_n) - 1, exact 0.  Its mean (*mean) and the value of largest magnitude
  * (*worst), NaN when no sample qualifies. */
 static void slide_ratio(const fb_plant *pl, const fb_trace *tr, const fb_trace *rt,
@@ -123,7 +123,7 @@ static double mech_energy(const fb_problem *pb, const fb_trace *tr, size_t k)
 
 /* The largest rise of the mechanical energy max_{t1 < t2} E(t2) - E(t1) (J) of a plant that
  * nothing drives (no applied force, every contact on still ground): a passive system can
- * only lose energy, so anything above 0 was created by the treatment (SPEC §5.2, rest
+ * only lose energy, so anything above 0 was created by the treatment (docs/design.md §6, rest
  * energy).  NaN for a driven plant, where the drive's work would count. */
 static double rest_rise(const fb_problem *pb, const fb_trace *tr)
 {

@@ -1,5 +1,5 @@
 /* seed_claims.c — the headline claims of the five source papers judged on a suite's
- * runs.csv and orders.csv (fb_seed_claims.h; SPEC §10.7).  Every rule reads only what the
+ * runs.csv and orders.csv (fb_seed_claims.h; docs/design.md §10).  Every rule reads only what the
  * suite wrote, from runs with status ok; a claim whose runs are missing or not ok reads
  * "not measured" (or is capped at "partly") and says which runs. */
 #define _POSIX_C_SOURCE 200809L
@@ -244,7 +244,7 @@ static double cost_ratio(const fb_csv *T, const char *tag, const char *model, do
 /* [ShourbagyMatuttis] §4: "the computer time necessary at mu = 0.3 increased hundredfold
  * for the dynamic friction case and for mu = 0.6 we terminated the simulation ... after
  * tenthousandfold the computer time of the Lagrange-multiplier solution".  Measured in
- * right-hand-side evaluations (deterministic; CPU time of sub-ms runs is noise, SPEC §6)
+ * right-hand-side evaluations (deterministic; CPU time of sub-ms runs is noise, docs/design.md §6)
  * against the paper's own multiplier method, `switching`; glowinski's multiplier splitting
  * at its fixed step is stated beside it. */
 static void claim_001_cost(fb_claims *c, const fb_csv *T, const char *tag)
@@ -457,7 +457,7 @@ static void claim_004_impact(fb_claims *c, const fb_csv *T)
 {
   fb_claim *r = claim_new(c, "004", "the normal penalty c_N, d_N (and the step) must be "
                           "calibrated against the exact impact solution of the two-beam system",
-                          "the two-beam-impact scenario (SPEC §16.4) against its exact "
+                          "the two-beam-impact scenario (seed 004 §3) against its exact "
                           "solution");
   int present = 0;
   for (size_t k = 0; k < T->nrows && !present; k++)
@@ -465,7 +465,7 @@ static void claim_004_impact(fb_claims *c, const fb_csv *T)
   verdict(r, "not measured");
   snprintf(r->why, sizeof r->why, present
                ? "two-beam-impact runs exist, but no calibration rule is written yet"
-               : "the two-beam system (SPEC §16.4) is not in the suite yet");
+               : "the two-beam system (seed 004 §3) is not in the suite yet");
 }
 
 int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,

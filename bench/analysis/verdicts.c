@@ -313,8 +313,8 @@ static void oext_add(oext *x, double q, const char *scen, int events)
     x->ev = q, snprintf(x->ev_s, sizeof x->ev_s, "%s", scen);
 }
 
-/* Order: one row per (model, integrator), from orders.csv's rows per scenario (SPEC
- * §10.4).  Never a median: moreau-jean's "1.85" was the median of 1.02 (switches) ... 2.23,
+/* Order: one row per (model, integrator), from orders.csv's rows per scenario (docs/design.md
+ * §10).  Never a median: moreau-jean's "1.85" was the median of 1.02 (switches) ... 2.23,
  * pooling the order-1 regime of events with order-2 smooth phases.  The minimum over
  * scenarios with events comes first (the scheme's order on nonsmooth problems); value is
  * the minimum over all, value2 the maximum. */

@@ -74,7 +74,7 @@ static int hold_class(const vrun *r)
   return r->excess <= 1e-6 * r->L ? 0 : 1;
 }
 
-/* stable-step from the bisection rows of (model, integrator) (SPEC §10.2): the smallest
+/* stable-step from the bisection rows of (model, integrator) (docs/design.md §10): the smallest
  * h_max over the scenarios where an unstable step was found (a scenario stable up to
  * 0.1 T bounds nothing), value2 the unstable step found there.  *found = 0 when the suite
  * ran no bisection for it (then the caller brackets from the fixed-step runs). */

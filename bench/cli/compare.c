@@ -289,7 +289,7 @@ static int table_check(table *T, const col_spec *spec, size_t n)
   return 0;
 }
 
-/* The words runs.csv's status and mode columns may hold (SPEC §10.8; suite_write.c). */
+/* The words runs.csv's status and mode columns may hold (docs/design.md §10; suite_write.c). */
 static int runs_words(table *T)
 {
   for (size_t r = 0; r < T->t.nrows; r++) {

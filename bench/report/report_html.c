@@ -383,7 +383,7 @@ static void html_seed_claims(sbuf *h, const report *rp)
   sb_puts(h, "<section id=\"seed-claims\">\n<h2>Seed claims</h2>\n<p>Drawn from "
              "<code>seed-claims.csv</code>: each headline claim of the five source papers, how "
              "it is measured here, the number and whether this suite reproduces it, judged from "
-             "runs with status ok only (SPEC §10.7).</p>\n");
+             "runs with status ok only (docs/design.md §10).</p>\n");
   if (path_fmt(path, sizeof path, "%s/seed-claims.csv", rp->dir) != 0 ||
       fb_csv_load(&T, path, NULL) != FB_OK) {
     sb_puts(h, "<p class=\"err\">seed-claims.csv is absent or unreadable.</p>\n</section>\n");

@@ -1,4 +1,4 @@
-/* report_pract.c — the practitioners' questions in the report (SPEC §5.2; docs/design.md §8
+/* report_pract.c — the practitioners' questions in the report (docs/design.md §6; §8
  * group `practitioner`): creep velocity against the load fraction, the puck's friction
  * direction and magnitude errors against the yaw angle, and a table of the sliding force
  * ratio and the rest energy per treatment.  It reads its metric columns from runs.csv
@@ -94,7 +94,7 @@ static int step_dt(const char *tag)
   return strstr(tag, "1e-4") ? 2 : strstr(tag, "default") ? 3 : 1;
 }
 
-/* Creep velocity against r, log y (SPEC §5.2's curve). */
+/* Creep velocity against r, log y (docs/design.md §6's curve). */
 static int plot_pract_creep(report *rp, fb_err *err)
 {
   const fb_csv *t = &rp->R.t;

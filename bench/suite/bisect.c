@@ -1,5 +1,5 @@
 /* bisect.c — the stable step of a (model, integrator, scenario) by bisection
- * (docs/design.md §10.2, SPEC §10.2): one job of the table (flag FB_EXP_BISECT) probes
+ * (docs/design.md §10): one job of the table (flag FB_EXP_BISECT) probes
  * FB_BISECT_RUNS fixed steps, so that the static job table, the journal and --resume, parts
  * and merge see one row like any other.
  *

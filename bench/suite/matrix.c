@@ -287,7 +287,7 @@ static void contact_groups(builder *b)
   }
 }
 
-/* The practitioners' questions (SPEC §5.2; docs/design.md §8 group `practitioner`), asked of
+/* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
  *  - creep: push-hold swept over the load fraction r (push_creep_v against r; 1.05 slides);
