@@ -138,9 +138,9 @@ static int kbe_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
 }
 
 /* The impedance form's anchor loop is explicit in the body state: with B critical it is
- * stable only while h sqrt(K/m) stays below about 0.8 (measured on preload-hold: exact
- * stick up to h = 2.5e-4 s at K = 9.87e6, m = 1), so an auto K stiffer than the step
- * resolves made the defaults unstable (issue 23, docs/design.md §3 M8).  An auto K is
+ * stable only while h sqrt(K/m) stays below about 0.8 (preload-hold, K = 9.87e6, m = 1:
+ * stick held 5 s of 5 at h = 2.5e-4 s, h sqrt(K/m) = 0.79; 0.045 s at 3e-4, 0.94), so an
+ * auto K stiffer than the step resolves made the defaults unstable (docs/design.md §10).  An auto K is
  * therefore capped at m / (2 h)^2 (h sqrt(K/m) = 1/2) for the step the scheme runs, and an
  * auto B follows it (critical); a K or B the user set is kept as set.  The cap goes into
  * the run's own resolved parameters, so the stored energy, the hold rule's compliance
