@@ -304,6 +304,7 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   if (case_bounds(c) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   fb_problem_init(&c->pb, pl, &c->md);
+  c->pb.scenario = c->sc.type->name;
   return FB_OK;
 }
 

@@ -72,6 +72,9 @@ typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
   size_t dim; /* 2 n + nc nz */
+  /* The scenario's name when the caller knows it (fb_case_prepare sets it), else NULL:
+   * the engines map by it (docs/engines.md); no other scheme reads it. */
+  const char *scenario;
 } fb_problem;
 
 void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m);
