@@ -149,7 +149,8 @@ static int map_case(engine_ws *w, fb_err *err)
     c->pos0[k] = j >= 0 ? x0[j] : 0.0;
     c->vel0[k] = j >= 0 ? v0[j] : 0.0;
   }
-  c->pos0[2] += c->size; /* the centre: one size above the plane when the gap is 0 */
+  c->half_z = c->shape == FB_ENGINE_BOX ? c->size / fmax(1.0, 2.0 * c->mu) : c->size;
+  c->pos0[2] += c->half_z; /* the centre: half_z above the plane when the gap is 0 */
   for (int k = 0; k < 2; k++) {
     const long j = w->dof[R_AX + k];
     c->angvel0[k] = j >= 0 ? v0[j] : 0.0;
@@ -167,7 +168,7 @@ int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem 
   const fb_engine_stepper *es = type->data;
   const fb_engine_type *eng = es->engine;
   char why[160];
-  if (!eng->version(why, sizeof why))
+  if (!fb_engine_available(eng, why, sizeof why))
     return fb_err_set(err, FB_EUNSUP, "engine %s is absent: %s", eng->name, why);
   if (pb->scenario != NULL) {
     const fb_engine_unsupported *u = eng->unsupported;
@@ -234,7 +235,7 @@ static void sample_to_y(engine_ws *w, double dt, double *y)
     const long j = w->dof[R_X + k];
     if (j < 0)
       continue;
-    x[j] = s->pos[k] - (k == 2 ? w->c.size : 0.0);
+    x[j] = s->pos[k] - (k == 2 ? w->c.half_z : 0.0);
     v[j] = s->vel[k];
   }
   for (int k = 0; k < 2; k++) {

@@ -65,6 +65,9 @@ typedef struct ode_ws {
   dBodyID body;
   dGeomID geom, plane;
   dJointGroupID group;
+  dThreadingImplementationID threading; /* the world's own: ODE's default one is shared by
+                                           every world and not safe across the suite's
+                                           worker threads */
   const fb_engine_case *c;
   const ode_settings *p;
   dJointFeedback fb[ODE_MAX_CONTACTS];
@@ -174,6 +177,8 @@ static void ode_close(void *ws)
     dGeomDestroy(w->plane);
   if (w->world)
     dWorldDestroy(w->world); /* destroys the body */
+  if (w->threading)
+    dThreadingFreeImplementation(w->threading);
   free(w);
 }
 
@@ -183,6 +188,9 @@ static void ode_build(ode_ws *w)
   const fb_engine_case *c = w->c;
   const ode_settings *p = w->p;
   w->world = dWorldCreate();
+  w->threading = dThreadingAllocateSelfThreadedImplementation();
+  dWorldSetStepThreadingImplementation(w->world, dThreadingImplementationGetFunctions(w->threading),
+                                       w->threading);
   dWorldSetGravity(w->world, 0, 0, -c->gravity);
   if (!isnan(p->erp))
     dWorldSetERP(w->world, p->erp);
@@ -199,9 +207,9 @@ static void ode_build(ode_ws *w)
       ms.I[0] = ms.I[5] = ms.I[10] = c->inertia;
     w->geom = dCreateSphere(0, c->size);
   } else {
-    const double a = 2 * c->size;
-    dMassSetBoxTotal(&ms, c->mass, a, a, a);
-    w->geom = dCreateBox(0, a, a, a);
+    const double a = 2 * c->size, b = 2 * c->half_z;
+    dMassSetBoxTotal(&ms, c->mass, a, a, b);
+    w->geom = dCreateBox(0, a, a, b);
   }
   dBodySetMass(w->body, &ms);
   dGeomSetBody(w->geom, w->body);
@@ -211,6 +219,7 @@ static void ode_build(ode_ws *w)
 static int ode_open(void **ws, const fb_engine_case *c, fb_engine_sample *settled, fb_err *err)
 {
   pthread_once(&ode_once, ode_init_once);
+  dAllocateODEDataForThread(dAllocateMaskAll); /* this thread's collision data (idempotent) */
   ode_ws *w = calloc(1, sizeof *w);
   if (w == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -246,7 +255,9 @@ static int ode_step(void *ws, const fb_engine_input *in, fb_engine_sample *out, 
 {
   ode_ws *w = ws;
   dWorldSetGravity(w->world, 0, 0, -in->gravity);
-  dBodyAddForce(w->body, in->force[0], in->force[1], in->force[2]);
+  /* a box takes the force at the height of its contact face, a sphere at its centre */
+  const double below = w->c->shape == FB_ENGINE_BOX ? -w->c->half_z : 0.0;
+  dBodyAddForceAtRelPos(w->body, in->force[0], in->force[1], in->force[2], 0, 0, below);
   dBodyAddTorque(w->body, in->torque[0], in->torque[1], in->torque[2]);
   w->belt_u = in->belt_u;
   size_t nc;

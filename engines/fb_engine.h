@@ -50,6 +50,9 @@ typedef struct fb_engine_case {
   double t0, T, h;        /* start, end, fixed step (s) */
   int shape;              /* enum fb_engine_shape */
   double size;            /* cube half-size or sphere radius (m) */
+  double half_z;          /* box half-height (m): size, lowered to size / (2 mu) when mu >
+                             1/2 so that friction at the face cannot tip the box (the
+                             point-mass plant has no tipping); the sphere's radius */
   double mass;            /* kg */
   double inertia;         /* sphere: moment of inertia about its centre (kg m^2); NaN: the
                              solid's own (2/5 m r^2 for a sphere, m (2a)^2/6 for a cube) */
@@ -162,6 +165,8 @@ const fb_engine_entry *fb_engine_of_model(const fb_model_type *m);
 /* 1 when the engine is compiled in and its library answers; its version (or why it is
  * absent) in buf. */
 int fb_engine_present(const fb_engine_entry *e, char *buf, size_t len);
+/* The same for a compiled engine (version(), unless FRICBENCH_ENGINES_OFF names it). */
+int fb_engine_available(const fb_engine_type *eng, char *buf, size_t len);
 /* NULL when engine e runs scenario `scenario`, else the reason it does not. */
 const char *fb_engine_unsupported_why(const fb_engine_entry *e, const char *scenario);
 

@@ -2,6 +2,7 @@
  * engine: one adapter file, one line here (under its FB_HAVE_ macro), one line in
  * engines/meson.build, its tests and its line in docs/engines.md. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fb_engine.h"
@@ -41,6 +42,29 @@ const fb_engine_entry *fb_engine_of_model(const fb_model_type *m)
   return NULL;
 }
 
+/* 1 when `name` is a word of the comma-separated list FRICBENCH_ENGINES_OFF: the engine is
+ * treated as absent (how a user, and the tests, see the skip without uninstalling it). */
+static int switched_off(const char *name)
+{
+  const char *off = getenv("FRICBENCH_ENGINES_OFF");
+  const size_t n = strlen(name);
+  for (const char *p = off; p != NULL && *p != '\0'; p += strcspn(p, ",")) {
+    p += *p == ',';
+    if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  }
+  return 0;
+}
+
+int fb_engine_available(const fb_engine_type *eng, char *buf, size_t len)
+{
+  if (switched_off(eng->name)) {
+    snprintf(buf, len, "switched off by FRICBENCH_ENGINES_OFF");
+    return 0;
+  }
+  return eng->version(buf, len);
+}
+
 int fb_engine_present(const fb_engine_entry *e, char *buf, size_t len)
 {
   if (e->engine == NULL) {
@@ -48,7 +72,7 @@ int fb_engine_present(const fb_engine_entry *e, char *buf, size_t len)
              e->library);
     return 0;
   }
-  return e->engine->version(buf, len);
+  return fb_engine_available(e->engine, buf, len);
 }
 
 const char *fb_engine_unsupported_why(const fb_engine_entry *e, const char *scenario)

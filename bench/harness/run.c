@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_engine.h"
 #include "fb_quiet.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
@@ -232,13 +233,15 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   st = fb_model_resolve(&c->md, pl, err);
   if (st != FB_OK)
     return st;
-  if ((st = case_normals(c, err)) != FB_OK)
-    return st;
   const fb_model_type *mt = c->md.type;
+  /* an engine (docs/engines.md) steps contacts, normals and 2-D friction itself */
+  const int engine = fb_engine_of_model(mt) != NULL;
+  if (!engine && (st = case_normals(c, err)) != FB_OK)
+    return st;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
    * their model says so; the contact scheme of normals does not yet. */
-  if ((pl->has_jt || pl->npairs > 0) &&
+  if (!engine && (pl->has_jt || pl->npairs > 0) &&
       (pl->nn > 0 || c->integ->one_dim ||
        (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
