@@ -1,0 +1,210 @@
+/* test_engines.c — the engines (docs/engines.md): the closed forms every engine must pass
+ * where Coulomb friction is unambiguous (an incline steeper than atan(mu), a puck's stop
+ * distance, push-hold at r = 2), each with a case where the engine must fail them (ODE's
+ * own default friction reads mu as newtons), and the plumbing: an absent engine is
+ * skipped (FRICBENCH_ENGINES_OFF simulates the absence), an engine run replays to the
+ * bit.  Every present engine, every stepper; short runs at 1 ms.  No timing. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_engine.h"
+#include "fb_suite.h"
+#include "fb_test.h"
+
+#define SAMPLES 201
+
+/* Run engine model m with stepper integ on scenario s at h = 1 ms after sets; the trace
+ * into *tr (the caller frees it). */
+static void engine_run(const fb_model_type *m, const char *integ, const char *scenario,
+                       const char *const *sets, fb_trace *tr)
+{
+  fb_run_result res;
+  const int st = fbt_run(scenario, m->name, integ, 1e-3, 0, sets, SAMPLES, tr, NULL, &res);
+  cr_assert_eq(st, FB_OK, "%s/%s on %s: %s", m->name, integ, scenario, res.message);
+}
+
+static double x_at(const fb_trace *tr, size_t k, size_t i)
+{
+  return tr->y[k * tr->dim + i];
+}
+
+static double v_at(const fb_trace *tr, size_t k, size_t i)
+{
+  return tr->y[k * tr->dim + tr->n + i];
+}
+
+/* The mean acceleration of DOF 0 between samples k0 and the last one. */
+static double accel(const fb_trace *tr, size_t k0)
+{
+  const size_t k1 = tr->filled - 1;
+  return (v_at(tr, k1, 0) - v_at(tr, k0, 0)) / (tr->t[k1] - tr->t[k0]);
+}
+
+/* Calls check(model, stepper) for every present engine's every stepper; the number done. */
+static size_t each_engine(void (*check)(const fb_model_type *, const char *))
+{
+  size_t n = 0;
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why)) {
+      cr_log_warn("engine %s absent (%s): not checked\n", e->name, why);
+      continue;
+    }
+    for (size_t i = 0; e->model->schemes[i] != NULL; i++, n++)
+      check(e->model, e->model->schemes[i]->name);
+  }
+  return n;
+}
+
+/* inclined-block at 30 degrees with mu = 0.3 < tan 30: from rest it slides at
+ * a = g (sin - mu cos) = 2.356 m/s^2 ([ShourbagyMatuttis] §2; docs/design.md §7). */
+static void incline(const fb_model_type *m, const char *integ)
+{
+  static const char *const sets[] = {"theta=30", "mu=0.3", "v0=0", "T=1", NULL};
+  fb_trace tr;
+  engine_run(m, integ, "inclined-block", sets, &tr);
+  const double th = 3.14159265358979323846 / 6, exact = 9.81 * (sin(th) - 0.3 * cos(th));
+  const double a = accel(&tr, SAMPLES / 4);
+  cr_log_info("%s/%s incline: a = %.6g, exact %.6g (%.3g %%)\n", m->name, integ, a, exact,
+              100 * (a / exact - 1));
+  cr_expect(fabs(a / exact - 1) <= 0.01, "%s/%s: a = %g, exact %g", m->name, integ, a, exact);
+  fb_trace_free(&tr);
+}
+
+Test(engines, incline_slides_at_g_sin_minus_mu_cos, .timeout = 60)
+{
+  if (each_engine(incline) == 0)
+    cr_skip_test("no engine present");
+}
+
+/* puck launched at 1 m/s along x (yaw 0), mu = 0.3: stops after v0^2/(2 mu g) = 0.16989 m
+ * (docs/design.md §13). */
+static void puck_stop(const fb_model_type *m, const char *integ)
+{
+  static const char *const sets[] = {"vx0=1", "vy0=0", "T=0.6", NULL};
+  fb_trace tr;
+  engine_run(m, integ, "puck", sets, &tr);
+  const double exact = 1.0 / (2 * 0.3 * 9.81), d = x_at(&tr, tr.filled - 1, 0);
+  cr_log_info("%s/%s puck: stop at %.6g m, exact %.6g (%.3g %%)\n", m->name, integ, d, exact,
+              100 * (d / exact - 1));
+  cr_expect(fabs(d / exact - 1) <= 0.02, "%s/%s: stop at %g, exact %g", m->name, integ, d, exact);
+  cr_expect(fabs(v_at(&tr, tr.filled - 1, 0)) < 1e-3, "stopped: v = %g",
+            v_at(&tr, tr.filled - 1, 0));
+  fb_trace_free(&tr);
+}
+
+Test(engines, puck_stops_at_v0_squared_over_2_mu_g, .timeout = 60)
+{
+  if (each_engine(puck_stop) == 0)
+    cr_skip_test("no engine present");
+}
+
+/* push-hold at r = 2: after t_on = 1 s the block slides at a = mu g (r - 1) = 2.943 m/s^2
+ * (docs/design.md §5.2: the sliding force ratio; each engine's reading of mu). */
+static void push_r2(const fb_model_type *m, const char *integ)
+{
+  static const char *const sets[] = {"r=2", "T=3", NULL};
+  fb_trace tr;
+  engine_run(m, integ, "push-hold", sets, &tr);
+  const double exact = 0.3 * 9.81, a = accel(&tr, SAMPLES / 2);
+  cr_log_info("%s/%s push r=2: a = %.6g, exact %.6g (%.3g %%)\n", m->name, integ, a, exact,
+              100 * (a / exact - 1));
+  cr_expect(fabs(a / exact - 1) <= 0.01, "%s/%s: a = %g, exact %g", m->name, integ, a, exact);
+  fb_trace_free(&tr);
+}
+
+Test(engines, push_hold_r2_slides_at_mu_g, .timeout = 60)
+{
+  if (each_engine(push_r2) == 0)
+    cr_skip_test("no engine present");
+}
+
+/* The case where the rule must say no: ODE's own default friction (approx=none) reads mu
+ * as a force bound in newtons at each contact point, 4 x 0.3 N on the box's face instead of
+ * 0.3 x 19.62 N: the block slides almost freely, a = (2 x 5.886 - 1.2) / 2 = 5.29 m/s^2,
+ * 1.8 times mu g (r - 1). */
+Test(engines, ode_mu_as_newtons_fails_the_closed_form, .timeout = 60)
+{
+  const fb_model_type *m = fb_model_find("ode");
+  char why[160];
+  if (m == NULL || !fb_engine_present(fb_engine_of_model(m), why, sizeof why))
+    cr_skip_test("ODE absent");
+  static const char *const sets[] = {"r=2", "T=3", "approx=none", NULL};
+  fb_trace tr;
+  engine_run(m, "ode-step", "push-hold", sets, &tr);
+  const double a = accel(&tr, SAMPLES / 2), trap = (2 * 0.3 * 2 * 9.81 - 4 * 0.3) / 2;
+  cr_assert(fabs(a / (0.3 * 9.81) - 1) > 0.5, "approx=none must miss mu g: a = %g", a);
+  cr_expect(fabs(a / trap - 1) <= 0.01, "a = %g, mu read as newtons gives %g", a, trap);
+  fb_trace_free(&tr);
+}
+
+/* An engine run replays to the bit (what resume relies on: a rerun job gives the row the
+ * interrupted one would have). */
+Test(engines, runs_replay_identically, .timeout = 60)
+{
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why))
+      continue;
+    static const char *const sets[] = {"r=0.99", "T=2", NULL};
+    fb_trace a, b;
+    engine_run(e->model, e->model->default_integrator, "push-hold", sets, &a);
+    engine_run(e->model, e->model->default_integrator, "push-hold", sets, &b);
+    cr_assert_eq(a.filled, b.filled);
+    cr_assert_eq(memcmp(a.y, b.y, a.filled * a.dim * sizeof(double)), 0, "%s: states differ",
+                 e->name);
+    cr_assert_eq(memcmp(a.F, b.F, a.filled * a.nc * sizeof(double)), 0, "%s: forces differ",
+                 e->name);
+    fb_trace_free(&a);
+    fb_trace_free(&b);
+  }
+}
+
+/* Rows of model `name` in the default table. */
+static size_t table_rows(const char *name)
+{
+  fb_table t;
+  cr_assert_eq(fb_table_default(&t), FB_OK);
+  size_t n = 0;
+  for (size_t i = 0; i < t.n; i++)
+    n += strcmp(t.e[i].model, name) == 0;
+  fb_table_free(&t);
+  return n;
+}
+
+/* Absent (simulated with FRICBENCH_ENGINES_OFF): no rows in the default table, a run is
+ * refused with the reason (FB_EUNSUP), `list engines` says "absent", and a suite skips it
+ * in one line of its summary; present: rows. */
+Test(engines, absent_engine_is_skipped, .timeout = 120)
+{
+  const fb_model_type *m = fb_model_find("ode");
+  char why[160];
+  if (m == NULL || !fb_engine_present(fb_engine_of_model(m), why, sizeof why))
+    cr_skip_test("ODE absent");
+  cr_assert_gt(table_rows("ode"), 0, "a present engine has rows");
+  setenv("FRICBENCH_ENGINES_OFF", "bullet,ode", 1);
+  cr_assert_eq(table_rows("ode"), 0, "an absent engine has none");
+  fb_case c;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&c, "push-hold", "ode", NULL, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  fb_run_result res;
+  cr_assert_eq(fb_case_run(&c, NULL, NULL, &res), FB_EUNSUP);
+  cr_assert(strstr(res.message, "absent") != NULL, "%s", res.message);
+  fb_case_free(&c);
+  static char out[1 << 14], errbuf[1 << 14];
+  const char *list[] = {"list", "engines", NULL};
+  cr_assert_eq(fbt_cli(list, out, sizeof out, errbuf, sizeof errbuf), 0);
+  cr_assert(strstr(out, "absent: switched off") != NULL, "%s", out);
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  const char *suite[] = {"suite", "--plan", fbt_tiny_plan(), "--no-plots", "--jobs", "1",
+                         "--out", dir, NULL};
+  cr_assert_eq(fbt_cli(suite, out, sizeof out, errbuf, sizeof errbuf), 0, "%s", errbuf);
+  cr_assert(strstr(errbuf, "engine ode skipped") != NULL, "%s", errbuf);
+  fbt_rmdir(dir);
+  unsetenv("FRICBENCH_ENGINES_OFF");
+}
