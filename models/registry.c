@@ -109,5 +109,9 @@ const fb_integrator_type *fb_integrator_find_any(const char *name)
       if (strcmp(mt->schemes[i]->name, name) == 0)
         return mt->schemes[i];
   }
+  for (size_t m = 0; (mt = fb_engine_models[m]) != NULL; m++) /* the engines' steppers */
+    for (size_t i = 0; mt->schemes[i] != NULL; i++)
+      if (strcmp(mt->schemes[i]->name, name) == 0)
+        return mt->schemes[i];
   return NULL;
 }
