@@ -5,11 +5,11 @@
  * dCollide finds the contact points (up to ODE_MAX_CONTACTS), each becomes a contact
  * joint with the surface parameters below, the applied force goes in with
  * dBodyAddForce/dBodyAddTorque, and the world advances by dWorldStep (`ode-step`: the
- * direct LCP solve, Smith 2006, ODE manual §"Stepping") or dWorldQuickStep
+ * direct LCP solve, [ODE]) or dWorldQuickStep
  * (`ode-quickstep`: projected Gauss-Seidel with quickstep_iterations sweeps).  The contact
  * forces come back through dJointFeedback (f1: the force on the body), summed over points.
  *
- * Friction (ODE manual §"Contact"): mu is the Coulomb coefficient only with the pyramid
+ * Friction ([ODE] §7.3 Contact): mu is the Coulomb coefficient only with the pyramid
  * approximation dContactApprox1 (the bound of each of the two friction directions is
  * mu times the normal force of the step) — our default, `approx=pyramid`.  Without it
  * (`approx=none`, ODE's own default) ODE reads mu as a force bound in newtons, whatever
@@ -317,14 +317,14 @@ static const fb_integrator_type *const ode_schemes[] = {&ode_step_type, &ode_qui
 
 const fb_model_type fb_model_ode =
     FB_ENGINE_MODEL("ode", "ODE 0.16 (engine): contact joints, mu per contact, LCP or PGS",
-                    "Smith, Open Dynamics Engine v0.5 User Guide (2006) §7.3 Contact; "
-                    "ODE 0.16 sources (ode/src/joints/contact.cpp)",
+                    "[ODE] Smith, Open Dynamics Engine v0.5 User Guide (2006) §7.3 Contact; "
+                    "time stepping of [StewartTrinkle1996]",
                     &ode_set, ode_schemes, "ode-quickstep");
 
 const fb_model_suite fb_suite_ode = {
     .model = "ode",
     .color = "#8c564b",
-    /* hard contact constraints solved per step (an LCP, Stewart & Trinkle 1996): no
+    /* hard contact constraints solved per step (an LCP, [StewartTrinkle1996]): no
      * regularization of its own, so its h -> 0 limit is taken to be Coulomb's and the
      * scenario's reference is its own (no refined engine run per experiment) */
     .exact_limit = 1,

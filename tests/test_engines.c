@@ -208,3 +208,40 @@ Test(engines, absent_engine_is_skipped, .timeout = 120)
   fbt_rmdir(dir);
   unsetenv("FRICBENCH_ENGINES_OFF");
 }
+
+/* The contract itself, on a hand-made case: the 2 kg box settles at rest on the plane for
+ * 0.5 s at 1 ms (the state `open` reports), its contact carrying the weight; the depth and
+ * the vertical velocity left are what docs/engines.md §2 reports. */
+Test(engines, settling_leaves_the_box_resting, .timeout = 30)
+{
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why))
+      continue;
+    fb_model md;
+    cr_assert_eq(fb_model_init(&md, e->model), FB_OK);
+    fb_engine_case c;
+    memset(&c, 0, sizeof c);
+    c.scenario = "push-hold";
+    c.settings = md.params;
+    c.T = 1, c.h = 1e-3;
+    c.shape = FB_ENGINE_BOX;
+    c.size = c.half_z = FB_ENGINE_BOX_HALF;
+    c.mass = 2, c.inertia = NAN, c.mu = 0.3, c.gravity = 9.81;
+    c.pos0[2] = c.half_z;
+    c.settle = NAN; /* the engine's setting */
+    void *ws = NULL;
+    fb_engine_sample s;
+    fb_err err = {{0}};
+    cr_assert_eq(e->engine->open(&ws, &c, &s, &err), FB_OK, "%s", err.msg);
+    const double depth = c.half_z - s.pos[2];
+    cr_log_info("%s: after settling depth %.3g m, vz %.3g m/s, Fn %.6g N on %zu points\n",
+                e->name, depth, s.vel[2], s.Fn, s.ncontacts);
+    cr_expect(fabs(depth) < 1e-3 && fabs(s.vel[2]) < 1e-3, "%s: not at rest: depth %g, vz %g",
+              e->name, depth, s.vel[2]);
+    cr_expect(fabs(s.Fn / (2 * 9.81) - 1) < 1e-3, "%s: Fn = %g carries the weight", e->name,
+              s.Fn);
+    e->engine->close(ws);
+    fb_model_free(&md);
+  }
+}
