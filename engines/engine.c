@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fb_engine.h"
+#include "fb_normal_int.h"
 
 const char *const fb_engine_z_names[FB_ENGINE_NZ] = {"F_engine", "Fn_engine", "stick_engine"};
 
@@ -39,6 +40,9 @@ typedef struct engine_ws {
   double *f;             /* n: applied force */
   fb_engine_sample s;
   fb_engine_sample settled; /* after the settling period (docs/engines.md §2) */
+  fb_impact_stats *stats;    /* normal plants: the contact phases, for the suite's contact
+                                metrics (restitution, penetration); NULL: not asked */
+  int was_contact;           /* the last step had contact points */
 } engine_ws;
 
 int fb_engine_output(const void *p, const fb_contact_in *c, double vr, const double *z,
@@ -204,6 +208,8 @@ int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem 
   c->T = pb->plant->T;
   c->h = o->h;
   c->settle = NAN; /* the adapter's setting */
+  if (pb->plant->nn > 0)
+    w->stats = o->stats;
   int st = map_case(w, err);
   if (st != FB_OK) {
     fb_engine_free(w);
@@ -258,6 +264,49 @@ static void sample_to_y(engine_ws *w, double dt, double *y)
   }
 }
 
+/* A normal plant's contact phases as the contact scheme records them (fb_impact_stats,
+ * contact/fb_normal_int.h): a phase starts at a step with contact points and ends at the
+ * first step without; its gap rates are those at the start of those steps.  gap0, gdot0:
+ * the gap and its rate before the step from t to tnew. */
+static void record_impacts(engine_ws *w, double t, double tnew, double gap0, double gdot0,
+                           const double *y)
+{
+  fb_impact_stats *st = w->stats;
+  const fb_plant *pl = w->pb->plant;
+  const size_t n = pl->n, jz = (size_t)w->dof[R_Z];
+  const double gap = y[jz], Fn = w->s.Fn;
+  const int contact = w->s.ncontacts > 0;
+  if (contact && !w->was_contact) {
+    if (st->n < FB_IMPACT_MAX) {
+      st->t_in[st->n] = t;
+      st->v_in[st->n] = gdot0;
+      st->t_out[st->n] = st->v_out[st->n] = NAN;
+    }
+    st->n++;
+  } else if (!contact && w->was_contact && st->n <= FB_IMPACT_MAX) {
+    st->t_out[st->n - 1] = t;
+    st->v_out[st->n - 1] = gdot0;
+    if (st->n == 1 && w->dof[R_X] >= 0)
+      st->vt_after_first = y[n + (size_t)w->dof[R_X]];
+  }
+  w->was_contact = contact;
+  st->max_pen = fmax(st->max_pen, -gap);
+  if (contact)
+    st->min_lambda = fmin(st->min_lambda, Fn);
+  st->lam_T = Fn;
+  st->work_n += Fn * (gap - gap0); /* int lambda_n gdot dt over the step */
+  if (st->n > 0 && isnan(st->t_stop) && w->dof[R_X] >= 0 &&
+      fabs(y[n + (size_t)w->dof[R_X]]) <= pl->v_stick)
+    st->t_stop = tnew;
+  if (tnew >= st->t_watch) { /* the rest window: the load that holds the body, -f_z */
+    fb_plant_smooth_force(pl, tnew, y, y + n, w->f);
+    st->rest_lam_static = -w->f[jz];
+    st->rest_pen = fmax(st->rest_pen, -gap);
+    st->rest_gap = fmax(st->rest_gap, gap);
+    st->rest_lam_err = fmax(st->rest_lam_err, fabs(Fn - st->rest_lam_static));
+  }
+}
+
 int fb_engine_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   engine_ws *w = ws;
@@ -269,6 +318,7 @@ int fb_engine_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     w->ews = NULL;
   }
   (void)y; /* y holds the plant's initial state: the adapter starts the body there */
+  w->was_contact = 0;
   return w->eng->open(&w->ews, &w->c, &w->settled, err);
 }
 
@@ -295,7 +345,11 @@ int fb_engine_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err
   const int st = w->eng->step(w->ews, &in, &w->s, cnt, err);
   if (st != FB_OK)
     return st;
+  const long jz = w->dof[R_Z];
+  const double gap0 = jz >= 0 ? y[jz] : 0.0, gdot0 = jz >= 0 ? y[n + (size_t)jz] : 0.0;
   w->s.t = at->tnew;
   sample_to_y(w, at->dt, y);
+  if (w->stats != NULL)
+    record_impacts(w, at->t, at->tnew, gap0, gdot0, y);
   return FB_OK;
 }

@@ -4,8 +4,8 @@
 #     with (meson.build, bench/meson.build: the compiler refuses the rest; this is the second
 #     guard, and the rules' one written list): include/fricbench/ (the public API) by every
 #     folder; core/ its own; integrators/ core's; models/ core's and the integrators';
-#     contact/ (normal contact) those and the models'; scenarios/ core's; engines/ core's and
-#     the integrators'; bench/ is layered
+#     contact/ (normal contact) those and the models'; scenarios/ core's; engines/ those of
+#     contact/; bench/ is layered
 #     harness < analysis < report < suite < cli, each seeing every folder below bench, its
 #     own headers and those of the bench folders before it; a public header includes only
 #     public headers (it is installed alone);
@@ -45,7 +45,7 @@ declare -A sees=(
   [models]="core integrators models"
   [contact]="core integrators models contact"
   [scenarios]="core scenarios"
-  [engines]="core integrators engines"
+  [engines]="core integrators models contact engines"
   [bench/harness]="$below_bench bench/harness"
   [bench/analysis]="$below_bench bench/harness bench/analysis"
   [bench/report]="$below_bench bench/harness bench/analysis bench/report"

@@ -394,6 +394,7 @@ static void stable_step_group(builder *b, const fb_model_type *const *models)
  *  - engine: every scenario the engine runs, once per setting, trajectories kept;
  *  - practitioner: creep (push-hold over r: load fractions 0.5 ... 0.99 and 1.05), slide
  *    (r = 2), rest, and the yaw sweep of the puck, tagged "<question>-h1e-3-<setting>";
+ *  - restitution: bouncing-ball over the nominal e (effective against nominal);
  *  - stable-step: bisection on preload-hold (the stiff joint) and stick-slip.
  * An absent engine gets no rows: the suite says so in one line, meta.json and the report
  * (fb_suite_engines_note). */
@@ -459,6 +460,10 @@ static void engine_groups(builder *b)
     set_add(x, "vx0=1");
     set_add(x, "vy0=0");
     sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
+    x = engine_add(b, "restitution", "", "bouncing-ball", m, k, 1e-3, 0);
+    if (x != NULL)
+      x->samples = CONTACT_SAMPLES;
+    sweep(x, FB_SWEEP_PARAM, "scenario.e", contact_e, sizeof contact_e / sizeof *contact_e);
     static const char *const stable[] = {"preload-hold", "stick-slip"};
     for (size_t i = 0; i < 2; i++)
       engine_add(b, "stable-step", "", stable[i], m, k,
