@@ -245,3 +245,45 @@ Test(engines, settling_leaves_the_box_resting, .timeout = 30)
     fb_model_free(&md);
   }
 }
+
+/* The belt, on the contract: a box at rest on ground moving at u = 0.5 m/s along x is
+ * dragged at mu g = 2.943 m/s^2 (Coulomb slip against the surface) until it rides with it
+ * at v = u, in (u / (mu g)) = 0.17 s. */
+Test(engines, belt_drags_the_box_at_mu_g_to_its_speed, .timeout = 30)
+{
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why))
+      continue;
+    fb_model md;
+    cr_assert_eq(fb_model_init(&md, e->model), FB_OK);
+    fb_engine_case c;
+    memset(&c, 0, sizeof c);
+    c.settings = md.params;
+    c.T = 1, c.h = 1e-3;
+    c.shape = FB_ENGINE_BOX;
+    c.size = c.half_z = FB_ENGINE_BOX_HALF;
+    c.mass = 2, c.inertia = NAN, c.mu = 0.3, c.gravity = 9.81, c.belt = 1;
+    c.pos0[2] = c.half_z;
+    c.settle = NAN;
+    void *ws = NULL;
+    fb_engine_sample s;
+    fb_err err = {{0}};
+    fb_counters cnt = {0};
+    cr_assert_eq(e->engine->open(&ws, &c, &s, &err), FB_OK, "%s", err.msg);
+    double v100 = NAN;
+    for (int k = 0; k < 400; k++) {
+      const fb_engine_input in = {.t = k * 1e-3, .h = 1e-3, .gravity = 9.81, .belt_u = 0.5};
+      cr_assert_eq(e->engine->step(ws, &in, &s, &cnt, &err), FB_OK, "%s", err.msg);
+      if (k == 99)
+        v100 = s.vel[0];
+    }
+    cr_log_info("%s belt: v(0.1 s) = %.6g (exact 0.2943), v(0.4 s) = %.6g (exact 0.5)\n",
+                e->name, v100, s.vel[0]);
+    cr_expect(fabs(v100 / 0.2943 - 1) < 0.01, "%s: v(0.1) = %g", e->name, v100);
+    cr_expect(fabs(s.vel[0] - 0.5) < 1e-3, "%s: v(0.4) = %g rides with the belt", e->name,
+              s.vel[0]);
+    e->engine->close(ws);
+    fb_model_free(&md);
+  }
+}
