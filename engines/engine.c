@@ -53,6 +53,28 @@ int fb_engine_output(const void *p, const fb_contact_in *c, double vr, const dou
   return z[2] != 0.0;
 }
 
+/* The states at t0, before the engine's first step has reported a force: the Coulomb force
+ * of the initial slip (-mu N along it; 0 and stuck at rest), the prescribed normal force.
+ * The engine's own force over the first step replaces them. */
+void fb_engine_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
+{
+  (void)p;
+  z0[0] = vr0 > 0 ? -c->Fs : vr0 < 0 ? c->Fs : 0.0;
+  z0[1] = c->N;
+  z0[2] = vr0 == 0.0;
+}
+
+void fb_engine_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
+{
+  (void)p;
+  const double w = hypot(vr0[0], vr0[1]);
+  for (int k = 0; k < 2; k++) { /* the x entry's states, then the y entry's */
+    z0[k * FB_ENGINE_NZ + 0] = w > 0 ? -c->Fs * vr0[k] / w : 0.0;
+    z0[k * FB_ENGINE_NZ + 1] = c->N;
+    z0[k * FB_ENGINE_NZ + 2] = w == 0.0;
+  }
+}
+
 /* 1 when row r (n entries) is the unit row e_j, j into *j. */
 static int unit_row(const double *r, size_t n, long *j)
 {

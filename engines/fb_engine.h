@@ -128,6 +128,8 @@ int fb_engine_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err
 void fb_engine_free(void *ws);
 int fb_engine_output(const void *p, const fb_contact_in *c, double vr, const double *z,
                      double *F);
+void fb_engine_init(const void *p, const fb_contact_in *c, double vr0, double *z0);
+void fb_engine_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0);
 /* z of a contact: the engine's friction force, normal force and stick flag */
 #define FB_ENGINE_NZ 3
 extern const char *const fb_engine_z_names[FB_ENGINE_NZ];
@@ -146,7 +148,8 @@ extern const char *const fb_engine_z_names[FB_ENGINE_NZ];
     .name = nm, .title = ttl, .reference = ref,                                               \
     .caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2, .default_integrator = def,       \
     .default_tol = 0, .params = set, .nz = FB_ENGINE_NZ, .z_names = fb_engine_z_names,        \
-    .output = fb_engine_output, .schemes = sch,                                               \
+    .output = fb_engine_output, .init = fb_engine_init, .init2 = fb_engine_init2,             \
+    .schemes = sch,                                                                           \
   }
 
 /* ---- the engine registry (engines/registry.c) */

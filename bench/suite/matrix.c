@@ -402,7 +402,7 @@ static const struct {
   const char *engine, *tag, *integrator, *set1, *set2;
   unsigned quick;
 } engine_settings[] = {
-    {"ode", "default", "ode-quickstep", NULL, NULL, Q},
+    {"ode", "qs20", "ode-quickstep", NULL, NULL, Q}, /* ODE's defaults (pyramid: ours) */
     {"ode", "qs50", "ode-quickstep", "quickstep_iterations=50", NULL, 0},
     {"ode", "step", "ode-step", NULL, NULL, 0},
 };
