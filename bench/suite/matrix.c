@@ -460,7 +460,8 @@ static void engine_groups(builder *b)
     set_add(x, "vx0=1");
     set_add(x, "vy0=0");
     sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
-    x = engine_add(b, "restitution", "", "bouncing-ball", m, k, 1e-3, 0);
+    /* tagged "<engine>-<setting>": the restitution verdict names its treatment by the tag */
+    x = engine_add(b, "restitution", engine_settings[k].engine, "bouncing-ball", m, k, 1e-3, 0);
     if (x != NULL)
       x->samples = CONTACT_SAMPLES;
     sweep(x, FB_SWEEP_PARAM, "scenario.e", contact_e, sizeof contact_e / sizeof *contact_e);
