@@ -293,7 +293,7 @@ static int ode_step(void *ws, const fb_engine_input *in, fb_engine_sample *out, 
 
 static const char *const ode_scenarios[] = {
     "push-hold", "preload-hold", "inclined-block", "drift", "stick-slip", "puck",
-    "billiard",  "bouncing-ball", "block-drop", NULL};
+    "billiard",  "bouncing-ball", "block-drop", "belt-2d", NULL};
 static const fb_engine_unsupported ode_unsupported[] = {
     {"coupled-sledges", "two bodies coupled by a spring: the mapping has one body"},
     {"two-mass-drive", "two bodies and a drive spring: the mapping has one body"},
@@ -301,6 +301,10 @@ static const fb_engine_unsupported ode_unsupported[] = {
     {"glowinski-3dof", "three bodies on one contact each: the mapping has one body"},
     {"glowinski-tp1", "friction without a normal force (c sgn w, a pure multiplier law)"},
     {"glowinski-tp2", "friction without a normal force (c sgn w, a pure multiplier law)"},
+    {"belt-oscillator", "Leine's friction curve falls to mu = 0 with the slip: an engine's mu "
+     "is one constant"},
+    {"impact-oscillator", "the stop is a wall beside the mass: the mapping has only the "
+     "ground plane"},
     {NULL, NULL},
 };
 
