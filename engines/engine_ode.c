@@ -101,9 +101,10 @@ static void ode_init_once(void)
 static int ode_version(char *buf, size_t len)
 {
   pthread_once(&ode_once, ode_init_once);
-  /* 0.16 has no version call; its configuration says the precision we rely on */
+  /* ODE has no version call: the one pkg-config gave at build time, and the precision of
+   * the library loaded (its configuration) */
   const int dbl = dCheckConfiguration("ODE_double_precision");
-  snprintf(buf, len, "0.16 (%s precision)", dbl ? "double" : "single");
+  snprintf(buf, len, "%s (%s precision)", FB_ODE_VERSION, dbl ? "double" : "single");
   return 1;
 }
 
