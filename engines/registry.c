@@ -16,8 +16,19 @@ extern const fb_model_suite fb_suite_ode;
 #define ODE_ENTRY {"ode", "ODE 0.16 (libode-dev)", NULL, NULL, NULL}
 #endif
 
+#define MUJOCO_LIB "MuJoCo 3.3.8 (npm mujoco-js 0.0.7, run by Debian's nodejs)"
+#ifdef FB_HAVE_MUJOCO
+extern const fb_engine_type fb_engine_mujoco;
+extern const fb_model_type fb_model_mujoco;
+extern const fb_model_suite fb_suite_mujoco;
+#define MUJOCO_ENTRY {"mujoco", MUJOCO_LIB, &fb_engine_mujoco, &fb_model_mujoco, &fb_suite_mujoco}
+#else
+#define MUJOCO_ENTRY {"mujoco", MUJOCO_LIB, NULL, NULL, NULL}
+#endif
+
 const fb_engine_entry fb_engine_table[] = {
     ODE_ENTRY,
+    MUJOCO_ENTRY,
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -27,10 +38,16 @@ const fb_model_type *const fb_engine_models[] = {
 #ifdef FB_HAVE_ODE
     &fb_model_ode,
 #endif
+#ifdef FB_HAVE_MUJOCO
+    &fb_model_mujoco,
+#endif
     NULL};
 const fb_model_suite *const fb_engine_model_suites[] = {
 #ifdef FB_HAVE_ODE
     &fb_suite_ode,
+#endif
+#ifdef FB_HAVE_MUJOCO
+    &fb_suite_mujoco,
 #endif
     NULL};
 
