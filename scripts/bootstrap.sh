@@ -8,7 +8,7 @@ asan=0
 [ "${1:-}" = "--asan" ] && asan=1
 cd "$(dirname "$0")/.."
 pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel
-      libinih-dev libjansson-dev zlib1g-dev libode-dev)
+      libinih-dev libjansson-dev zlib1g-dev libode-dev nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -26,6 +26,13 @@ if [ ! -f build/build.ninja ]; then
   meson setup build "${opts[@]}" >/dev/null
 fi
 ninja -C build >/dev/null
+# The MuJoCo engine (docs/engines/mujoco.md): the pinned mujoco-js into build/node_modules,
+# from the project's package.json and lock; no network: the engine is skipped, no failure.
+if [ ! -f build/node_modules/mujoco-js/package.json ]; then
+  cp engines/mujoco/package.json engines/mujoco/package-lock.json build/
+  (cd build && npm install --no-audit --no-fund mujoco-js@0.0.7 >/dev/null 2>&1) ||
+    echo "bootstrap: npm could not install mujoco-js 0.0.7: the MuJoCo engine is skipped" >&2
+fi
 if [ "$asan" = 1 ]; then
   if [ ! -f build-asan/build.ninja ]; then
     opts=(--buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false)
