@@ -316,6 +316,10 @@ static double first_bounce(const fb_model_type *m, const char *integ, const char
 
 static void bounce(const fb_model_type *m, const char *integ)
 {
+  if (strcmp(m->name, "mujoco") == 0) { /* claims no restitution: docs/engines/mujoco.md §3 */
+    cr_log_info("mujoco/%s: no restitution coefficient of its own, not checked\n", integ);
+    return;
+  }
   const double e7 = first_bounce(m, integ, "e=0.7"), e3 = first_bounce(m, integ, "e=0.3");
   cr_log_info("%s/%s first bounce: %.5g at e = 0.7, %.5g at e = 0.3\n", m->name, integ, e7, e3);
   cr_expect(fabs(e7 / 0.7 - 1) <= 0.02, "%s/%s: e_eff %g at e = 0.7", m->name, integ, e7);
