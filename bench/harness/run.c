@@ -61,6 +61,12 @@ int fb_case_init(fb_case *c, const char *scenario, const char *model, const char
                       scenario ? scenario : "", names);
   }
   const fb_model_type *mt = model ? fb_model_find(model) : NULL;
+  for (const fb_engine_entry *e = fb_engine_table; mt == NULL && model && e->name; e++)
+    if (strcmp(e->name, model) == 0) { /* an engine fricbench knows but was built without */
+      fb_engine_present(e, names, sizeof names);
+      return fb_err_set(err, FB_EUNSUP, "engine %s is absent: %s (docs/engines.md)", model,
+                        names);
+    }
   if (mt == NULL) {
     fb_names_models(names, sizeof names);
     return fb_err_set(err, FB_EINVAL, "unknown model '%s': use one of %s", model ? model : "",
