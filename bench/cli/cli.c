@@ -17,6 +17,8 @@
 #include "fb_scenarios.h"
 #include "fb_run_metrics.h"
 #include "fb_suite.h"
+#include "fb_parse.h"
+#include "fb_integrator_int.h"
 
 #ifndef FB_VERSION
 #define FB_VERSION "unknown"
