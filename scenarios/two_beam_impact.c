@@ -31,7 +31,7 @@
 #include "fb_util.h"
 
 typedef struct two_beam_params {
-  double m0, m1, m2, k0, k1, D, A, Omega, e, cN, dN, clip, g0, v0, T, normal;
+  double m0, m1, m2, k0, k1, D, A, Omega, e, cN, dN, clip, g0, collide, T, normal;
 } two_beam_params;
 
 #define TB_ROW(name, unit, text, field, def, lo, hi, flags)                                     \
@@ -61,8 +61,8 @@ static const fb_param_desc two_beam_desc[] = {
     TB_ROW("clip", "1", "penalty-n: 1 force clipped at 0 (no sucking), 0 the raw linear element",
            clip, 1, 0, 1, FB_PARAM_INT),
     TB_ROW("g0", "1", "gap at q = 0 (1e3: contact off)", g0, 0, 0, INFINITY, 0),
-    TB_ROW("v0", "1", "initial velocity of m0 toward m1 (q0'(0); isolated collisions)", v0, 0,
-           -INFINITY, INFINITY, 0),
+    TB_ROW("collide", "1", "0: the paper's system; > 0: an isolated collision, springs, damping "
+           "and forcing off, m0 starting toward m1 at q0' = collide", collide, 0, 0, INFINITY, 0),
     TB_ROW("T", "1", "end time (nondimensional)", T, 5000, 0, INFINITY, FB_PARAM_MIN_OPEN),
     {"normal", "", "normal-contact treatment", offsetof(two_beam_params, normal), 0, 0,
      FB_NORMAL_MAX - 1, FB_PARAM_CHOICE, NULL, fb_normal_names},
@@ -76,7 +76,7 @@ static void two_beam_force(const void *sp, double t, const double *x, const doub
 {
   const two_beam_params *p = sp;
   (void)x, (void)v;
-  const double a = p->A * p->Omega * p->Omega * sin(p->Omega * t);
+  const double a = p->collide > 0 ? 0.0 : p->A * p->Omega * p->Omega * sin(p->Omega * t);
   f[0] = p->m0 * a;
   f[1] = p->m1 * a;
   f[2] = p->m2 * a;
@@ -114,27 +114,29 @@ static int two_beam_build(const void *sp, fb_plant *pl, fb_err *err)
   if (fb_plant_alloc(pl, 3, 0, 0) != FB_OK || fb_plant_alloc_normals(pl, 1) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   const double m[3] = {p->m0, p->m1, p->m2};
+  const double k0 = p->collide > 0 ? 0.0 : p->k0, k1 = p->collide > 0 ? 0.0 : p->k1;
+  const double Dr = p->collide > 0 ? 0.0 : p->D;
   /* beam 1's stiffness: the inverse of its flexibility at l0 and 2 l0 (fig. 5, our reading) */
-  const double K[9] = {p->k0, 0, 0, 0, p->k1 * 32.0 / 7.0, -p->k1 * 10.0 / 7.0,
-                       0, -p->k1 * 10.0 / 7.0, p->k1 * 4.0 / 7.0};
+  const double K[9] = {k0, 0, 0, 0, k1 * 32.0 / 7.0, -k1 * 10.0 / 7.0,
+                       0, -k1 * 10.0 / 7.0, k1 * 4.0 / 7.0};
   for (size_t i = 0; i < 3; i++) {
     pl->M[i * 3 + i] = m[i];
-    pl->D[i * 3 + i] = 2.0 * p->D * m[i];
+    pl->D[i * 3 + i] = 2.0 * Dr * m[i];
   }
   memcpy(pl->K, K, sizeof K);
-  pl->v0[0] = p->v0;
+  pl->v0[0] = p->collide;
   pl->T = p->T;
   /* the highest free frequency 2.2426 rad/s at the defaults, or the forcing's */
   pl->f_c = fmax(2.242596 * sqrt(fmax(p->k1, p->k0)), p->Omega) / (2.0 * M_PI);
-  pl->v_scale = fmax(p->A * p->Omega, fabs(p->v0));
+  pl->v_scale = fmax(p->A * p->Omega, p->collide);
   pl->force = two_beam_force;
   fb_normal *nm = &pl->normal[0];
   nm->Jn[0] = -1.0;
   nm->Jn[1] = 1.0;
   nm->g0 = p->g0;
   nm->e = p->e;
-  nm->a_scale = p->A > 0 ? p->A * p->Omega * p->Omega : 1.0;
-  nm->h_scale = p->A > 0 ? p->A : 1e-3;
+  nm->a_scale = p->A > 0 && p->collide == 0 ? p->A * p->Omega * p->Omega : 1.0;
+  nm->h_scale = p->A > 0 && p->collide == 0 ? p->A : 1e-3;
   const fb_normal_type *nt = fb_normal_at(p->normal);
   if (nt == NULL)
     return fb_err_set(err, FB_EINVAL, "normal = %g: no such treatment (see fricbench list contact)",

@@ -144,7 +144,7 @@ static void collision(const char *normal, double e, double dN, int clip, double 
   snprintf(se, sizeof se, "e=%g", e);
   snprintf(sd, sizeof sd, "dN=%g", dN);
   snprintf(sc, sizeof sc, "clip=%d", clip);
-  const char *sets[] = {sn, se, sd, sc, "k0=0", "k1=0", "A=0", "D=0", "v0=1", "T=0.1", NULL};
+  const char *sets[] = {sn, se, sd, sc, "collide=1", "T=0.1", NULL};
   fb_case c;
   prepare(&c, sets, h, 1e-12);
   fb_impact_stats s;
