@@ -316,7 +316,7 @@ static void two_beam_groups(builder *b)
     unsigned flags;
   } tr[] = {
       {"newton", "scenario.normal=newton", NAN, TR | Q},
-      {"penalty-nm", "scenario.normal=penalty-nm", 1e-4, TR | Q},
+      {"penalty-nm", "scenario.normal=penalty-nm", 1e-4, TR},
       {"penalty-n", "scenario.normal=penalty-n", NAN, 0},
       {"moreau-jean", "scenario.normal=moreau-jean", 1e-4, 0},
   };
