@@ -129,7 +129,6 @@ static int plot_two_beam_phase(report *rp, fb_err *err)
   if (p != NULL) {
     reading_lead(&p->reading, "Over the last 76 time units of T = 190 (sampled every 0.01; an "
                               "impact sequence counts once)");
-    sb_puts(&p->reading, ".");
     sb_puts(pb_var(&b, "scen"), "two-beam-impact ([Engleder2002] figs. 6, 7): (q0, q0') solid, "
                                 "(q1, q1') dashed; overlapping curves: persistent contact");
     st = plot_draw(rp, p, "two_beam_phase.gp", &b, err, "W=1500; H=1200");
@@ -178,7 +177,7 @@ static int plot_two_beam_grid(report *rp, fb_err *err)
   }
   reading_lead(rd, "Effective restitution of one collision of m0 and m1 (relative speed 1, "
                    "clipped spring-damper)");
-  sb_puts(rd, ". The paper's nominal e: 0.3 with d_N = 50, 0.7 with d_N = 20 (grey).");
+  sb_puts(rd, " The paper's nominal e: 0.3 with d_N = 50, 0.7 with d_N = 20 (grey).");
   sb_puts(pb_var(&b, "scen"), "two-beam-impact, isolated collision: effective restitution against the step, "
                               "solid d_N = 50, dashed d_N = 20");
   const int st = plot_draw(rp, p, "two_beam_grid.gp", &b, err, "ns=%zu; W=1200; H=900", b.nb);
