@@ -292,7 +292,7 @@ static void contact_groups(builder *b)
  *    newton, the paper's penalty-nm (c_N = 1e4, d_N = 50 / 20, h = 1e-4), penalty-n
  *    (the same element, adaptive) and moreau-jean (h = 1e-4), over T = 190 (TWO_BEAM_T):
  *    both cases move irregularly, and their impacts per period, contact fraction and
- *    amplitude levels have settled by t ~ 60 (e = 0.3) and ~ 190 (e = 0.7), as at T = 5000
+ *    amplitude levels have settled by t ~ 100 (e = 0.3) and ~ 190 (e = 0.7), as at T = 5000
  *    (docs/scenarios/two-beam-impact.md gives the numbers); 1.9e6 Newmark steps stay
  *    inside the suite's step budget.  Trajectories of newton and penalty-nm kept every 0.01,
  *    the last 40 % of them (76 time units: 10 periods at Omega = 0.81, 19 at 1.569), the
