@@ -625,8 +625,8 @@ int fb_table_default(fb_table *t)
   }
   practitioner_group(&b, models);
   contact_groups(&b);
-  two_beam_groups(&b);
   stable_step_group(&b, models);
+  two_beam_groups(&b); /* last: the rows of earlier groups keep their run ids */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;
