@@ -283,3 +283,25 @@ Test(two_beam, reference_momentum_and_energy_balance)
     fb_case_free(&c);
   }
 }
+
+/* Bad input: one line naming the value and what is allowed, exit status 2. */
+Test(two_beam, bad_input)
+{
+  static const char *const cases[][8] = {
+      {"run", "-s", "two-beam-impact", "-m", "smooth-sign", "--set", "m0=0", NULL},
+      {"run", "-s", "two-beam-impact", "-m", "smooth-sign", "--set", "collide=-1", NULL},
+      {"run", "-s", "two-beam-impact", "-m", "smooth-sign", "--set", "clip=2", NULL},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char out[4096], err[4096];
+    cr_assert_eq(fbt_cli(cases[k], out, sizeof out, err, sizeof err), 2, "%s", err);
+    cr_assert_eq(fbt_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "allowed") != NULL, "%s", err);
+  }
+  /* penalty-nm is a fixed-step scheme */
+  const char *tol[] = {"run", "-s", "two-beam-impact", "-m", "smooth-sign", "--set",
+                       "normal=penalty-nm", "--tol", "1e-6", NULL};
+  char out[4096], err[4096];
+  cr_assert_eq(fbt_cli(tol, out, sizeof out, err, sizeof err), 2, "%s", err);
+  cr_assert(strstr(err, "--h") != NULL, "%s", err);
+}
