@@ -13,12 +13,15 @@
  * K1 = F^-1 = (2/7) [[16, -5], [-5, 2]] in units of 3 EI1/l0^3 = k1.
  *
  * Cases ([Engleder2002] §3): (e, Omega) = (0.3, 0.81) with d_N = 50 and (0.7, 1.569) with
- * d_N = 20; c_N = 1e4; Newmark at h = 1e-4; start at rest, touching without force.  The
+ * d_N = 20; c_N = 1e4; Newmark at h = 1e-4 (normal=penalty-nm --h 1e-4); start at rest,
+ * touching without force.  The
  * treatment's c_N, d_N and clip are the scenario's cN, dN and clip (normal.NAME overrides
  * them); dN auto: the paper's 50 at e = 0.3 and 20 at e = 0.7, the linear formula of
  * docs/design.md §12 with the reduced mass otherwise.  Reference: the event-driven
- * `newton` (the default treatment).  Scales for `auto` treatment parameters: acceleration
- * A Omega^2 (the base's), gap A.
+ * `newton` (the default treatment), with zeno_tol 1e-8 (below).  Scales for `auto`
+ * treatment parameters: acceleration A Omega^2 (the base's), gap A.  collide > 0 turns the
+ * system into an isolated collision (springs, damping and forcing off, m0 launched at
+ * q0' = collide toward m1): the calibration check of the penalty parameters.
  */
 #include <math.h>
 #include <stddef.h>
