@@ -28,6 +28,7 @@
 
 #include "fb_models.h"
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
 
 typedef struct penalty_nm_params {
   double cN, dN, e, clip;
