@@ -280,6 +280,7 @@ typedef struct nm_ws {
   unsigned long max_rhs;            /* run budget of evaluations (checked mid-step) */
   double tol;                       /* Newton tolerance (relative, >= 16 DBL_EPSILON) */
   double r_floor;                   /* the last residual's penalty-spring scale (N), below */
+  int stall_ok;                     /* this step may end a stall within r_floor (nm_step) */
   unsigned long max_it;             /* Newton iterations per step */
   fb_counters *cnt;                 /* the run's counters */
   /* Scratch, n each unless noted; one allocation (block). */
@@ -568,9 +569,9 @@ static int nm_newton(nm_ws *w, double t, double h, const double *y, const double
         return st;
       accepted = isfinite(tinf) && t2 <= (1.0 - 1e-4 * lam) * r2;
     }
-    /* Stalled within the round-off of the penalty spring's trial force: converged (before,
-     * this failed; steps that converge by the rule above are unchanged) */
-    if (!accepted && rinf <= w->tol * w->r_floor)
+    /* Stalled within the round-off of the penalty spring's trial force: converged, where
+     * the run failed before (nm_step says where) */
+    if (!accepted && w->stall_ok && rinf <= w->tol * w->r_floor)
       break;
     if (!accepted)
       return fb_err_set(err, FB_ESOLVE,
@@ -738,6 +739,10 @@ static int nm_step(nm_ws *w, double t, double h, const double *y, const double *
   const int state_force = pl->force != NULL && pl->force_uses_state;
   if (state_force)
     nm_force_jac(w, t + h, h, y, a);
+  /* A stall ends the run only at a fixed step without the bracketed fallback (the
+   * adaptive scheme rejects and halves the step): only there is it accepted when it sits
+   * within round-off (nm_newton), so that no run that ended before changes. */
+  w->stall_ok = w->fixed && !(nc == 1 && !state_force);
   int st = nm_newton(w, t, h, y, a, err);
   if (st == FB_ESOLVE && nc == 1 && !state_force)
     st = nm_bracket(w, t, h, y, a, err);
