@@ -1,6 +1,6 @@
 /* awrejcewicz.c — a mass on a conveyor with a hardening spring and falling friction
- * (seed 002 [Xiong2013] §5.3, Example III, eqs. 46-50, after Awrejcewicz, Feckan &
- * Olejnik 2005, its ref. [41]; docs/scenarios/awrejcewicz.md).
+ * ([Xiong2013] §5.3, Example III, eqs. 46-50, after Awrejcewicz, Feckan &
+ * Olejnik 2005 [Awrejcewicz2005], its ref. [41]; docs/scenarios/awrejcewicz.md).
  *
  *     m xddot + k1 x + k3 x^3 = F,    v = xdot - vb,    F in -S(|v|) Sgn(v)   ([Xiong2013] eq. 46-48)
  *     S(w) = T0 / (1 + delta w)                   (docs/design.md §1 shape `leine`)

@@ -1,5 +1,5 @@
 /* fb_awrejcewicz.h — the `awrejcewicz` scenario's parameters and its stick-slip limit cycle
- * computed on its own (seed 002 [Xiong2013] §5.3, Example III; docs/scenarios/awrejcewicz.md).
+ * computed on its own ([Xiong2013] §5.3, Example III; docs/scenarios/awrejcewicz.md).
  *
  * Private to scenarios/ and the layers above (the report draws the cycle, the tests check
  * the event-driven reference against it). */

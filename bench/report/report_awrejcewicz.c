@@ -1,4 +1,4 @@
-/* report_awrejcewicz.c — seed 002's fig. 11 ([Xiong2013] §5.3, docs/scenarios/awrejcewicz.md):
+/* report_awrejcewicz.c — [Xiong2013] fig. 11 (§5.3, docs/scenarios/awrejcewicz.md):
  * phase curves (x, xdot) of the DAI->ODE (eq. 49, kikuuwe) and of Awrejcewicz's linear
  * smoothing (eq. 50, smooth-sign phi = linear-frozen) at each eps of group `awrejcewicz`,
  * over their last two cycles, against the limit cycle the scenario solves on its own
