@@ -2,7 +2,8 @@
  * phase curves (x, xdot) of the DAI->ODE (eq. 49, kikuuwe) and of Awrejcewicz's linear
  * smoothing (eq. 50, smooth-sign phi = linear-frozen) at each eps of group `awrejcewicz`,
  * over their last two cycles, against the limit cycle the scenario solves on its own
- * (fb_awr_cycle_solve: one slip arc from (x_b, vb) and the stick segment).  The reading:
+ * (fb_awr_cycle_solve: one slip arc from (x_b, vb) and the stick segment), with zooms on
+ * the corners where stick begins and ends.  The reading:
  * the cycle's period, stick time and fraction, x_a and x_b; per run its period, x_a, time
  * at the belt's speed, orbit distance to the cycle and E_mod; the distance between the
  * eq. 49 orbit and each eq. 50 orbit. */
@@ -293,8 +294,9 @@ int plot_awrejcewicz(report *rp, fb_err *err)
     sb_puts(pb_var(&b, "scen"), "awrejcewicz: (x, xdot) over the last two cycles, eq. 49 "
                                 "(kikuuwe) and eq. 50 (linear smoothing, eps ladder)");
     awr_reading(&p->reading, &c, rr, o, n);
-    st = plot_draw(rp, p, "awrejcewicz.gp", &b, err, "W=%d; H=%d; xb=%.10g; xmax=%.10g; vb=%.10g",
-                   1500, 780, c.x_b, c.x_max, prm.vb);
+    st = plot_draw(rp, p, "awrejcewicz.gp", &b, err,
+                   "W=%d; H=%d; xa=%.10g; xb=%.10g; xmax=%.10g; vb=%.10g", 1800, 780, c.x_a,
+                   c.x_b, c.x_max, prm.vb);
     pb_free(&b);
   }
   for (size_t k = 0; k < n; k++)
