@@ -1,4 +1,4 @@
-/* normal_penalty_newmark.c — `penalty-nm`: the compression-only spring c_N and damper d_N of
+/* normal_penalty_nm.c — `penalty-nm`: the compression-only spring c_N and damper d_N of
  * `penalty-n` (normal_penalty.c) stepped as [Engleder2002] §3 steps it: Newmark's average
  * acceleration at a constant step h ("the integration with constant time steps", gamma =
  * 1/2, beta = 1/4; Newmark 1959), a fixed-step scheme that runs the whole plant, as
@@ -338,7 +338,7 @@ static const fb_integrator_type penalty_nm_stepper = {
     .step = nmw_step,
 };
 
-const fb_normal_type fb_normal_penalty_newmark = {
+const fb_normal_type fb_normal_penalty_nm = {
     .name = "penalty-nm",
     .title = "penalty-n's spring-damper under average-acceleration Newmark (fixed step)",
     .reference = "Engleder, Vielsack & Schweizerhof, [Engleder2002] §3; Newmark 1959",
