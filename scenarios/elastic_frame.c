@@ -70,7 +70,7 @@ static const fb_param_desc frame_desc[] = {
      offsetof(frame_params, e), 0, 0, 1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(frame_params, T), 10, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL,
      NULL},
-    {"normal", "", "normal-contact treatment", offsetof(frame_params, normal), 4, 0,
+    {"normal", "", "normal-contact treatment", offsetof(frame_params, normal), 5, 0,
      FB_NORMAL_MAX - 1, FB_PARAM_CHOICE, NULL, fb_normal_names},
 };
 static const fb_param_set frame_set = {sizeof(frame_params), 16, frame_desc};
