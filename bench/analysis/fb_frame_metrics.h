@@ -45,6 +45,15 @@ typedef struct fb_frame_obs {
 int fb_frame_observe(const char *text, size_t len, double t_from, double q10, double v_belt,
                      double cN, double dN, fb_frame_obs *o, fb_err *err);
 
+/* What a frame run's scenario parameters (runs.csv's scenario_params, "name=value;...")
+ * say, through the scenario itself: q1^0 (m), the belt velocity (m/s), ne, nq, T (s), the
+ * treatment and its penalty c_N, D_N (NaN for a rigid one), the case's name. */
+typedef struct fb_frame_case {
+  double q10, v_belt, ne, nq, cN, dN, T;
+  char normal[40], fcase[16];
+} fb_frame_case;
+int fb_frame_case_of(const char *sparams, fb_frame_case *fc, fb_err *err);
+
 /* Read DIR/runs.csv and the trajectories of its `frame` rows, write DIR/frame.csv (one row
  * per frame run: tag, case, treatment, h, ne, nq, status, the observables, cpu_s, wall_s,
  * nsteps).  FB_OK when the suite has no frame run (no file written). */

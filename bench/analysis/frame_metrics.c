@@ -129,14 +129,7 @@ int fb_frame_observe(const char *text, size_t len, double t_from, double q10, do
 
 /* ==== frame.csv ======================================================================= */
 
-/* What a row's scenario parameters say: q1^0, the belt velocity, ne, nq, the treatment and
- * its penalty values. */
-typedef struct frame_case {
-  double q10, v_belt, ne, nq, cN, dN, T;
-  char normal[40], fcase[16];
-} frame_case;
-
-static int frame_case_of(const char *sparams, frame_case *fc, fb_err *err)
+int fb_frame_case_of(const char *sparams, fb_frame_case *fc, fb_err *err)
 {
   const fb_scenario_type *ty = fb_scenario_find("elastic-frame");
   if (ty == NULL)
@@ -188,13 +181,13 @@ static void frame_row(FILE *fp, const char *dir, const fb_csv *R, size_t k)
   const char *tag = fb_csv_s(R, k, fb_csv_col(R, "tag"));
   const char *status = fb_csv_s(R, k, fb_csv_col(R, "status"));
   const double h = fb_csv_d(R, k, fb_csv_col(R, "h"));
-  frame_case fc;
+  fb_frame_case fc;
   fb_err e = {0};
   fb_frame_obs o;
   memset(&o, 0, sizeof o);
   o.stick = o.slip = o.liftoff = o.impacts_per_s = o.freq_hz = o.amp_v = o.amp_ratio =
       o.lam_max = o.t_from = o.t_to = NAN;
-  int have = frame_case_of(fb_csv_s(R, k, fb_csv_col(R, "scenario_params")), &fc, &e) == FB_OK;
+  int have = fb_frame_case_of(fb_csv_s(R, k, fb_csv_col(R, "scenario_params")), &fc, &e) == FB_OK;
   if (!have)
     memset(&fc, 0, sizeof fc), fc.ne = fc.nq = NAN;
   char path[4096], *text = NULL;

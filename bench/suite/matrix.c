@@ -615,8 +615,8 @@ int fb_table_default(fb_table *t)
   }
   practitioner_group(&b, models);
   contact_groups(&b);
-  frame_group(&b);
   stable_step_group(&b, models);
+  frame_group(&b); /* last: the rows before it keep their places */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;
