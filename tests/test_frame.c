@@ -2,7 +2,8 @@
  * (docs/scenarios/elastic-frame.md): tip flexibility exact at the nodes, the prestress and
  * the steady sliding equilibrium of [Engleder2002] §4's two cases, modal frequencies against
  * an independent exact solution of the continuous Euler–Bernoulli frame (dynamic
- * stiffness), the Rayleigh damping ratios, and bad input. */
+ * stiffness), the Rayleigh damping ratios, bad input; penalty-newmark and moreau-jean on the
+ * two cases, the observables (bench/analysis/fb_frame_metrics.h) and seed 004's claim. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_matrix.h>
@@ -13,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_csv.h"
 #include "fb_frame.h"
+#include "fb_frame_metrics.h"
+#include "fb_seed_claims.h"
 #include "fb_scenario.h"
 #include "fb_test.h"
 
@@ -372,4 +376,125 @@ Test(frame, bad_input_exits_2)
                          "belt_dir=0", NULL};
   cr_assert_eq(fbt_cli(argv2, out, sizeof out, err, sizeof err), 2);
   cr_assert(strstr(err, "belt_dir") != NULL, "%s", err);
+}
+
+/* ---- the treatments and the observables on the frame ------------------------------- */
+
+/* Run elastic-frame through the CLI into a CSV and read its observables over the last
+ * 40 % of T (the suite's window). */
+static void frame_run(const char *const *extra, double q10, double vb, double cN, double dN,
+                      fb_frame_obs *o)
+{
+  char dir[64], out[256], err[1024], file[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(file, sizeof file, "%s/t.csv", dir);
+  const char *argv[32] = {"run", "-s", "elastic-frame", "-m", "smooth-sign", "--samples", "2501",
+                          "-o", file};
+  size_t k = 9;
+  for (size_t i = 0; extra[i] != NULL && k < 31; i++)
+    argv[k++] = extra[i];
+  argv[k] = NULL;
+  cr_assert_eq(fbt_cli(argv, out, sizeof out, err, sizeof err), 0, "%s", err);
+  char *text = NULL;
+  size_t len = 0;
+  cr_assert_eq(fb_read_file(file, &text, &len), 0);
+  fb_err e = {0};
+  cr_assert_eq(fb_frame_observe(text, len, 1.5, q10, vb, cN, dN, o, &e), FB_OK, "%s", e.msg);
+  free(text);
+  fbt_rmdir(dir);
+}
+
+/* [Engleder2002]'s scheme at its step: the low-speed case decays without stick or lift-off,
+ * the high-speed one self-excites into lift-off and impacts (docs/scenarios/elastic-frame.md). */
+Test(frame, penalty_newmark_cases)
+{
+  fb_frame_obs o;
+  frame_run((const char *const[]){"--h", "1e-3", "--set", "T=2.5", NULL}, 2.5e-3, 0.1, 1e5, 80,
+            &o);
+  cr_assert(o.liftoff == 0 && o.stick == 0 && o.slip == 1, "no-liftoff: %g %g %g", o.stick,
+            o.slip, o.liftoff);
+  cr_assert(o.amp_ratio < FB_FRAME_SUSTAINED && o.amp_v < 0.05, "decays: %g, %g m/s",
+            o.amp_ratio, o.amp_v);
+  cr_assert(fabs(o.freq_hz - 14.0) < 0.5, "the 14 Hz tip mode: %g Hz", o.freq_hz);
+  cr_assert(o.lam_max > 0.7 && o.lam_max < 0.8, "lambda_n near N* .. N0: %g", o.lam_max);
+  frame_run((const char *const[]){"--h", "1e-3", "--set", "T=2.5", "--set", "case=liftoff",
+                                  NULL},
+            5e-3, 0.5, 1e5, 80, &o);
+  cr_assert(o.liftoff > 0.4 && o.impacts_per_s > 40 && o.amp_ratio >= FB_FRAME_SUSTAINED,
+            "liftoff: %g of the time, %g impacts/s, ratio %g", o.liftoff, o.impacts_per_s,
+            o.amp_ratio);
+  cr_assert(o.lam_max > 5 * 1.555538, "impacts: lambda_n up to %g N", o.lam_max);
+}
+
+/* moreau-jean on the frame: the explicit linear forces diverge, the implicit ones do not
+ * (and the rigid contact keeps the high-speed case from self-exciting). */
+Test(frame, moreau_jean_implicit)
+{
+  char out[256], err[1024];
+  const char *argv[] = {"run", "-s", "elastic-frame", "-m", "smooth-sign", "--h", "1e-4",
+                        "--set", "T=0.01", "--set", "normal=moreau-jean", "-o", "/dev/null",
+                        NULL};
+  cr_assert_eq(fbt_cli(argv, out, sizeof out, err, sizeof err), 1, "explicit: %s", err);
+  cr_assert(strstr(err, "diverged") != NULL, "%s", err);
+  fb_frame_obs o;
+  frame_run((const char *const[]){"--h", "1e-3", "--set", "T=2.5", "--set", "case=liftoff",
+                                  "--set", "normal=moreau-jean", "--set",
+                                  "normal.linear=implicit", NULL},
+            5e-3, 0.5, NAN, NAN, &o);
+  cr_assert(o.liftoff == 0 && o.amp_ratio < FB_FRAME_SUSTAINED, "rigid: %g, ratio %g",
+            o.liftoff, o.amp_ratio);
+  cr_assert(isnan(o.lam_max));
+}
+
+/* The observables on a made-up trajectory: u_P' = 0.2 sin(2 pi 5 t) around a belt at 0.2
+ * (stuck where u_P' is within 1 % of it), lifted off for t in [0.5, 0.6) and [0.8, 0.9). */
+Test(frame, observe_synthetic)
+{
+  const size_t m = 1001;
+  char *text = malloc(m * 256 + 256);
+  size_t len = (size_t)sprintf(text, "t,x1,x2,x3,x4,v1,v2,v3,v4\n");
+  const double q10 = 1e-3, vb = 0.2;
+  for (size_t k = 0; k < m; k++) {
+    const double t = (double)k / (double)(m - 1);
+    const int off = (t >= 0.5 && t < 0.6) || (t >= 0.8 && t < 0.9);
+    const double vu = 0.2 * sin(2 * M_PI * 5 * t);
+    /* P is the last node (x2, x3, x4 = u, v, theta): x3 = v_P, v2 = u_P' */
+    len += (size_t)sprintf(text + len, "%.17g,0,0,%.17g,0,0,%.17g,0,0\n", t,
+                           q10 + (off ? 1e-5 : -1e-6), vu);
+  }
+  fb_frame_obs o;
+  fb_err e = {0};
+  cr_assert_eq(fb_frame_observe(text, len, 0, q10, vb, 1e5, 0, &o, &e), FB_OK, "%s", e.msg);
+  cr_assert(fabs(o.liftoff - 0.2) < 0.003, "lift-off %g", o.liftoff);
+  cr_assert(fabs(o.impacts_per_s - 2) < 1e-9, "impacts %g", o.impacts_per_s);
+  cr_assert(fabs(o.freq_hz - 5) < 0.01, "frequency %g", o.freq_hz);
+  cr_assert(fabs(o.amp_v - 0.2) < 1e-4 && fabs(o.amp_ratio - 1) < 1e-3);
+  cr_assert(o.stick > 0 && o.stick < 0.1, "stick near the crests only: %g", o.stick);
+  cr_assert(fabs(o.lam_max - 0.1) < 1e-9, "lambda_n = c_N 1e-6");
+  cr_assert_eq(fb_frame_observe(text, 40, 0, q10, vb, 1e5, 0, &o, &e), FB_EINVAL,
+               "a header only is refused");
+  free(text);
+}
+
+/* seed 004's frame claim on made-up frame.csv texts: reproduced, partly, not measured. */
+Test(frame, seed_claim)
+{
+  const char *hdr = "tag,h,status,liftoff,amp_ratio,stick,freq_hz,amp_v\n";
+  char text[1024];
+  fb_claims c;
+  snprintf(text, sizeof text, "%sreference_no-liftoff,1e-05,ok,0,1.0,0.3,14,0.1\n"
+           "reference_liftoff,1e-05,ok,0.6,0.99,0.01,80,0.6\n", hdr);
+  c.n = 0;
+  fb_seed_claims_frame(&c, text, strlen(text));
+  cr_assert_eq(c.n, 1);
+  cr_assert_str_eq(c.r[0].verdict, "reproduced", "%s", c.r[0].why);
+  cr_assert(fabs(c.r[0].value - 0.6) < 1e-12);
+  snprintf(text, sizeof text, "%sreference_no-liftoff,1e-05,ok,0,0.95,0,14,0.03\n"
+           "reference_liftoff,1e-05,ok,0.6,0.99,0.01,80,0.6\n", hdr);
+  c.n = 0;
+  fb_seed_claims_frame(&c, text, strlen(text));
+  cr_assert_str_eq(c.r[0].verdict, "partly", "%s", c.r[0].why);
+  c.n = 0;
+  fb_seed_claims_frame(&c, NULL, 0);
+  cr_assert_str_eq(c.r[0].verdict, "not measured");
 }
