@@ -15,6 +15,10 @@ static const char frame_absent[] =
     "~1e5 rad/s at ne = 8); the friction-only models (the frame's friction bound is mu "
     "lambda_n(t), which penalty-newmark and moreau-jean handle themselves).";
 
+/* The span the figure draws: the last 0.4 s (30 periods at 80 Hz, 6 at 14 Hz), where the
+ * window's 1 s of the lift-off case is a solid band. */
+#define FRAME_ZOOM 0.4
+
 static const char *frame_color(const run *r)
 {
   if (strncmp(r->tag, "reference", 9) == 0)
@@ -105,9 +109,10 @@ static int frame_case_plot(report *rp, const fb_csv *F, const char *fcase, fb_er
             "%g mm", fcase, 1e3 * fc.q10);
   const int st = plot_draw(rp, p, "frame_traj.gp", &b, err,
                            "cu=%d; cv=%d; cvu=%d; cvv=%d; q10=%.17g; vb=%.17g; cN=%.17g; "
-                           "dN=%.17g; W=1400; H=1200",
+                           "dN=%.17g; t1=%.17g; zoom=%.17g; W=1400; H=1200",
                            n - 1, n, 2 * n - 1, 2 * n, fc.q10, fc.v_belt,
-                           isnan(fc.cN) ? 1e5 : fc.cN, isnan(fc.dN) ? 80.0 : fc.dN);
+                           isnan(fc.cN) ? 1e5 : fc.cN, isnan(fc.dN) ? 80.0 : fc.dN, fc.T,
+                           fmin(FRAME_ZOOM, FB_FRAME_WINDOW * fc.T));
   pb_free(&b);
   return st;
 }
