@@ -7,13 +7,18 @@
 
 #include "fb_frame_metrics.h"
 
-/* The treatments that cannot take part, with the reason (the frame group's comment,
- * bench/suite/matrix.c). */
-static const char frame_absent[] =
-    "Not run on the frame: newton, penalty-n, hunt-crossley and kikuuwe-n (the contact "
-    "scheme steps them with explicit GSL steppers, which cannot step the frame's axial modes, "
-    "~1e5 rad/s at ne = 8); the friction-only models (the frame's friction bound is mu "
-    "lambda_n(t), which penalty-newmark and moreau-jean handle themselves).";
+/* The treatments that cannot take part, with the reason: frame.csv's rows of that status
+ * (bench/analysis/frame_metrics.c). */
+static void frame_absent(sbuf *rd, const fb_csv *F)
+{
+  size_t n = 0;
+  for (size_t k = 0; F != NULL && k < F->nrows; k++)
+    if (streq(fb_csv_s(F, k, fb_csv_col(F, "status")), "cannot take part"))
+      sb_printf(rd, "%s%s (%s)", n++ ? "; " : " Not run on the frame: ",
+                fb_csv_s(F, k, fb_csv_col(F, "tag")), fb_csv_s(F, k, fb_csv_col(F, "note")));
+  if (n > 0)
+    sb_puts(rd, ".");
+}
 
 /* The span the figure draws: the last 0.4 s (30 periods at 80 Hz, 6 at 14 Hz), where the
  * window's 1 s of the lift-off case is a solid band. */
@@ -104,7 +109,7 @@ static int frame_case_plot(report *rp, const fb_csv *F, const char *fcase, fb_er
   }
   if (p == NULL)
     return FB_OK;
-  sb_printf(&p->reading, " %s", frame_absent);
+  frame_absent(&p->reading, F);
   sb_printf(pb_var(&b, "scen"), "elastic-frame, %s: mu and v_0 of [Engleder2002] §4, q_1^0 = "
             "%g mm", fcase, 1e3 * fc.q10);
   const int st = plot_draw(rp, p, "frame_traj.gp", &b, err,
