@@ -498,3 +498,44 @@ Test(frame, seed_claim)
   fb_seed_claims_frame(&c, NULL, 0);
   cr_assert_str_eq(c.r[0].verdict, "not measured");
 }
+
+/* frame.csv from a runs.csv with one frame row (no trajectory: observables NaN), and the
+ * treatments that cannot take part declared with their reason (the rigid event-driven
+ * newton among them; the two that run, not). */
+Test(frame, frame_csv_declares_absent_treatments)
+{
+  char dir[64], path[128];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *fp = fopen(path, "w");
+  cr_assert_not_null(fp);
+  fputs("group,tag,scenario,model,integrator,h,status,scenario_params,cpu_s,wall_s,nsteps\n"
+        "frame,penalty-newmark_liftoff,elastic-frame,smooth-sign,contact,0.001,ok,"
+        "case=liftoff;ne=2;T=0.1;normal=penalty-newmark,0.01,0.01,100\n"
+        "baseline,,stick-slip,lugre,rk4,0.001,ok,,0.01,0.01,100\n",
+        fp);
+  fclose(fp);
+  fb_err e = {0};
+  cr_assert_eq(fb_frame_write(dir, &e), FB_OK, "%s", e.msg);
+  snprintf(path, sizeof path, "%s/frame.csv", dir);
+  fb_csv t;
+  cr_assert_eq(fb_csv_load(&t, path, NULL), FB_OK);
+  const int ct = fb_csv_col(&t, "tag"), cs = fb_csv_col(&t, "status"), cn = fb_csv_col(&t, "nq");
+  int run = 0, newton = 0, mj = 0;
+  for (size_t k = 0; k < t.nrows; k++) {
+    const char *tag = fb_csv_s(&t, k, ct);
+    if (strcmp(tag, "penalty-newmark_liftoff") == 0) {
+      run = 1;
+      cr_assert_eq(fb_csv_d(&t, k, cn), 12, "ne = 2: 12 DOFs");
+      cr_assert(isnan(fb_csv_d(&t, k, fb_csv_col(&t, "liftoff"))), "no trajectory: NaN");
+    }
+    newton |= strcmp(tag, "newton") == 0 && strcmp(fb_csv_s(&t, k, cs), "cannot take part") == 0 &&
+              strstr(fb_csv_s(&t, k, fb_csv_col(&t, "note")), "explicit") != NULL;
+    mj |= strcmp(tag, "moreau-jean") == 0;
+  }
+  cr_assert(run && newton && !mj, "run %d, newton declared %d, moreau-jean absent %d", run,
+            newton, !mj);
+  cr_assert_eq(t.nrows, 1 + 4 + 1, "the run, four treatments, the friction models");
+  fb_csv_free(&t);
+  fbt_rmdir(dir);
+}
