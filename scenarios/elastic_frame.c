@@ -70,8 +70,9 @@ static const fb_param_desc frame_desc[] = {
      offsetof(frame_params, e), 0, 0, 1, 0, NULL, NULL},
     {"T", "s", "end time", offsetof(frame_params, T), 10, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL,
      NULL},
-    {"normal", "", "normal-contact treatment", offsetof(frame_params, normal), 5, 0,
-     FB_NORMAL_MAX - 1, FB_PARAM_CHOICE, NULL, fb_normal_names},
+    {"normal", "", "normal-contact treatment", offsetof(frame_params, normal), NAN, 0,
+     FB_NORMAL_MAX - 1, FB_PARAM_CHOICE | FB_PARAM_AUTO,
+     "penalty-newmark, [Engleder2002]'s scheme (found by name)", fb_normal_names},
 };
 static const fb_param_set frame_set = {sizeof(frame_params), 16, frame_desc};
 
@@ -156,7 +157,8 @@ static int frame_build(const void *sp, fb_plant *pl, fb_err *err)
   nm->fric = 0;
   nm->h_scale = q10;
   nm->a_scale = (2.0 * M_PI * pl->f_c) * (2.0 * M_PI * pl->f_c) * q10;
-  const fb_normal_type *nt = fb_normal_at(p->normal);
+  const fb_normal_type *nt =
+      isnan(p->normal) ? fb_normal_find("penalty-newmark") : fb_normal_at(p->normal);
   if (nt == NULL)
     return fb_err_set(err, FB_EINVAL,
                       "normal = %g: no such treatment (see fricbench list contact)", p->normal);
