@@ -149,7 +149,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->inphase = W->closed + nn;
   W->Mi = pl->Minv;
   W->h_w = NAN;
-  if (nn > 0 && pl->normal[0].np_[4] == 1) {
+  if (nn > 0 && ((const mj_n_params *)pl->normal[0].np_)->linear == 1) { /* implicit */
     W->Wi = calloc(n * n, sizeof(double));
     if (W->Wi == NULL) {
       mjw_free(W);
