@@ -23,6 +23,7 @@ extern const fb_model_type fb_model_karnopp;
 extern const fb_model_type fb_model_kikuuwe_be;
 extern const fb_model_type fb_model_moreau_jean;
 extern const fb_model_type fb_model_simscape;
+extern const fb_model_type fb_model_gms;
 
 /* Their suite records (include/fricbench/fb_model_suite.h), beside each type in its file. */
 extern const fb_model_suite fb_suite_naive_sign;
@@ -38,5 +39,6 @@ extern const fb_model_suite fb_suite_karnopp;
 extern const fb_model_suite fb_suite_kikuuwe_be;
 extern const fb_model_suite fb_suite_moreau_jean;
 extern const fb_model_suite fb_suite_simscape;
+extern const fb_model_suite fb_suite_gms;
 
 #endif
