@@ -27,8 +27,9 @@
  * f_ratio f_c)^2, f_ratio = 100; sigma1 = 2 sqrt(k m) (critical with the body); alpha_i =
  * 1/N; k_i = k r^-(i-1) / sum_j r^-(j-1) with spread r = 2, so that the elements' breakaway
  * deflections W_i/k_i grow by r from one element to the next (the virgin curve's
- * breakpoints); C = k v_scale (hybrid only).  Every k_i and alpha_i is settable (k1..k4,
- * alpha1..alpha4; alphas all or none, summing to 1).
+ * breakpoints); C = k v_scale (hybrid only).  Every k_i and alpha_i is settable (k_1..k_4,
+ * alpha_1..alpha_4; alphas all or none, summing to 1); the total is k_t (not k: a
+ * scenario's spring is k).
  *
  * States per contact: the type declares FB_MAX_Z = 4 (the cap on states per contact,
  * include/fricbench/fb_model.h), so N <= 4; the states of elements beyond N stay 0.
@@ -60,17 +61,17 @@ typedef struct gms_params {
 static const char *const gms_variant_names[] = {"smooth", "hybrid", NULL};
 
 #define GMS_K_ROW(i)                                                                            \
-  {"k" #i, "N/m", "stiffness of element " #i, offsetof(gms_params, kel) + ((i)-1) * sizeof(double), \
-   NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "k r^-(i-1) / sum_j r^-(j-1)", NULL}
+  {"k_" #i, "N/m", "stiffness of element " #i, offsetof(gms_params, kel) + ((i)-1) * sizeof(double), \
+   NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "k_t r^-(i-1) / sum_j r^-(j-1)", NULL}
 #define GMS_A_ROW(i)                                                                            \
-  {"alpha" #i, "1", "slip-force fraction of element " #i,                                     \
+  {"alpha_" #i, "1", "slip-force fraction of element " #i,                                     \
    offsetof(gms_params, alpha) + ((i)-1) * sizeof(double), NAN, 0, 1, FB_PARAM_AUTO,            \
    "1/N (set all N or none; they must sum to 1)", NULL}
 
 static const fb_param_desc gms_desc[] = {
     {"N", "1", "elasto-slide elements (at most 4, the states per contact)",
      offsetof(gms_params, N), 4, 1, GMS_NMAX, FB_PARAM_INT, NULL, NULL},
-    {"k", "N/m", "total stiffness sum k_i (the virgin curve's initial slope)",
+    {"k_t", "N/m", "total stiffness sum k_i (the virgin curve's initial slope)",
      offsetof(gms_params, k), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "m (2 pi f_ratio f_c)^2, as LuGre's sigma0", NULL},
     {"f_ratio", "1", "element frequency over the scenario's f_c (for auto k)",
@@ -83,7 +84,7 @@ static const fb_param_desc gms_desc[] = {
      offsetof(gms_params, variant), GMS_SMOOTH, 0, 1, FB_PARAM_CHOICE, NULL, gms_variant_names},
     {"C", "N/s", "hybrid: attraction rate of a sliding element's force to its slip force",
      offsetof(gms_params, C), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
-     "k v_scale", NULL},
+     "k_t v_scale", NULL},
     GMS_K_ROW(1),
     GMS_K_ROW(2),
     GMS_K_ROW(3),
@@ -113,12 +114,12 @@ static int gms_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   }
   if (nset != 0 && nset != n)
     return fb_err_set(err, FB_EINVAL,
-                      "gms: %zu of the N = %zu slip fractions alpha1..alpha%zu are set: "
+                      "gms: %zu of the N = %zu slip fractions alpha_1..alpha_%zu are set: "
                       "allowed is all of them or none",
                       nset, n, n);
   if (nset == n && !(fabs(asum - 1.0) <= 1e-9))
     return fb_err_set(err, FB_EINVAL,
-                      "gms: alpha1..alpha%zu sum to %.17g: allowed is a sum of 1 (within 1e-9)",
+                      "gms: alpha_1..alpha_%zu sum to %.17g: allowed is a sum of 1 (within 1e-9)",
                       n, asum);
   fb_auto_spring_damper(sc, p->f_ratio, &p->k, NULL);
   double wsum = 0.0;
@@ -291,7 +292,7 @@ const fb_model_type fb_model_gms = {
     .force2 = gms_force2,
     .init2 = gms_init2,
     .stored_energy = gms_energy,
-    .stiffness_param = "k",
+    .stiffness_param = "k_t",
 };
 
 /* The suite's policy for gms (include/fricbench/fb_model_suite.h): a stiff element law, as

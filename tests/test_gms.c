@@ -13,12 +13,12 @@
 
 static const fb_friction coulomb = {FB_SHAPE_COULOMB, 0.5, 0.5, 0.0};
 
-/* gms with k = 1000 N/m, N = 4 elements, spread 2, the given variant, resolved. */
+/* gms with k_t = 1000 N/m, N = 4 elements, spread 2, the given variant, resolved. */
 static void make(fb_model *m, const char *variant)
 {
   fb_err err = {{0}};
   cr_assert_eq(fb_model_init(m, fb_model_find("gms")), FB_OK);
-  cr_assert_eq(fb_model_set(m, "k", 1000.0, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_model_set(m, "k_t", 1000.0, &err), FB_OK, "%s", err.msg);
   cr_assert_eq(fb_model_set(m, "sigma1", 0.0, &err), FB_OK, "%s", err.msg);
   cr_assert_eq(fb_model_set(m, "variant", strcmp(variant, "hybrid") == 0, &err), FB_OK);
   const fb_contact_scale sc = {1.0, 0.0, 5.0, 1.0, 1.0};
@@ -41,7 +41,7 @@ static size_t drive(const fb_model *m, const fb_contact_in *c, double v, double 
       z[i] += dt * dz[i];
     double e = 0.0;
     for (size_t i = 0; i < 4; i++)
-      e += fb_model_get(m, 0, i == 0 ? "k1" : i == 1 ? "k2" : i == 2 ? "k3" : "k4") * z[i];
+      e += fb_model_get(m, 0, i == 0 ? "k_1" : i == 1 ? "k_2" : i == 2 ? "k_3" : "k_4") * z[i];
     xs[k] = (v > 0 ? 1 : -1) * (s + dx);
     Fel[k++] = e;
   }
@@ -61,7 +61,7 @@ Test(gms, hybrid_virgin_curve_is_piecewise_linear)
   const fb_contact_in c = {&coulomb, 10.0, 5.0, NAN, NAN};
   const double S = 5.0;
   double kel[4], brk[4];
-  const char *kn[] = {"k1", "k2", "k3", "k4"}, *an[] = {"alpha1", "alpha2", "alpha3", "alpha4"};
+  const char *kn[] = {"k_1", "k_2", "k_3", "k_4"}, *an[] = {"alpha_1", "alpha_2", "alpha_3", "alpha_4"};
   for (size_t i = 0; i < 4; i++) {
     kel[i] = fb_model_get(&m, 0, kn[i]);
     brk[i] = fb_model_get(&m, 0, an[i]) * S / kel[i];
@@ -120,7 +120,7 @@ Test(gms, smooth_virgin_curve_has_the_same_knees)
   make(&m, "smooth");
   const fb_contact_in c = {&coulomb, 10.0, 5.0, NAN, NAN};
   double kel[4];
-  const char *kn[] = {"k1", "k2", "k3", "k4"};
+  const char *kn[] = {"k_1", "k_2", "k_3", "k_4"};
   for (size_t i = 0; i < 4; i++)
     kel[i] = fb_model_get(&m, 0, kn[i]);
   static double xs[NS], Fel[NS];
@@ -147,13 +147,13 @@ Test(gms, slip_fractions_all_or_none_summing_to_one)
   const fb_contact_scale sc = {1.0, 0.0, 5.0, 1.0, 1.0};
   cr_assert_eq(fb_model_init(&m, fb_model_find("gms")), FB_OK);
   cr_assert_eq(fb_model_set(&m, "N", 2, &err), FB_OK);
-  cr_assert_eq(fb_model_set(&m, "alpha1", 0.7, &err), FB_OK);
+  cr_assert_eq(fb_model_set(&m, "alpha_1", 0.7, &err), FB_OK);
   cr_assert_eq(fb_model_resolve_scales(&m, 1, &sc, &err), FB_EINVAL);
   cr_assert(strstr(err.msg, "1 of the N = 2"), "%s", err.msg);
-  cr_assert_eq(fb_model_set(&m, "alpha2", 0.2, &err), FB_OK);
+  cr_assert_eq(fb_model_set(&m, "alpha_2", 0.2, &err), FB_OK);
   cr_assert_eq(fb_model_resolve_scales(&m, 1, &sc, &err), FB_EINVAL);
   cr_assert(strstr(err.msg, "sum to 0.8999"), "%s", err.msg);
-  cr_assert_eq(fb_model_set(&m, "alpha2", 0.3, &err), FB_OK);
+  cr_assert_eq(fb_model_set(&m, "alpha_2", 0.3, &err), FB_OK);
   cr_assert_eq(fb_model_resolve_scales(&m, 1, &sc, &err), FB_OK, "%s", err.msg);
   cr_assert_eq(fb_model_set(&m, "N", 5, &err), FB_EINVAL, "N is capped by the states per contact");
   fb_model_free(&m);
