@@ -13,8 +13,8 @@
  * Parameters (Simscape's block parameter names in docs/models/simscape.md):
  *   F_brk (N)   breakaway friction force; auto: the contact's static force Fs = N mu_s at
  *               each instant (follows a time-varying normal force);
- *   F_C (N)     Coulomb friction force; auto: the contact's kinetic level N mu_inf (its
- *               static level for a characteristic that decays to 0, as Dahl's, lugre.c);
+ *   F_C (N)     Coulomb friction force; auto: the contact's kinetic level N mu_inf (for a
+ *               characteristic that decays to 0, leine's, its level at v_scale);
  *   v_brk (m/s) breakaway friction velocity; auto: brk_ratio v_scale, brk_ratio = 0.01
  *               (our choice: the Simscape default 0.1 m/s is absolute, and 1 % of the
  *               scenario's velocity scale keeps the bump where the motion is slow);
@@ -36,6 +36,7 @@ typedef struct simscape_params {
   double v_brk;     /* breakaway friction velocity (m/s) */
   double brk_ratio; /* v_brk / v_scale for the auto v_brk */
   double f;         /* viscous friction coefficient (N s/m) */
+  double v_ref;     /* the scenario's velocity scale (m/s), set by resolve, not a parameter */
 } simscape_params;
 
 static const fb_param_desc simscape_desc[] = {
@@ -44,7 +45,8 @@ static const fb_param_desc simscape_desc[] = {
      "the contact's static force Fs = N mu_s at each instant", NULL},
     {"F_C", "N", "Coulomb friction force (Simscape: Coulomb friction force)",
      offsetof(simscape_params, F_C), NAN, 0, INFINITY, FB_PARAM_AUTO,
-     "the contact's kinetic level N mu_inf (Fs when the characteristic decays to 0)", NULL},
+     "the contact's kinetic level N mu_inf (at v_scale when the characteristic decays to 0)",
+     NULL},
     {"v_brk", "m/s", "breakaway friction velocity (Simscape: Breakaway friction velocity)",
      offsetof(simscape_params, v_brk), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO,
      "brk_ratio times the scenario's velocity scale", NULL},
@@ -60,6 +62,7 @@ static int simscape_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   simscape_params *p = pv;
   if (isnan(p->v_brk))
     p->v_brk = p->brk_ratio * sc->v_scale;
+  p->v_ref = sc->v_scale;
   if (!isnan(p->F_brk) && !isnan(p->F_C) && p->F_C > p->F_brk)
     return fb_err_set(err, FB_EINVAL,
                       "simscape: F_C = %g is above F_brk = %g: allowed is F_C <= F_brk", p->F_C,
@@ -76,8 +79,10 @@ static inline void simscape_levels(const simscape_params *p, const fb_contact_in
     *FC = p->F_C;
     return;
   }
+  /* a characteristic that decays to 0 (leine) has no kinetic level: its value at the
+   * scenario's velocity scale stands in */
   const double mu = fb_friction_mu_inf(c->law);
-  *FC = c->N * (mu > 0.0 ? mu : c->law->mu_s);
+  *FC = c->N * (mu > 0.0 ? mu : fb_friction_mu(c->law, p->v_ref, NULL));
 }
 
 /* [Simscape] Translational Friction, "Equations": F_S(v) and dF_S/dv. */
