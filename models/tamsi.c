@@ -65,6 +65,7 @@ typedef struct tamsi_params {
   double theta_max; /* largest change of a 2-D v_t's direction per iteration (rad) */
   double max_it;    /* Newton iterations per step */
   double tals;      /* 1: the transition-aware line search; 0: plain Newton (alpha = 1) */
+  double backtrack; /* 1: then halve alpha until |R| decreases (our safeguard); 0: Drake's */
 } tamsi_params;
 
 static const char *const tamsi_onoff[] = {"off", "on", NULL};
@@ -81,8 +82,10 @@ static const fb_param_desc tamsi_desc[] = {
      offsetof(tamsi_params, max_it), 100, 1, 1e6, FB_PARAM_INT, NULL, NULL},
     {"tals", "-", "transition-aware line search: on (TAMSI), off (plain Newton, to compare)",
      offsetof(tamsi_params, tals), 1, 0, 1, FB_PARAM_CHOICE, NULL, tamsi_onoff},
+    {"backtrack", "-", "after the line search, halve the step until |R| decreases (not Drake's)",
+     offsetof(tamsi_params, backtrack), 1, 0, 1, FB_PARAM_CHOICE, NULL, tamsi_onoff},
 };
-static const fb_param_set tamsi_set = {sizeof(tamsi_params), 5, tamsi_desc};
+static const fb_param_set tamsi_set = {sizeof(tamsi_params), 6, tamsi_desc};
 static const char *const tamsi_z[] = {"F_step", "stick_step"};
 
 /* In slip from the start: f_t = -S sgn(v_r); at rest the first step decides. */
@@ -182,7 +185,7 @@ typedef struct tamsi_ws {
   fb_contact_in *ci; /* nc: each contact at t_{n+1} */
   double *block;
   double *f, *a, *vstar;                     /* n */
-  double *u1, *vts, *vt, *dv, *R, *ft;       /* nc */
+  double *u1, *vts, *vt, *dv, *R, *ft, *vtry; /* nc */
   double *W, *G, *Jm;                        /* nc nc */
   size_t *piv;                               /* nc */
 } tamsi_ws;
@@ -267,8 +270,57 @@ static int tamsi_solve(double *A, double *b, size_t nc, size_t *piv)
   return FB_OK;
 }
 
+/* R(v_t) = v_t - v_t* - h W f_t(v_t) into R, with f_t and G at v_t (tamsi_law); returns
+ * |R|^2. */
+static double tamsi_residual(tamsi_ws *ws, const double *vt, double h, double *R)
+{
+  const size_t nc = ws->nc;
+  tamsi_law(ws, vt);
+  double r2 = 0.0;
+  for (size_t i = 0; i < nc; i++) {
+    double s = 0.0;
+    for (size_t l = 0; l < nc; l++)
+      s += ws->W[i * nc + l] * ws->ft[l];
+    R[i] = vt[i] - ws->vts[i] - h * s;
+    r2 += R[i] * R[i];
+  }
+  return r2;
+}
+
+/* The TALS step length: the smallest over contacts (1 when the search is off). */
+static double tamsi_tals(const tamsi_ws *ws)
+{
+  double alpha = 1.0;
+  for (size_t i = 0; i < ws->nc && ws->p.tals != 0.0; i++) {
+    const int pair = ws->pl->contact[i].pair == FB_PAIR_X;
+    const double v[2] = {ws->vt[i], pair ? ws->vt[i + 1] : 0.0};
+    const double d[2] = {ws->dv[i], pair ? ws->dv[i + 1] : 0.0};
+    alpha = fmin(alpha, tamsi_alpha(v, d, ws->p.v_s, ws->eps, ws->cmax));
+    i += (size_t)pair;
+  }
+  return alpha;
+}
+
+/* Our safeguard after TALS (backtrack = on): halve alpha until |R| decreases (the Newton
+ * direction descends |R|^2, so some alpha does).  TALS alone can cycle: at a stop of the
+ * inclined block (h = 2.61e-4) its iterates alternate between -0.63 v_s (inside the region,
+ * whence the tangent sends them out) and +1.76 v_s (outside, whence the update into the
+ * region is allowed and crosses v = 0).  Returns alpha; 0 when no decrease was found. */
+static double tamsi_backtrack(tamsi_ws *ws, double alpha, double h, double r2)
+{
+  const size_t nc = ws->nc;
+  for (int j = 0; j < 40; j++, alpha *= 0.5) {
+    for (size_t i = 0; i < nc; i++)
+      ws->vtry[i] = ws->vt[i] + alpha * ws->dv[i];
+    if (tamsi_residual(ws, ws->vtry, h, ws->R) < r2)
+      return alpha;
+  }
+  return 0.0;
+}
+
 /* The Newton iteration on R(v_t) = v_t - v_t* - h W f_t(v_t) with the transition-aware
- * line search; v_t holds the initial guess and receives the solution. */
+ * line search; v_t holds the initial guess and receives the solution.  Converged when the
+ * update is below tol v_s (Drake's test), or when R is zero to round-off. */
 static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_err *err)
 {
   const size_t nc = ws->nc;
@@ -276,12 +328,9 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
   const double stop = ws->p.tol * ws->p.v_s;
   double upd = INFINITY;
   for (unsigned long k = 0; k < max_it; k++) {
-    tamsi_law(ws, ws->vt);
+    const double r2 = tamsi_residual(ws, ws->vt, h, ws->R);
     for (size_t i = 0; i < nc; i++) {
-      double s = 0.0;
-      for (size_t l = 0; l < nc; l++)
-        s += ws->W[i * nc + l] * ws->ft[l];
-      ws->dv[i] = -(ws->vt[i] - ws->vts[i] - h * s); /* -R */
+      ws->dv[i] = -ws->R[i];
       for (size_t l = 0; l < nc; l++) {
         double g = 0.0;
         for (size_t q = 0; q < nc; q++)
@@ -291,13 +340,17 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
     }
     if (tamsi_solve(ws->Jm, ws->dv, nc, ws->piv) != FB_OK)
       return fb_err_set(err, FB_ESOLVE, "tamsi: singular Newton matrix at t=%.17g", t);
-    double alpha = 1.0;
-    for (size_t i = 0; i < nc && ws->p.tals != 0.0; i++) {
-      const int pair = ws->pl->contact[i].pair == FB_PAIR_X;
-      const double v[2] = {ws->vt[i], pair ? ws->vt[i + 1] : 0.0};
-      const double d[2] = {ws->dv[i], pair ? ws->dv[i + 1] : 0.0};
-      alpha = fmin(alpha, tamsi_alpha(v, d, ws->p.v_s, ws->eps, ws->cmax));
-      i += (size_t)pair;
+    const double a_tals = tamsi_tals(ws);
+    double alpha = a_tals;
+    if (ws->p.backtrack != 0.0 && r2 > 0.0) {
+      alpha = tamsi_backtrack(ws, a_tals, h, r2);
+      if (alpha == 0.0 && sqrt(r2) < stop)
+        return FB_OK; /* no decrease along the Newton direction: R is at round-off */
+      if (alpha == 0.0)
+        return fb_err_set(err, FB_ESOLVE,
+                          "tamsi: no decrease of |R| = %.3g m/s along the Newton direction at "
+                          "t=%.17g",
+                          sqrt(r2), t);
     }
     upd = 0.0;
     for (size_t i = 0; i < nc; i++) {
@@ -305,7 +358,7 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
       upd = fmax(upd, fabs(alpha * ws->dv[i]));
     }
     cnt->ninner++;
-    if (upd < stop)
+    if (upd < stop && alpha == a_tals)
       return FB_OK;
   }
   return fb_err_set(err, FB_ESOLVE,
@@ -396,7 +449,7 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->eps = ws->p.tol * ws->p.v_s;
   ws->ci = calloc(nc + 1, sizeof *ws->ci);
   ws->piv = calloc(nc + 1, sizeof *ws->piv);
-  ws->block = calloc(3 * n + 6 * nc + 3 * nc * nc + 1, sizeof(double));
+  ws->block = calloc(3 * n + 7 * nc + 3 * nc * nc + 1, sizeof(double));
   if (ws->ci == NULL || ws->piv == NULL || ws->block == NULL) {
     tamsi_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -411,6 +464,7 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->dv = b, b += nc;
   ws->R = b, b += nc;
   ws->ft = b, b += nc;
+  ws->vtry = b, b += nc;
   ws->W = b, b += nc * nc;
   ws->G = b, b += nc * nc;
   ws->Jm = b;

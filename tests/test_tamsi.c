@@ -65,10 +65,13 @@ Test(tamsi, slides_at_coulombs_acceleration)
  * fraction r = tan(theta)/mu = 1/3 at v_s (1 - sqrt(2/3)).  The stop is where plain Newton
  * fails: on the flat Coulomb branch its first iterate overshoots to the other side of
  * v = 0, and from there back (cycles, no convergence in 100 iterations); the line search
- * lands inside the stiction region instead, in about one iteration per step. */
+ * lands inside the stiction region instead, in about one iteration per step.  Drake's
+ * search alone (backtrack off) still cycles at some steps (h = 2.61e-4: between -0.63 v_s
+ * and +1.76 v_s); with the residual-decrease safeguard (default) it converges there. */
 Test(tamsi, line_search_is_what_converges_at_a_stop)
 {
-  const char *on[] = {"tals=on", NULL}, *off[] = {"tals=off", NULL};
+  const char *on[] = {"tals=on", NULL}, *off[] = {"tals=off", "backtrack=off", NULL};
+  const char *drake[] = {"backtrack=off", NULL};
   fb_trace tr;
   fb_run_result res;
   fbt_run("inclined-block", "tamsi", "tamsi", 1e-3, 0, on, 201, &tr, NULL, &res);
@@ -84,6 +87,10 @@ Test(tamsi, line_search_is_what_converges_at_a_stop)
   cr_assert_eq(res.status, FB_ESOLVE, "plain Newton: %s", res.message);
   cr_assert(res.t_reached > 0.14 && res.t_reached < 0.16, "fails at the stop t* = 0.149: %g",
             res.t_reached);
+  fbt_run("inclined-block", "tamsi", "tamsi", 2.61e-4, 0, drake, 201, NULL, NULL, &res);
+  cr_assert_eq(res.status, FB_ESOLVE, "TALS alone at h = 2.61e-4: %s", res.message);
+  fbt_run("inclined-block", "tamsi", "tamsi", 2.61e-4, 0, NULL, 201, NULL, NULL, &res);
+  cr_assert_eq(res.status, FB_OK, "with the safeguard: %s", res.message);
 }
 
 /* A 2-D contact (the puck launched at 30 degrees): while |u| >> v_s the friction is
