@@ -23,24 +23,27 @@
  * residual ([Castro2020], the tangential-velocity residual of its Newton-Raphson)
  *     R(v_t) = v_t - v_t* - h W f_t(v_t) = 0,   v_t* = J v* - u(t_{n+1}),
  * by Newton, Jacobian I - h W df_t/dv_t, from the velocity at the step's start, with the
- * transition-aware line search ([Castro2020], TALS; Drake's TalsLimiter): per contact a step length
- * alpha in (0, 1] that never jumps across the stiction region s < 1 in one iteration (an
- * update that would cross it lands at v_s/2 in the old direction, or at the point of the
- * line closest to the origin inside the region), limits the change of direction of v_t to
- * theta_max (2-D), and leaves the region of near-zero gradients (s < tol) by landing at
- * v_s/2; the iterate moves by the smallest alpha over contacts.  Stop when the update is
- * below tol v_s (Drake's TamsiSolverParameters: tol = 1e-2, theta_max = 0.25 rad, 100
- * iterations); more iterations fail the step (FB_ESOLVE).
+ * transition-aware line search ([Castro2020], TALS; Drake's TalsLimiter): per contact a
+ * step length alpha in (0, 1]: an update from sliding whose line passes within v_s of the
+ * origin stops at its point closest to the origin (at v_s/2 in the old direction when that
+ * point is the origin: every sign change of a 1-D contact from sliding to sliding), one
+ * out of the flat centre (s < tol) into sliding or from sliding onto it lands at v_s/2, a
+ * sliding-to-sliding update turns v_t's direction by theta_max at most (2-D), and updates
+ * inside the region or into it are taken whole; the iterate moves by the smallest alpha over
+ * contacts.  Then our safeguard (backtrack = on, not Drake's): alpha is halved until |R|
+ * decreases, since TALS alone can cycle across v = 0 (docs/models/tamsi.md).  Stop when the
+ * update is below tol v_s (Drake's TamsiSolverParameters: tol = 1e-2, theta_max = 0.25 rad,
+ * 100 iterations); more iterations fail the step (FB_ESOLVE).
  *
  * Creep by design: a contact pushed by a constant force r S0 below breakaway (r < 1)
  * settles where f_t balances it, S0 s (2 - s) = r S0: s = 1 - sqrt(1 - r), a steady creep
  * v = v_s (1 - sqrt(1 - r)) (2.9e-5 m/s at r = 0.5, 7.8e-5 m/s at 0.95 with v_s = 1e-4).
  *
- * Normal contact: the scenarios of docs/design.md §12 (a normal direction, nn > 0) run under
- * the contact scheme, which needs a friction law it can evaluate; TAMSI's Hunt-Crossley
- * normal inside this scheme is not implemented, so the scheme refuses such plants (the
- * suite runs them with smooth-sign only).  Plants with a prescribed normal force are what
- * it takes: one-DOF contacts, Jacobian rows and 2-D contacts.
+ * Normal contact: [Castro2020] couples friction with a Hunt-Crossley normal force; that
+ * normal inside this scheme is not implemented, so the scheme refuses plants with a normal
+ * direction (docs/design.md §12, nn > 0; the harness runs those under the contact scheme
+ * and the suite runs them with smooth-sign only).  Plants with a prescribed normal force
+ * are what it takes: one-DOF contacts, Jacobian rows and 2-D contacts.
  *
  * State per contact (nz = 2): F_step (N: f_t at the step's end, the force of the step) and
  * stick_step (1 when the contact ends the step inside the stiction region, s < 1).

@@ -61,7 +61,8 @@ Test(gms, hybrid_virgin_curve_is_piecewise_linear)
   const fb_contact_in c = {&coulomb, 10.0, 5.0, NAN, NAN};
   const double S = 5.0;
   double kel[4], brk[4];
-  const char *kn[] = {"k_1", "k_2", "k_3", "k_4"}, *an[] = {"alpha_1", "alpha_2", "alpha_3", "alpha_4"};
+  const char *kn[] = {"k_1", "k_2", "k_3", "k_4"};
+  const char *an[] = {"alpha_1", "alpha_2", "alpha_3", "alpha_4"};
   for (size_t i = 0; i < 4; i++) {
     kel[i] = fb_model_get(&m, 0, kn[i]);
     brk[i] = fb_model_get(&m, 0, an[i]) * S / kel[i];
