@@ -60,12 +60,13 @@ typedef struct gms_params {
 
 static const char *const gms_variant_names[] = {"smooth", "hybrid", NULL};
 
-#define GMS_K_ROW(i)                                                                       \
-  {"k_" #i, "N/m", "stiffness of element " #i,                                                \
-   offsetof(gms_params, kel) + ((i)-1) * sizeof(double), NAN, 0, INFINITY, FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "k_t r^-(i-1) / sum_j r^-(j-1)", NULL}
-#define GMS_A_ROW(i)                                                                            \
+#define GMS_K_ROW(i)                                                                        \
+  {"k_" #i, "N/m", "stiffness of element " #i,                                                 \
+   offsetof(gms_params, kel) + ((i)-1) * sizeof(double), NAN, 0, INFINITY,                     \
+   FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "k_t r^-(i-1) / sum_j r^-(j-1)", NULL}
+#define GMS_A_ROW(i)                                                                        \
   {"alpha_" #i, "1", "slip-force fraction of element " #i,                                     \
-   offsetof(gms_params, alpha) + ((i)-1) * sizeof(double), NAN, 0, 1, FB_PARAM_AUTO,            \
+   offsetof(gms_params, alpha) + ((i)-1) * sizeof(double), NAN, 0, 1, FB_PARAM_AUTO,          \
    "1/N (set all N or none; they must sum to 1)", NULL}
 
 static const fb_param_desc gms_desc[] = {
