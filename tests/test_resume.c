@@ -839,3 +839,40 @@ Test(resume, journal_recipe_round_trips)
   cr_assert_eq(fb_journal_recipe(text, len, &got, &n, &err), FB_EINVAL);
   cr_assert(strstr(err.msg, "damaged"), "%s", err.msg);
 }
+
+/* MuJoCo through its node process (docs/engines/mujoco.md): the rows a resumed suite
+ * reruns are those the uninterrupted one wrote (the numbers cross the pipe exactly). */
+static const char mujoco_plan[] =
+    "[mujoco creep]\n"
+    "group = practitioner\n"
+    "scenario = push-hold\n"
+    "model = mujoco\n"
+    "set = T=2\n"
+    "h = 1e-3\n"
+    "sweep = param:r\n"
+    "values = 0.9, 0.99, 2\n"
+    "traj = yes\n"
+    "[mujoco elliptic]\n"
+    "group = practitioner\n"
+    "scenario = push-hold\n"
+    "model = mujoco\n"
+    "integrator = mujoco-rk4\n"
+    "set = T=2, cone=elliptic, impratio=10\n"
+    "h = 1e-3\n"
+    "sweep = param:r\n"
+    "values = 0.95, 2\n";
+
+Test(resume, mujoco_runs_are_resumed, .timeout = 300)
+{
+  const char *const probe[] = {"list", "engines", NULL};
+  cr_assert_eq(fbt_cli(probe, out, sizeof out, errbuf, sizeof errbuf), 0);
+  if (strstr(out, "run by Debian's nodejs): present") == NULL)
+    cr_skip_test("MuJoCo absent (node or mujoco-js 0.0.7 missing)");
+  char base[64], plan[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/mujoco.ini", base);
+  spit(plan, mujoco_plan, sizeof mujoco_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 5);
+  fbt_rmdir(base);
+}
