@@ -301,8 +301,9 @@ static int mj_parse(const char *line, fb_engine_sample *s, double *niter, fb_err
   s->Fn = v[14];
   s->Ft[0] = v[15];
   s->Ft[1] = v[16];
-  s->ncontacts = (size_t)v[20];
-  *niter = v[21];
+  /* a diverged step answers NaN (adapter.mjs): no contacts, no iterations */
+  s->ncontacts = v[20] >= 0 && v[20] < 1e6 ? (size_t)v[20] : 0;
+  *niter = v[21] >= 0 && v[21] < 1e9 ? v[21] : 0.0;
   return FB_OK;
 }
 

@@ -35,7 +35,16 @@ if (!modules) {
 }
 const url = pathToFileURL(join(modules, 'mujoco-js', 'dist', 'mujoco_wasm.js')).href;
 const {default: loadMujoco} = await import(url);
-const mj = await loadMujoco();
+// MuJoCo's messages (mju_warning: "Nan, Inf or huge value in QACC ... The simulation is
+// unstable") go to the module's print, i.e. stdout, where they would be read as a row: they
+// are kept here instead.  After such a warning MuJoCo resets the state to the model's
+// initial one and goes on as if nothing happened; the step answers a row of NaN instead, so
+// that fricbench's driver sees the divergence (its non-finite-state guard: "unstable").
+let warning = null;
+const mj = await loadMujoco({
+  print: (text) => { warning = String(text); },
+  printErr: (text) => { warning = String(text); },
+});
 
 const INTEGRATORS = ['Euler', 'implicitfast', 'RK4']; // the C side's stepper index
 let cur = null; // the open case: {m, d, c, body dofs}
@@ -177,8 +186,13 @@ function step(a) {
   xf[10] = ty + r[2] * fx - r[0] * fz;
   xf[11] = tz + r[0] * fy - r[1] * fx;
   if (c.belt) d.qvel[6] = u;
+  warning = null;
   mj.mj_step(m, d); // the contact forces reported are those this step applied
   if (c.belt) d.qvel[6] = u;
+  if (warning !== null && /unstable/.test(warning)) {
+    warning = null;
+    return [t + h, ...new Array(21).fill(NaN)].map(num).join(' ');
+  }
   return sample(t + h);
 }
 
@@ -217,3 +231,4 @@ rl.on('line', (line) => {
   flush();
 });
 rl.on('close', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0)); // fricbench closed the pipe first
