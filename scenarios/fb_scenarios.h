@@ -20,6 +20,7 @@ extern const fb_scenario_type fb_scenario_glowinski_3dof;
 /* 2-D contacts (docs/design.md §13) */
 extern const fb_scenario_type fb_scenario_puck;
 extern const fb_scenario_type fb_scenario_billiard;
+extern const fb_scenario_type fb_scenario_sphere_drop;
 extern const fb_scenario_type fb_scenario_belt_2d;
 
 /* Scenarios with normal contacts (docs/design.md §12): found by name (fb_scenario_find)

@@ -71,7 +71,7 @@ typedef struct fb_observer {
 typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
-  size_t dim; /* 2 n + nc nz */
+  size_t dim; /* 2 n + nc nz + 4 nquat (the plant's quaternions last, fb_kinematics) */
 } fb_problem;
 
 void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m);
