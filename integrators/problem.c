@@ -157,6 +157,8 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
     fb_contact_add_force(pl, i, F[i], work);
   memcpy(dydt, y + n, n * sizeof(double));
   fb_plant_solve_mass(pl, work, dydt + n);
+  if (pl->kin.nquat > 0) /* qdot = T(q) nu: the attitudes after the model's states */
+    fb_kin_rates(pl, y + n, y + 2 * n + pl->nc * nz, dydt + 2 * n + pl->nc * nz);
   /* With normal contacts the accelerations include lambda_n, held by the contact scheme
    * (treatment states, persistent-contact mode) and not seen here: unknown (docs/design.md
    * §12), so dense output falls back to lower-order Hermite. */

@@ -237,14 +237,21 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   const fb_model_type *mt = c->md.type;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
-   * their model says so; the contact scheme of normals does not yet. */
+   * their model says so; the contact scheme of normals reads them itself (it checks the
+   * friction model's vector law where it needs it, contact/contact_rows.c). */
   if ((pl->has_jt || pl->npairs > 0) &&
-      (pl->nn > 0 || c->integ->one_dim ||
-       (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
+      (c->integ->one_dim ||
+       (pl->nn == 0 && c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not take 2-D contacts or contacts with a "
                       "tangential Jacobian (scenario %s; docs/design.md §13)",
                       c->integ->name, mt->name, c->sc.type->name);
+  /* The kinematic map qdot = T(q) nu (fb_kinematics): only schemes that integrate it. */
+  if (pl->kin.nquat > 0 && !fb_integrator_takes_quat(c->integ, pl))
+    return fb_err_set(err, FB_EUNSUP,
+                      "integrator %s does not integrate the attitude quaternions of scenario %s "
+                      "(qdot = T(q) nu; docs/scenarios/sphere-drop.md)",
+                      c->integ->name, c->sc.type->name);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)

@@ -182,6 +182,10 @@ typedef struct fb_integrator_type {
   /* At the end of a run under fb_drive, whatever its status st: hand over what the
    * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
   void (*finish)(void *ws, int st, fb_counters *cnt);
+  /* 1: integrates the plant's kinematic map qdot = T(q) nu (the quaternions of
+   * fb_kinematics, at the end of y); 0: refused, with the reason, for plants that have one
+   * (fb_integrator_takes_quat) */
+  int takes_quat;
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
