@@ -344,6 +344,8 @@ typedef struct recorder {
   double x_bound, v_bound;
   const atomic_int *cancel;
   char why[160]; /* message when a guard stopped the run */
+  size_t qoff;    /* the plant's attitude quaternions in y (fb_kinematics), 0: none */
+  double q_err;   /* their largest |‖Q‖ - 1| so far */
 } recorder;
 
 /* Quintic Hermite in x (x, v, a at both ends), cubic in v (v, a) and in z (z, z'),
@@ -549,6 +551,8 @@ static int recorder_step(void *ctx, double t, const double *y)
   const int gst = recorder_guard(r, t, y);
   if (gst != 0)
     return gst;
+  if (r->qoff > 0)
+    r->q_err = fmax(r->q_err, fb_kin_norm_err(r->pb->plant, y + r->qoff));
   fb_trace *tr = r->tr;
   if (tr != NULL) {
     if (t < r->q.t_next && t != r->q.t_last) {
@@ -618,6 +622,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.x_bound = c->x_bound > 0 ? c->x_bound : (double)INFINITY;
   rec.v_bound = c->v_bound > 0 ? c->v_bound : (double)INFINITY;
   rec.cancel = c->cancel;
+  rec.qoff = pl->kin.nquat > 0 ? 2 * n + nc * c->md.type->nz : 0;
   if (tr != NULL) {
     tr->filled = 0;
     tr->base = 0;
@@ -654,6 +659,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   res->status = st;
   res->t_reached = t;
 done:
+  res->q_norm_err = rec.qoff > 0 ? rec.q_err : (double)NAN;
   if (res->status != FB_OK)
     snprintf(res->message, sizeof res->message, "%s", err.msg);
   if (ws != NULL)
