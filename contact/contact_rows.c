@@ -218,6 +218,11 @@ int rows_bind(cws *c, const fb_model_type *mt, size_t i, fb_err *err)
                       "newton a friction contact with a Jacobian row needs an ODE friction "
                       "model%s",
                       mt->name, d == 2 ? "vector" : "ODE", d == 2 ? " with a 2-D form" : "");
+  if (!c->fnewt[i] && (mt->caps & FB_MODEL_NEEDS_FAPP))
+    return fb_err_set(err, FB_EUNSUP,
+                      "model %s reads the applied force f_app, which the contact scheme does "
+                      "not provide on a contact with a Jacobian row",
+                      mt->name);
   if (c->fnewt[i] && d == 2 &&
       (fb_plant_contact_coupling(pl, i, i + 1) != 0 ||
        fabs(fb_plant_contact_coupling(pl, i, i) - fb_plant_contact_coupling(pl, i + 1, i + 1)) >

@@ -707,8 +707,6 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
                         "t=%.17g", c->o.max_rhs, t0);
     return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s, t0);
   }
-  if (c->pl->kin.renormalize) /* asked for (fb_kinematics): never silently */
-    fb_kin_normalize(c->pl, c->Y + c->qoff);
   const int st = events(c, t, c->Y, c->E1);
   if (st != FB_OK) { /* as the whole-run loop ended: at t, y as it was given, no counts */
     c->nosync = 1;
@@ -746,6 +744,8 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   } else {
     memcpy(c->E0, c->E1, c->ne * sizeof(double));
   }
+  if (c->pl->kin.renormalize) /* asked for (fb_kinematics): never silently */
+    fb_kin_normalize(c->pl, c->Y + c->qoff);
   note_step(c, t);
   memcpy(y, c->Y, c->dim * sizeof(double));
   at->tnew = t;

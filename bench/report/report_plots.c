@@ -1011,6 +1011,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
     {.single = plot_practitioner},
+    {.single = plot_sphere},
 };
 
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)
