@@ -327,6 +327,15 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
         x->sets[k++] = "mu=0.2";
     }
   }
+  /* seed 002's claim on its own system (bench/analysis/seed_claims.c): the DAI->ODE pair
+   * (kikuuwe friction, kikuuwe-n contact) under RK4 */
+  const fb_model_type *kk = fb_model_find("kikuuwe");
+  fb_experiment *xk = kk != NULL ? add(b, "sphere", "claim-rk4", "sphere-drop", kk, "rk4", 0) : NULL;
+  if (xk != NULL) {
+    xk->samples = SPHERE_SAMPLES;
+    xk->sets[0] = "scenario.normal=kikuuwe-n";
+    xk->tol = 1e-6;
+  }
   for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
     if (*mm == m || strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL ||
         ((*mm)->caps & FB_MODEL_NEEDS_FAPP))
