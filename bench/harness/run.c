@@ -246,6 +246,19 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       "integrator %s of model %s does not take 2-D contacts or contacts with a "
                       "tangential Jacobian (scenario %s; docs/design.md §13)",
                       c->integ->name, mt->name, c->sc.type->name);
+  /* The contact scheme checks a plant with Jacobian rows when it allocates (the friction
+   * model's vector law, contact/contact_rows.c): asked here, so that a refusal is the
+   * case's, before any run. */
+  if (pl->nn > 0 && (pl->has_jt || pl->npairs > 0)) {
+    void *ws = NULL;
+    fb_problem pb;
+    fb_problem_init(&pb, pl, &c->md);
+    st = c->integ->alloc(&ws, c->integ, &pb, &c->opts, err);
+    if (ws != NULL)
+      c->integ->free(ws);
+    if (st != FB_OK)
+      return st;
+  }
   /* The kinematic map qdot = T(q) nu (fb_kinematics): only schemes that integrate it. */
   if (pl->kin.nquat > 0 && !fb_integrator_takes_quat(c->integ, pl))
     return fb_err_set(err, FB_EUNSUP,
