@@ -156,18 +156,20 @@ static void rows_dir_from_force(cws *c, size_t i)
       c->fdir[i + k] = -c->F[i + k] / w;
 }
 
-void rows_switch(cws *c, double t, size_t i)
+int rows_to_slip(cws *c, size_t i)
 {
-  const fb_plant *pl = c->pl;
-  const size_t d = rows_dim(pl, i);
-  if (c->fmode[i]) { /* stick -> slip */
-    c->fmode[i] = 0;
-    if (d == 2)
-      c->fmode[i + 1] = 0;
-    rows_dir_from_force(c, i);
-    return;
-  }
-  /* slip -> u = 0 (the impulse that cancels what round-off left), then stick if it holds */
+  if (!c->fmode[i])
+    return 0;
+  c->fmode[i] = 0;
+  if (rows_dim(c->pl, i) == 2)
+    c->fmode[i + 1] = 0;
+  rows_dir_from_force(c, i);
+  return 1;
+}
+
+void rows_zero(cws *c, double t, size_t i)
+{
+  /* the impulse that cancels what round-off left of u, then stick (tried) */
   double u[2] = {0, 0}, P[2];
   fb_contact_in ci;
   rows_slip(c, t, i, c->Y + c->n, u, &ci);
@@ -175,7 +177,12 @@ void rows_switch(cws *c, double t, size_t i)
   rows_solve(c, i, b, P);
   rows_apply(c, i, P, c->Y + c->n);
   c->fmode[i] = 1;
-  fb_contact_eval(c, t, c->Y, c->dY);
+}
+
+void rows_keep_stick(cws *c, size_t i)
+{
+  const fb_plant *pl = c->pl;
+  const size_t d = rows_dim(pl, i);
   const double N = c->fnorm[i] >= 0 ? fmax(0.0, c->lam[c->fnorm[i]]) : 0.0;
   const double Fw = hypot(c->F[i], d == 2 ? c->F[i + 1] : 0.0);
   if (!(Fw <= N * pl->contact[i].law.mu_s && N > 0)) {

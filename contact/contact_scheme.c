@@ -40,7 +40,7 @@ static double dotn(const double *a, const double *b, size_t n)
 }
 
 /* Forces and accelerations at (t, Y): lam[nn], F[nc], dY. */
-int fb_contact_eval(cws *c, double t, const double *Y, double *dY)
+static int eval(cws *c, double t, const double *Y, double *dY)
 {
   const fb_plant *pl = c->pl;
   const size_t n = c->n, nz = c->nz;
@@ -120,7 +120,7 @@ static int rhs(double t, const double Y[], double dY[], void *ctx)
     c->fail = FB_BUDGET;
     return GSL_EBADFUNC;
   }
-  int st = fb_contact_eval(c, t, Y, dY);
+  int st = eval(c, t, Y, dY);
   if (st != FB_OK) {
     c->fail = st;
     return GSL_EBADFUNC;
@@ -133,7 +133,7 @@ static int rhs(double t, const double Y[], double dY[], void *ctx)
  * mu lambda_n - |F| (stick). */
 static int events(cws *c, double t, const double *Y, double *E)
 {
-  int st = fb_contact_eval(c, t, Y, c->dY);
+  int st = eval(c, t, Y, c->dY);
   if (st != FB_OK)
     return st;
   const fb_plant *pl = c->pl;
@@ -258,6 +258,16 @@ static void push_phase(cws *c, double t, double vin, double tout, double vout)
   s->n++;
 }
 
+/* newton's stick/slip switch of a unit with Jacobian rows (contact_rows.c). */
+static void rows_switch(cws *c, double t, size_t i)
+{
+  if (rows_to_slip(c, i))
+    return;
+  rows_zero(c, t, i);
+  eval(c, t, c->Y, c->dY);
+  rows_keep_stick(c, i);
+}
+
 static void maybe_stick(cws *c, double t, size_t i)
 {
   /* from v_r = 0: stick if the holding force is within the cone, else slip along it */
@@ -266,7 +276,7 @@ static void maybe_stick(cws *c, double t, size_t i)
   fb_contact_in_at(c->pl, i, t, &ci, &u);
   c->Y[c->n + c->pl->contact[i].dof] = u;
   c->fmode[i] = 1;
-  fb_contact_eval(c, t, c->Y, c->dY);
+  eval(c, t, c->Y, c->dY);
   const double N = fmax(0.0, c->lam[c->fnorm[i]]);
   if (fabs(c->F[i]) <= N * c->pl->contact[i].law.mu_s && N > 0) {
     if (isnan(c->st.t_stop) && c->impacted)
@@ -353,7 +363,7 @@ static void handle(cws *c, double t, size_t q)
   push_phase(c, t, gd, t, gp);
   /* accumulation: the next flight 2 v+/a would be shorter than zeno_tol */
   c->mode[q] = 0;
-  fb_contact_eval(c, t, c->Y, c->dY);
+  eval(c, t, c->Y, c->dY);
   const double an = dotn(nm->Jn, c->dY + n, n);
   const double zeno = nm->np_[1];
   /* or its apex gp^2 / (2 |an|) would be below the round-off of the gap J_n x + g_0 (a
@@ -624,7 +634,7 @@ static int cws_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
       nm->type->init(nm->np_, g, gd, c->Y + c->dim + c->soff[k]);
     /* newton starting on the contact at rest, pushed into it: persistent from the start */
     if (nm->type->event && g <= 0 && gd <= 0) {
-      fb_contact_eval(c, t, c->Y, c->dY);
+      eval(c, t, c->Y, c->dY);
       if (dotn(nm->Jn, c->dY + c->n, c->n) < 0)
         c->mode[k] = 1;
     }

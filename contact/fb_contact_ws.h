@@ -44,8 +44,6 @@ typedef struct cws {
   fb_int_opts tso;
 } cws;
 
-/* Forces and accelerations at (t, Y): lam[nn], F[nc], dY (contact_scheme.c). */
-int fb_contact_eval(cws *c, double t, const double *Y, double *dY);
 
 /* contact_rows.c: friction contacts with a Jacobian row (pl->contact[i].Jt), 1-D or the x
  * entry i of a 2-D contact (i, i + 1), under the contact scheme (docs/design.md §12-§13). */
@@ -56,9 +54,13 @@ double rows_speed(const cws *c, double t, size_t i, const double *v);
 int eval_rows(cws *c, double t, const double *Y, double *dY, size_t i);
 /* Its newton event value: slip u . d (d frozen), stick mu_s N - |F|. */
 double rows_event(const cws *c, double t, const double *Y, size_t i, double N);
-/* Its newton stick/slip switch at t: slip -> stick when the holding force is in the disc
- * (u projected onto 0 first), stick -> slip along -F/|F|. */
-void rows_switch(cws *c, double t, size_t i);
+/* Its newton stick/slip switch at t, in three steps around the scheme's evaluation:
+ * rows_to_slip: stick -> slip along -F/|F| (1; 0 when it slips); rows_zero: u projected onto
+ * 0 by an impulse and stick tried; after an evaluation, rows_keep_stick: stick while the
+ * holding force is in the disc |F| <= mu_s lambda_n, else slip along -F/|F|. */
+int rows_to_slip(cws *c, size_t i);
+void rows_zero(cws *c, double t, size_t i);
+void rows_keep_stick(cws *c, size_t i);
 /* The Coulomb impulse at a newton impact with normal impulse P (N s). */
 void rows_impulse(cws *c, double t, size_t i, double P);
 /* Set at a step's start: the slip directions frozen over it. */
