@@ -6,8 +6,10 @@
 #include <gsl/gsl_odeiv2.h>
 #include <gsl/gsl_roots.h>
 
+#include "fb_integrator_int.h"
 #include "fb_models.h"
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
 
 typedef struct cws {
   const fb_problem *pb;

@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "fb_plant.h"
+#include "fb_plant_int.h"
 
 void fb_quat_mul(const double *a, const double *b, double *c)
 {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fb_integrator_int.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_scenario.h"

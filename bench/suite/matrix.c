@@ -26,6 +26,7 @@
 
 #include "fb_normal_int.h"
 #include "fb_suite.h"
+#include "fb_integrator_int.h"
 
 #define Q FB_EXP_QUICK
 #define TR FB_EXP_TRAJ
