@@ -264,9 +264,11 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   /* The kinematic map qdot = T(q) nu (fb_kinematics): only schemes that integrate it. */
   if (pl->kin.nquat > 0 && !fb_integrator_takes_quat(c->integ, pl))
     return fb_err_set(err, FB_EUNSUP,
-                      "integrator %s does not integrate the attitude quaternions of scenario %s "
+                      "%s %s does not integrate the attitude quaternions of scenario %s "
                       "(qdot = T(q) nu; docs/scenarios/sphere-drop.md)",
-                      c->integ->name, c->sc.type->name);
+                      c->integ->takes_quat ? "normal treatment" : "integrator",
+                      c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
+                      c->sc.type->name);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)

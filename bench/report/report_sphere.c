@@ -8,6 +8,7 @@
 #include "report_int.h"
 
 #include "fb_model_registry.h"
+#include "fb_normal_int.h"
 
 /* The closed form's numbers of the default set behind a run (its scenario parameters). */
 static void sphere_numbers(const char *sparams, double *t1, double *troll, double *r, double *m)
@@ -143,6 +144,29 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm)
     sb_html(h, mt->name);
     sb_puts(h, "</code>: ");
     sb_html(h, why);
+    sb_puts(h, "</li>\n");
+  }
+  for (size_t i = 0; fb_normal_names[i] != NULL; i++) { /* normal treatments without rows */
+    int present = 0;
+    for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL && !present; nv++)
+      present = streq(nv->normal, fb_normal_names[i]);
+    if (present)
+      continue;
+    fb_case c;
+    fb_err e = {{0}};
+    char set[96];
+    snprintf(set, sizeof set, "scenario.normal=%s", fb_normal_names[i]);
+    int st = fb_case_init(&c, "sphere-drop", "smooth-sign", NULL, &e);
+    if (st == FB_OK) {
+      st = fb_case_set(&c, set, &e);
+      if (st == FB_OK)
+        st = fb_case_prepare(&c, &e);
+      fb_case_free(&c);
+    }
+    sb_puts(h, "<li>normal <code>");
+    sb_html(h, fb_normal_names[i]);
+    sb_puts(h, "</code>: ");
+    sb_html(h, st != FB_OK ? e.msg : "takes part (not in the suite's treatment list)");
     sb_puts(h, "</li>\n");
   }
   sb_puts(h, "</ul>\n");
