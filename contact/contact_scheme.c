@@ -366,12 +366,10 @@ static void handle(cws *c, double t, size_t q)
   eval(c, t, c->Y, c->dY);
   const double an = dotn(nm->Jn, c->dY + n, n);
   const double zeno = nm->np_[1];
-  /* or its apex gp^2 / (2 |an|) would be below the round-off of the gap J_n x + g_0 (a
-   * sphere's centre at z = r: the flights stall at a few ulps of r instead of shrinking) */
-  double gres = fabs(nm->g0);
-  for (size_t i = 0; i < n; i++)
-    gres += fabs(nm->Jn[i] * x[i]);
-  gres *= 4 * DBL_EPSILON;
+  /* or its apex gp^2 / (2 |an|) would be below the round-off of the gap's offset g_0 (a
+   * sphere's centre at z = r, g_n = z - r: the flights stall at a few ulps of r instead of
+   * shrinking to zeno_tol; plants with g_0 = 0 are not affected) */
+  const double gres = 4 * DBL_EPSILON * fabs(nm->g0);
   if (an < 0 && (gp <= 0 || 2 * gp / -an < zeno || gp * gp < 2 * -an * gres)) {
     for (size_t i = 0; i < n; i++)
       v[i] -= MJ[i] * gp / c->w[q];
