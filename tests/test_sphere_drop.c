@@ -12,6 +12,7 @@
 #include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_scenario.h"
+#include "fb_seed_claims.h"
 #include "fb_test.h"
 
 static const double G = 9.81;
@@ -305,4 +306,35 @@ Test(sphere_drop, refusals_with_reason)
   const char *argv[] = {"run", "-s", "sphere-drop", "-m", "smooth-sign", "--set", "renorm=2", NULL};
   cr_expect_eq(fbt_cli(argv, out, sizeof out, errb, sizeof errb), 2);
   cr_expect(strstr(errb, "renorm") != NULL, "%s", errb);
+}
+
+/* Seed 002's claim on this system (bench/analysis/seed_claims.c), on synthetic rows: the
+ * sphere rolls from within 0.05 s of the closed form's onset with lambda_n >= 0:
+ * reproduced; a late onset and a pulling contact force: not reproduced. */
+Test(sphere_drop, seed_claim_rule)
+{
+  static const char hdr[] = "group,tag,scenario,model,integrator,status,stop_time_err,err_v_T,"
+                            "lambda_min\n";
+  static const struct {
+    const char *row, *verdict;
+  } cases[] = {
+      {"sphere,claim-rk4,sphere-drop,kikuuwe,contact,ok,0.0157,3.5e-9,0\n", "reproduced"},
+      {"sphere,claim-rk4,sphere-drop,kikuuwe,contact,ok,0.2,3.5e-9,-1\n", "not reproduced"},
+      {"sphere,claim-rk4,sphere-drop,kikuuwe,contact,ok,0.0157,3.5e-9,-1\n", "partly"},
+      {"sphere,claim-rk4,sphere-drop,kikuuwe,contact,failed,nan,nan,nan\n", "not measured"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", hdr, cases[k].row);
+    fb_claims c;
+    fb_err err = {{0}};
+    cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s",
+                 err.msg);
+    const fb_claim *r = NULL;
+    for (size_t i = 0; i < c.n; i++)
+      if (strstr(c.r[i].claim, "sphere dropped with spin") != NULL)
+        r = &c.r[i];
+    cr_assert_not_null(r);
+    cr_expect_str_eq(r->verdict, cases[k].verdict, "case %zu: %s", k, r->why);
+  }
 }
