@@ -28,7 +28,7 @@
 #include "fb_scenarios.h"
 
 typedef struct sphere_drop_params {
-  double r, m, mu, e, g, h0, vx0, vy0, vz0, wx0, wy0, wz0, T, normal, renorm;
+  double r, m, mu, e, g, h0, vx0, vy0, vz0, wx0, wy0, wz0, T, normal, renorm, rest;
 } sphere_drop_params;
 
 #define P(name, unit, what, field, def, lo, hi, flags)                                          \
@@ -53,9 +53,12 @@ static const fb_param_desc sphere_drop_desc[] = {
      FB_NORMAL_MAX - 1, FB_PARAM_CHOICE, NULL, fb_normal_names},
     P("renorm", "1", "1: rescale the attitude quaternion to unit norm after every step (off by "
       "default: its drift is measured)", renorm, 0, 0, 1, FB_PARAM_INT),
+    P("rest", "1", "1: start on the plane (z = r, vz = 0) under the prescribed load m g: no "
+      "normal contact, a friction-only plant for the generic steppers (h0, vz0, e, normal "
+      "unused)", rest, 0, 0, 1, FB_PARAM_INT),
 };
 #undef P
-static const fb_param_set sphere_drop_set = {sizeof(sphere_drop_params), 15, sphere_drop_desc};
+static const fb_param_set sphere_drop_set = {sizeof(sphere_drop_params), 16, sphere_drop_desc};
 
 static void sphere_drop_force(const void *sp, double t, const double *x, const double *v,
                               double *f)
@@ -64,13 +67,14 @@ static void sphere_drop_force(const void *sp, double t, const double *x, const d
   (void)t, (void)x, (void)v;
   for (int k = 0; k < 6; k++)
     f[k] = 0;
-  f[2] = -p->m * p->g;
+  f[2] = p->rest != 0 ? 0.0 : -p->m * p->g; /* at rest the plane's m g balances gravity */
 }
 
 static int sphere_drop_build(const void *sp, fb_plant *pl, fb_err *err)
 {
   const sphere_drop_params *p = sp;
-  if (fb_plant_alloc(pl, 6, 2, 0) != FB_OK || fb_plant_alloc_normals(pl, 1) != FB_OK ||
+  const int rest = p->rest != 0;
+  if (fb_plant_alloc(pl, 6, 2, 0) != FB_OK || (!rest && fb_plant_alloc_normals(pl, 1) != FB_OK) ||
       fb_plant_alloc_jacobians(pl) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   const double I0 = 0.4 * p->m * p->r * p->r;
@@ -78,8 +82,8 @@ static int sphere_drop_build(const void *sp, fb_plant *pl, fb_err *err)
     pl->M[k * 7] = p->m;
     pl->M[(k + 3) * 7] = I0;
   }
-  pl->x0[2] = p->r + p->h0;
-  const double v0[6] = {p->vx0, p->vy0, p->vz0, p->wx0, p->wy0, p->wz0};
+  pl->x0[2] = p->r + (rest ? 0.0 : p->h0);
+  const double v0[6] = {p->vx0, p->vy0, rest ? 0.0 : p->vz0, p->wx0, p->wy0, p->wz0};
   for (int k = 0; k < 6; k++)
     pl->v0[k] = v0[k];
   pl->T = p->T;
@@ -100,6 +104,8 @@ static int sphere_drop_build(const void *sp, fb_plant *pl, fb_err *err)
   pl->kin.nquat = 1;
   pl->kin.quat[0] = (fb_quat_block){3, {1.0, 0.0, 0.0, 0.0}};
   pl->kin.renormalize = p->renorm != 0;
+  if (rest)
+    return FB_OK;
   fb_normal *nm = &pl->normal[0];
   nm->Jn[2] = 1.0;
   nm->g0 = -p->r;
@@ -135,6 +141,13 @@ static void sd_normal_at(const sphere_drop_params *p, double t, double pcap, sd_
   const double v1 = sqrt(p->vz0 * p->vz0 + 2 * g * p->h0), t1 = (p->vz0 + v1) / g;
   const double t_inf = e < 1 ? t1 + 2 * e * v1 / (g * (1 - e)) : (double)INFINITY;
   o->PN = o->IPN = 0;
+  if (p->rest != 0) { /* on the plane from t = 0: P_N = m g t up to the cap */
+    const double tc = pcap / (m * g), a = fmin(t, tc);
+    o->g = o->gd = 0;
+    o->PN = fmin(m * g * t, pcap);
+    o->IPN = 0.5 * m * g * a * a + pcap * (t - a);
+    return;
+  }
   if (t < t1) {
     o->g = p->h0 + p->vz0 * t - 0.5 * g * t * t;
     o->gd = p->vz0 - g * t;
@@ -202,7 +215,7 @@ static int sphere_drop_exact(const void *sp, double t, double *x, double *v, dou
   x[2] = p->r + o.g;
   v[2] = o.gd;
   if (F != NULL) { /* between impacts: mu m g while it slips at rest on the plane */
-    const int sliding = o.g == 0 && o.gd == 0 && o.PN < pcap && t > 0;
+    const int sliding = o.g == 0 && o.gd == 0 && o.PN < pcap && (t > 0 || p->rest != 0);
     F[0] = sliding ? -p->mu * m * p->g * ex : 0;
     F[1] = sliding ? -p->mu * m * p->g * ey : 0;
   }

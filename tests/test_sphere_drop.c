@@ -279,9 +279,10 @@ Test(sphere_drop, norm_metric_flags_drift)
   expect_rolling(&coarse, "rk2 coarse"); /* the dynamics do not depend on Q */
 }
 
-/* Refusals are data, with a reason: a stepper without takes_quat (every generic one run
- * alone), a friction model without a vector ODE law under a force law, one that reads f_app;
- * the contact scheme takes the plant.  A bad renorm exits with the value named. */
+/* Refusals are data, with a reason: a stepper without takes_quat (the implicit GSL ones,
+ * whose Jacobian has no rows for Q, and the model-owned schemes), a friction model without a
+ * vector ODE law under a force law, one that reads f_app; the contact scheme and the
+ * explicit GSL steppers take the plant.  A bad renorm exits with the value named. */
 Test(sphere_drop, refusals_with_reason)
 {
   fb_scenario s;
@@ -289,7 +290,11 @@ Test(sphere_drop, refusals_with_reason)
   const fb_model_type *mt = fb_model_find("smooth-sign");
   cr_assert_not_null(mt);
   cr_expect(fb_integrator_takes_quat(&fb_integrator_contact, &s.plant) == 1);
-  cr_expect(fb_integrator_takes_quat(fb_integrator_find(mt, "rk4"), &s.plant) == 0);
+  cr_expect(fb_integrator_takes_quat(fb_integrator_find(mt, "rk4"), &s.plant) == 1);
+  cr_expect(fb_integrator_takes_quat(fb_integrator_find(mt, "rk2imp"), &s.plant) == 0);
+  const fb_model_type *sw = fb_model_find("switching");
+  cr_assert_not_null(sw);
+  cr_expect(fb_integrator_takes_quat(fb_integrator_find(sw, "event"), &s.plant) == 0);
   fb_scenario_free(&s);
   static const char *const models[][2] = {{"switching", "no vector force law"},
                                           {"karnopp", "f_app"}};
@@ -337,4 +342,28 @@ Test(sphere_drop, seed_claim_rule)
     cr_assert_not_null(r);
     cr_expect_str_eq(r->verdict, cases[k].verdict, "case %zu: %s", k, r->why);
   }
+}
+
+/* rest = 1 (on the plane from t = 0, no normal contact): the friction-only plant under the
+ * generic GSL steppers (integrators/system.c integrates the attitude).  rkf45 at 1e-10
+ * rolls at v_roll; fixed-step rk4 at h = 0.02 (|w| h = 0.45) leaves the unit sphere by
+ * ~1e-4 (flagged) and at h = 1e-3 by ~1e-12 (not flagged); an implicit stepper, whose
+ * Jacobian has no rows for Q, is refused with the reason. */
+Test(sphere_drop, rest_generic_steppers)
+{
+  const char *sets[] = {"rest=1", NULL};
+  sphere_run o, coarse, fine;
+  run_sphere("smooth-sign", "rkf45", 0, 1e-10, sets, &o);
+  expect_rolling(&o, "rest rkf45");
+  run_sphere("smooth-sign", "rk4", 0.02, 0, sets, &coarse);
+  run_sphere("smooth-sign", "rk4", 1e-3, 0, sets, &fine);
+  cr_expect(coarse.res.q_norm_err > 1e-5, "rk4 h = 0.02: %g", coarse.res.q_norm_err);
+  cr_expect(fine.res.q_norm_err < 1e-10, "rk4 h = 1e-3: %g", fine.res.q_norm_err);
+  fb_case c;
+  fb_err err = {0};
+  cr_assert_eq(fb_case_init(&c, "sphere-drop", "smooth-sign", "rk2imp", &err), FB_OK);
+  cr_assert_eq(fb_case_set(&c, "rest=1", &err), FB_OK);
+  cr_expect_eq(fb_case_prepare(&c, &err), FB_EUNSUP);
+  cr_expect(strstr(err.msg, "rk2imp does not integrate the attitude") != NULL, "%s", err.msg);
+  fb_case_free(&c);
 }

@@ -49,7 +49,8 @@ static int sphere_one(report *rp, const char *suffix, const char *label, fb_err 
   size_t nf = 0;
   for (size_t k = 0; k < R->n; k++) {
     const run *ru = &R->r[k];
-    if (!streq(ru->group, "sphere") || streq(ru->tag, "friction"))
+    if (!streq(ru->group, "sphere") || !streq(ru->model, "smooth-sign") ||
+        streq(ru->tag, "rest"))
       continue;
     const char *us = strchr(ru->tag, '_');
     if (!streq(us != NULL ? us : "", suffix) || traj_path(rp->dir, ru, path, sizeof path) != 0)
@@ -115,7 +116,7 @@ static void sphere_td(sbuf *h, const fb_csv *t, size_t k, int c)
 }
 
 /* The models with no row in group sphere: what a run of them on sphere-drop answers. */
-static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm)
+static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
 {
   sb_puts(h, "<p>Cannot take part (the reason a run gives; under newton and moreau-jean the "
              "treatment owns the friction, so these are the friction models under a force "
@@ -124,8 +125,9 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm)
   for (size_t i = 0; (mt = fb_model_at(i)) != NULL; i++) {
     int present = 0;
     for (size_t k = 0; k < t->nrows && !present; k++)
-      present = streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), mt->name);
-    if (present)
+      present = streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), mt->name) &&
+                streq(fb_csv_s(t, k, ct), "friction");
+    if (present || streq(mt->name, "smooth-sign")) /* smooth-sign: every treatment's rows */
       continue;
     fb_case c;
     fb_err e = {{0}};
@@ -172,6 +174,43 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm)
   sb_puts(h, "</ul>\n");
 }
 
+/* rest = 1 (no normal contact): the models without a rest row, with the reason a run of
+ * them at their default integrator gives (a model-owned scheme or an implicit stepper does
+ * not integrate the attitude). */
+static void sphere_refusals_rest(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
+{
+  sb_puts(h, "<p>On the plane from t = 0 (rest = 1: no normal contact, the generic steppers; "
+             "the rows above run rkf45): cannot take part at their default integrator:</p>\n"
+             "<ul>\n");
+  const fb_model_type *mt;
+  for (size_t i = 0; (mt = fb_model_at(i)) != NULL; i++) {
+    int present = 0;
+    for (size_t k = 0; k < t->nrows && !present; k++)
+      present = streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), mt->name) &&
+                streq(fb_csv_s(t, k, ct), "rest");
+    if (present)
+      continue;
+    fb_case c;
+    fb_err e = {{0}};
+    const char *why = "its chatter exhausts any adaptive budget (left out)";
+    int st = fb_case_init(&c, "sphere-drop", mt->name, NULL, &e);
+    if (st == FB_OK) {
+      st = fb_case_set(&c, "rest=1", &e);
+      if (st == FB_OK)
+        st = fb_case_prepare(&c, &e);
+      fb_case_free(&c);
+    }
+    if (st != FB_OK)
+      why = e.msg;
+    sb_puts(h, "<li><code>");
+    sb_html(h, mt->name);
+    sb_puts(h, "</code>: ");
+    sb_html(h, why);
+    sb_puts(h, "</li>\n");
+  }
+  sb_puts(h, "</ul>\n");
+}
+
 void html_sphere(sbuf *h, const report *rp)
 {
   const fb_csv *t = &rp->R.t;
@@ -207,7 +246,9 @@ void html_sphere(sbuf *h, const report *rp)
     if (!streq(fb_csv_s(t, k, cg), "sphere"))
       continue;
     sb_puts(h, "<tr><td>");
-    sb_html(h, streq(fb_csv_s(t, k, ct), "friction") ? "penalty-n" : fb_csv_s(t, k, ct));
+    sb_html(h, streq(fb_csv_s(t, k, ct), "friction") ? "penalty-n"
+               : streq(fb_csv_s(t, k, ct), "rest") ? "rest (no normal), rkf45"
+                                                   : fb_csv_s(t, k, ct));
     sb_puts(h, "</td><td>");
     sb_html(h, fb_csv_s(t, k, cm));
     sb_puts(h, "</td><td>");
@@ -218,6 +259,7 @@ void html_sphere(sbuf *h, const report *rp)
     sb_puts(h, "</tr>\n");
   }
   sb_puts(h, "</table>\n");
-  sphere_refusals(h, t, cg, cm);
+  sphere_refusals(h, t, cg, cm, ct);
+  sphere_refusals_rest(h, t, cg, cm, ct);
   sb_puts(h, "</section>\n");
 }

@@ -374,7 +374,8 @@ static void two_beam_groups(builder *b)
  * model's vector law with N = lambda_n) at the default mu = 0.1 and at early-roll (mu = 0.2,
  * rolling from inside an impact), trajectories kept every 0.5 ms; then under penalty-n every
  * friction model with a vector ODE law (naive-sign left out: its chatter under a force law
- * exhausts any budget, as in the contact groups).  The models that cannot take part (no
+ * exhausts any budget, as in the contact groups); and `rest` (on the plane from t = 0, no
+ * normal contact) under rkf45 for the same models.  The models that cannot take part (no
  * vector ODE law, or a law that reads f_app) have no rows: the report lists them with the
  * reason the run gives (report_sphere.c). */
 #define SPHERE_SAMPLES 4001
@@ -426,6 +427,18 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
       return;
     x->samples = SPHERE_SAMPLES;
     x->sets[0] = "scenario.normal=penalty-n";
+  }
+  /* rest = 1: on the plane from t = 0, no normal contact: the friction-only plant under the
+   * generic explicit stepper rkf45 (the GSL ODE system integrates the attitude), every
+   * model with a vector ODE law but naive-sign */
+  for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
+    if (strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL)
+      continue;
+    fb_experiment *x = add(b, "sphere", "rest", "sphere-drop", *mm, "rkf45", 0);
+    if (x == NULL)
+      return;
+    x->samples = SPHERE_SAMPLES;
+    x->sets[0] = "rest=1";
   }
 }
 
