@@ -112,9 +112,9 @@ static const char list_help[] =
     "(name = default [unit] meaning).  contact: the normal-contact treatments (--set\n"
     "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  engines: the\n"
     "physics engines, present or absent, with their versions, steppers and settings\n"
-    "(docs/engines.md).  Without an argument, lists all five.  --json: the models,\n"
-    "scenarios and integrators as one JSON object (every parameter row with its unit, range\n"
-    "and default; what the Python package's models(), scenarios() and integrators() read).\n";
+    "(docs/engines.md).  Without an argument, lists all five.  --json: all of it as one JSON\n"
+    "object (every parameter row with its unit, range and default; what the Python\n"
+    "package's models(), scenarios() and integrators() read).\n";
 
 static void list_models(FILE *fp)
 {

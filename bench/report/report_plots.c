@@ -1014,6 +1014,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_two_beam},
     {.single = plot_frame},
     {.single = plot_practitioner},
+    {.single = plot_sphere},
 };
 
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)

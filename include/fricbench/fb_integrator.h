@@ -71,7 +71,7 @@ typedef struct fb_observer {
 typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
-  size_t dim; /* 2 n + nc nz */
+  size_t dim; /* 2 n + nc nz + 4 nquat (the plant's quaternions last, fb_kinematics) */
   /* The scenario's name when the caller knows it (fb_case_prepare sets it), else NULL:
    * the engines map by it (docs/engines.md); no other scheme reads it. */
   const char *scenario;
@@ -184,6 +184,10 @@ typedef struct fb_integrator_type {
   /* At the end of a run under fb_drive, whatever its status st: hand over what the
    * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
   void (*finish)(void *ws, int st, fb_counters *cnt);
+  /* 1: integrates the plant's kinematic map qdot = T(q) nu (the quaternions of
+   * fb_kinematics, at the end of y); 0: refused, with the reason, for plants that have one
+   * (fb_integrator_takes_quat) */
+  int takes_quat;
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
