@@ -182,6 +182,12 @@ typedef struct fb_integrator_type {
   /* At the end of a run under fb_drive, whatever its status st: hand over what the
    * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
   void (*finish)(void *ws, int st, fb_counters *cnt);
+  /* ---- dense output (NULL: none; the recorder then interpolates by Hermite)
+   * The scheme's own interpolant of its last accepted step [ta, tb] at t in it, into
+   * y[dim]; a component it does not interpolate is NaN (the recorder's Hermite fills it).
+   * Called by the observer, between steps; may evaluate the RHS (counted in the run's
+   * counters).  FB_EUNSUP when the last accepted step is not [ta, tb]. */
+  int (*dense)(void *ws, double ta, double tb, double t, double *y);
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
