@@ -560,6 +560,7 @@ static const fb_integrator_type sw_event = {
     .reset = sw_reset,
     .step = sw_step,
     .event = sw_switch_at_event,
+    .dense = fb_sw_dense,
 };
 
 static const fb_integrator_type sw_paper = {

