@@ -402,12 +402,11 @@ typedef struct dop_ws {
   fb_system sys;
   fb_int_opts o;
   dop_state *s;
-  int fixed;      /* 1: fixed step o.h, no control */
-  double h;       /* the next step; NaN: Hairer's initial step at the next one */
-  int reject;     /* the last attempt was refused: the next accepted step may not grow */
-  int k0;         /* where f(t, y) of the current state is: 0 nowhere, 1 k[0], 2 k[12] */
-  double ta, tb;  /* the last accepted step, as reported to the driver */
-  int have_last;  /* ta, tb (and the state's stages) are that step */
+  int fixed;          /* 1: fixed step o.h, no control */
+  fb_dop853_ctl ctl;  /* the control's tolerances, next step and last refusal */
+  int k0;             /* where f(t, y) of the current state is: 0 nowhere, 1 k[0], 2 k[12] */
+  double ta, tb;      /* the last accepted step, as reported to the driver */
+  int have_last;      /* ta, tb (and the state's stages) are that step */
 } dop_ws;
 
 static void dop_ws_free(void *wsv)
@@ -436,7 +435,7 @@ static int dop_ws_alloc(void **out, const fb_integrator_type *type, const fb_pro
     dop_ws_free(w);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  w->h = (double)NAN;
+  w->ctl = (fb_dop853_ctl){o->atol, o->rtol, o->hmax, (double)NAN, 0};
   *out = w;
   return FB_OK;
 }
@@ -464,44 +463,45 @@ static int dop_ws_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, 
   w->sys.stop = FB_OK;
   w->sys.seg_t0 = t > w->pb->plant->t0 ? t : -(double)INFINITY;
   if (at->seg == 0)
-    w->h = (double)NAN;
+    w->ctl.h = (double)NAN;
+  w->ctl.reject = 0;
   w->k0 = 0;
-  w->reject = 0;
   w->have_last = 0;
   return FB_OK;
 }
 
-/* Weighted RMS of v with dop853.f's scale sk = atol + rtol max(|y0|, |y1|) (y1 NULL: |y0|). */
-static double dop_wnorm2(const dop_ws *w, const double *v, const double *y0, const double *y1)
+/* Sum of squares of v scaled by dop853.f's sk = atol + rtol max(|y0|, |y1|) (y1 NULL: |y0|). */
+static double dop_wnorm2(const dop_state *s, const fb_dop853_ctl *ctl, const double *v,
+                         const double *y0, const double *y1)
 {
   double sum = 0.0;
-  for (size_t i = 0; i < w->pb->dim; i++) {
+  for (size_t i = 0; i < s->dim; i++) {
     const double yi = y1 != NULL ? fmax(fabs(y0[i]), fabs(y1[i])) : fabs(y0[i]);
-    const double q = v[i] / (w->o.atol + w->o.rtol * yi);
+    const double q = v[i] / (ctl->atol + ctl->rtol * yi);
     sum += q * q;
   }
   return sum;
 }
 
 /* dop853.f's hinit for order 8: h from |y| / |f| and an estimate of the second derivative
- * by one explicit Euler step (one RHS), bounded by hmax and the segment. */
-static int dop_hinit(dop_ws *w, double t, const double *y, double hbound, double *h_out)
+ * by one explicit Euler step (one RHS), bounded by hbound.  k[0] = f(t, y) given. */
+static int dop_hinit(dop_state *s, const gsl_odeiv2_system *sys, const fb_dop853_ctl *ctl,
+                     double t, const double *y, double hbound, double *h_out)
 {
-  dop_state *s = w->s;
-  const size_t dim = w->pb->dim;
+  const size_t dim = s->dim;
   const double *f0 = s->k;
-  const double dnf = dop_wnorm2(w, f0, y, NULL), dny = dop_wnorm2(w, y, y, NULL);
+  const double dnf = dop_wnorm2(s, ctl, f0, y, NULL), dny = dop_wnorm2(s, ctl, y, y, NULL);
   double h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : 0.01 * sqrt(dny / dnf);
   h = fmin(h, hbound);
   double *y1 = s->ytmp, *f1 = s->k + 12 * dim;
   for (size_t i = 0; i < dim; i++)
     y1[i] = y[i] + h * f0[i];
-  const int st = GSL_ODEIV_FN_EVAL(&w->sys.gsys, t + h, y1, f1);
+  const int st = GSL_ODEIV_FN_EVAL(sys, t + h, y1, f1);
   if (st != GSL_SUCCESS)
     return st;
   for (size_t i = 0; i < dim; i++)
     y1[i] = f1[i] - f0[i];
-  const double der2 = sqrt(dop_wnorm2(w, y1, y, NULL)) / h;
+  const double der2 = sqrt(dop_wnorm2(s, ctl, y1, y, NULL)) / h;
   const double der12 = fmax(fabs(der2), sqrt(dnf));
   const double h1 = der12 <= 1e-15 ? fmax(1e-6, h * 1e-3) : pow(0.01 / der12, 1.0 / 8.0);
   *h_out = fmin(fmin(100.0 * h, h1), hbound);
@@ -510,61 +510,86 @@ static int dop_hinit(dop_ws *w, double t, const double *y, double hbound, double
 
 /* dop853.f's error: err = |h| E5 / sqrt(dim (E5 + 0.01 E3)), E the weighted sums of squares
  * of e5 and e3 ([HNW] §II.10, the 8(5,3) estimate). */
-static double dop_error(const dop_ws *w, double h)
+static double dop_error(const dop_state *s, const fb_dop853_ctl *ctl, double h)
 {
-  const dop_state *s = w->s;
-  const double E5 = dop_wnorm2(w, s->e5, s->y0, s->y1), E3 = dop_wnorm2(w, s->e3, s->y0, s->y1);
+  const double E5 = dop_wnorm2(s, ctl, s->e5, s->y0, s->y1);
+  const double E3 = dop_wnorm2(s, ctl, s->e3, s->y0, s->y1);
   double deno = E5 + 0.01 * E3;
   if (deno <= 0.0)
     deno = 1.0;
-  return fabs(h) * E5 * sqrt(1.0 / ((double)w->pb->dim * deno));
+  return fabs(h) * E5 * sqrt(1.0 / ((double)s->dim * deno));
 }
 
-/* The step to try from t: the proposed one (Hairer's initial step the first time), at most
- * hmax, stretched or shortened onto the segment's end when within 1% of it (dop853.f). */
-static int dop_plan(dop_ws *w, const fb_step_at *at, const double *y, double *h, int *lands)
+/* The step to try from t towards t1: the proposed one (Hairer's initial step the first
+ * time), at most hmax, stretched or shortened onto t1 when within 1% of it (dop853.f). */
+static int dop_plan(dop_state *s, const gsl_odeiv2_system *sys, fb_dop853_ctl *ctl, double t,
+                    double t1, const double *y, double *h, int *lands)
 {
-  const double t = at->t, room = at->t1 - t;
-  if (w->fixed) {
-    *h = at->dt;
-    *lands = at->last;
-    return GSL_SUCCESS;
-  }
-  const double hbound = fmin(w->o.hmax, room);
-  if (isnan(w->h)) {
-    const int st = dop_hinit(w, t, y, hbound, &w->h);
+  const double room = t1 - t;
+  if (isnan(ctl->h)) {
+    const int st = dop_hinit(s, sys, ctl, t, y, fmin(ctl->hmax, room), &ctl->h);
     if (st != GSL_SUCCESS)
       return st;
   }
-  *h = fmin(w->h, w->o.hmax);
-  *lands = t + 1.01 * *h >= at->t1;
+  *h = fmin(ctl->h, ctl->hmax);
+  *lands = t + 1.01 * *h >= t1;
   if (*lands)
     *h = room;
   return GSL_SUCCESS;
 }
 
-/* Hairer's control after an attempt with error err: the next step, and 1 when accepted. */
-static int dop_control(dop_ws *w, double h, double err)
+/* Hairer's control after an attempt with error err ([HNW] §II.4 (4.13); dop853.f): the
+ * next step, and 1 when accepted. */
+static int dop_control(fb_dop853_ctl *ctl, double h, double err)
 {
   const double fac11 = pow(err, 1.0 / 8.0 - DOP_BETA * 0.2);
   if (err > 1.0) { /* refused: shrink by at most 1/facmin */
-    w->h = h / fmin(1.0 / DOP_FACMIN, fac11 / DOP_SAFE);
-    w->reject = 1;
+    ctl->h = h / fmin(1.0 / DOP_FACMIN, fac11 / DOP_SAFE);
+    ctl->reject = 1;
     return 0;
   }
   const double fac = fmax(1.0 / DOP_FACMAX, fmin(1.0 / DOP_FACMIN, fac11 / DOP_SAFE));
   double hnew = h / fac;
-  if (w->reject)
+  if (ctl->reject)
     hnew = fmin(hnew, h);
-  w->h = hnew;
-  w->reject = 0;
+  ctl->h = hnew;
+  ctl->reject = 0;
   return 1;
+}
+
+int fb_dop853_evolve(void *gsl_state, const gsl_odeiv2_system *sys, fb_dop853_ctl *ctl,
+                     double *t, double t1, double *y, unsigned long *nrejected)
+{
+  dop_state *s = gsl_state;
+  const size_t dim = s->dim;
+  const double t0 = *t;
+  int st = GSL_ODEIV_FN_EVAL(sys, t0, y, s->k);
+  memcpy(s->y0, y, dim * sizeof(double));
+  for (int accepted = 0; st == GSL_SUCCESS && !accepted;) {
+    double h;
+    int lands;
+    if ((st = dop_plan(s, sys, ctl, t0, t1, y, &h, &lands)) != GSL_SUCCESS)
+      break;
+    if (!(h > 4.0 * DBL_EPSILON * fabs(t0)))
+      return GSL_FAILURE;
+    if ((st = dop_stages(s, t0, h, sys)) != GSL_SUCCESS)
+      break;
+    accepted = dop_control(ctl, h, dop_error(s, ctl, h));
+    if (!accepted)
+      ++*nrejected;
+    else
+      *t = lands ? t1 : t0 + h;
+  }
+  if (st == GSL_SUCCESS)
+    memcpy(y, s->y1, dim * sizeof(double));
+  return st;
 }
 
 static int dop_ws_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   dop_ws *w = wsv;
   dop_state *s = w->s;
+  const gsl_odeiv2_system *sys = &w->sys.gsys;
   const size_t dim = w->pb->dim;
   const double T = w->pb->plant->T, t = at->t;
   w->sys.seg_t1 = at->t1 < T ? at->t1 : (double)INFINITY;
@@ -573,25 +598,25 @@ static int dop_ws_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, f
   if (w->k0 == 2)
     memcpy(s->k, s->k + 12 * dim, dim * sizeof(double));
   else if (w->k0 == 0)
-    st = GSL_ODEIV_FN_EVAL(&w->sys.gsys, t, y, s->k);
+    st = GSL_ODEIV_FN_EVAL(sys, t, y, s->k);
   if (st != GSL_SUCCESS)
     return dop_failure(w, st, t, err);
   w->k0 = 1;
-  double h;
-  int lands;
-  if ((st = dop_plan(w, at, y, &h, &lands)) != GSL_SUCCESS)
+  double h = at->dt;
+  int lands = at->last;
+  if (!w->fixed && (st = dop_plan(s, sys, &w->ctl, t, at->t1, y, &h, &lands)) != GSL_SUCCESS)
     return dop_failure(w, st, t, err);
   if (!(h > 4.0 * DBL_EPSILON * fabs(t)))
     return fb_err_set(err, FB_ESOLVE, "dop853: step size %g too small at t=%.17g", h, t);
   memcpy(s->y0, y, dim * sizeof(double));
-  if ((st = dop_stages(s, t, h, &w->sys.gsys)) != GSL_SUCCESS)
+  if ((st = dop_stages(s, t, h, sys)) != GSL_SUCCESS)
     return dop_failure(w, st, t, err);
-  if (!w->fixed && !dop_control(w, h, dop_error(w, h))) {
+  if (!w->fixed && !dop_control(&w->ctl, h, dop_error(s, &w->ctl, h))) {
     at->rejected = 1;
     cnt->nrejected++;
     return FB_OK;
   }
-  at->tnew = lands ? at->t1 : t + h;
+  at->tnew = w->fixed ? at->tnew : (lands ? at->t1 : t + h);
   memcpy(y, s->y1, dim * sizeof(double));
   /* f(t_new, y1) is the next step's first stage unless a break lies there (the system
    * then reads the other piece): evaluated by whichever comes first, the next step or the

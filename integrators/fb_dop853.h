@@ -38,6 +38,23 @@ int fb_dop853_dense(void *gsl_state, const gsl_odeiv2_system *sys, double t, dou
 /* The last step's span [t, t + h] (GSL_EDOM when there is none). */
 int fb_dop853_span(const void *gsl_state, double *ta, double *tb);
 
+/* Hairer's step-size control (dop853.f; docs/integrators/dop853.md): tolerances, the
+ * largest step, the next step (NaN: Hairer's initial step is computed at the next one)
+ * and whether the last attempt was refused (the next accepted step may not grow). */
+typedef struct fb_dop853_ctl {
+  double atol, rtol, hmax;
+  double h;
+  int reject;
+} fb_dop853_ctl;
+
+/* One accepted DOP853 step under Hairer's control from (*t, y), at most to t1 (landed on
+ * exactly when within 1% of it), for a scheme that holds its own GSL system (the switching
+ * event scheme): f(*t, y) first, then attempts until one is accepted, each refused one
+ * counted in *nrejected; y and *t advanced, ctl->h the next step.  GSL_SUCCESS; the
+ * system's failure or GSL_FAILURE (step size underflow) with y unchanged. */
+int fb_dop853_evolve(void *gsl_state, const gsl_odeiv2_system *sys, fb_dop853_ctl *ctl,
+                     double *t, double t1, double *y, unsigned long *nrejected);
+
 /* The integrator `dop853`: DOP853 with Hairer's own step-size control and dense output. */
 extern const fb_integrator_type fb_integrator_dop853;
 

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_dop853.h"
 #include "fb_integrator.h"
 
 /* mode[k] is 0 in stick, the slip's sign otherwise (a unit of switching_disc.c: 1 in
@@ -57,6 +58,7 @@
   int dense;         /* 1: the inner step type has a dense output (dop853): events are     \
                         located and the output sampled on it, no re-integration */        \
   double step_ta, step_tn; /* the last smooth step (NaN: none since the last restart) */  \
+  fb_dop853_ctl dctl; /* dense, adaptive: Hairer's control of the dop853 steps */          \
   double t_last_event;                                                                       \
   /* the scheme's evaluation at (t, y) with the modes frozen: F, Fs, u, ud and acc */      \
   int (*eval)(void *w, double t, const double *y, double *acc);                              \

@@ -7,7 +7,6 @@
 #include <gsl/gsl_errno.h>
 #include <string.h>
 
-#include "fb_dop853.h"
 #include "fb_switching_core.h"
 #include "fb_util.h"
 
@@ -209,6 +208,7 @@ int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T)
   const double rtol = isfinite(c->o.rtol) && c->o.rtol > 0 ? c->o.rtol : 1e-10;
   c->d = gsl_odeiv2_driver_alloc_y_new(&c->sys, T, c->h, atol, rtol);
   c->dense = T == fb_step_dop853;
+  c->dctl = (fb_dop853_ctl){atol, rtol, c->o.hmax, (double)NAN, 0};
   c->step_ta = c->step_tn = (double)NAN;
   c->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   return c->d == NULL || c->rs == NULL ? FB_EGSL : FB_OK;
@@ -254,6 +254,9 @@ void fb_sw_reset_begin(fb_sw_core *c, const fb_step_at *at, fb_counters *cnt, fb
   c->t_hi = INFINITY;
   gsl_odeiv2_driver_reset(c->d);
   c->step_ta = c->step_tn = (double)NAN;
+  if (at->seg == 0)
+    c->dctl.h = (double)NAN;
+  c->dctl.reject = 0;
 }
 
 void fb_sw_step_begin(fb_sw_core *c, const fb_step_at *at, const double *y, fb_err *err)
@@ -275,6 +278,8 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
   if (c->fixed) {
     gst = gsl_odeiv2_step_apply(d->s, tprev, at->dt, c->yc, c->yerr, NULL, NULL, &c->sys);
     *t = at->tnew;
+  } else if (c->dense) { /* dop853 under its own control (docs/integrators/dop853.md) */
+    gst = fb_dop853_evolve(d->s->state, &c->sys, &c->dctl, t, at->t1, c->yc, &cnt->nrejected);
   } else {
     const unsigned long failed0 = d->e->failed_steps;
     if (c->h > c->o.hmax)
@@ -359,4 +364,5 @@ void fb_sw_event_end(fb_sw_core *c, double te, fb_counters *cnt)
   c->t_last_event = te;
   gsl_odeiv2_driver_reset(c->d);
   c->step_ta = c->step_tn = (double)NAN;
+  c->dctl.reject = 0;
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fb_dense_wp.h"
 #include "fb_dop853.h"
 #include "fb_test.h"
 
@@ -196,4 +197,91 @@ Test(dop853, dense_output_order_7)
   cr_assert(p1 > 7.5 && p1 < 8.7 && p2 > 7.5 && p2 < 8.7,
             "dense output local orders %.2f, %.2f (errors %g %g %g): order 7 means 8", p1, p2,
             e1, e2, e3);
+}
+
+/* ---- the event-driven scheme with dop853 inside (fb_dense_wp.h) --------------------- */
+
+/* Stick-slip at tol 1e-8: with rk8pd the recorder's quintic Hermite limits the grid
+ * error (issue 29: 4.5e-6 where the solver is at 2e-9, here 5.2e-6 against 4.4e-9 at the
+ * step ends: 1200x); with dop853 its own dense output fills the grid and the grid error
+ * follows the solver's, within the interpolant's own error: order 7, O(h^8) per step
+ * where the step's is O(h^9), so about the tolerance (3.2e-8, 10x the 3.2e-9 at the step
+ * ends; docs/integrators/dop853.md). */
+Test(dop853, grid_error_follows_the_solver)
+{
+  fb_wp_truth tr;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_wp_truth_init(&tr, "stick-slip", NULL, 1001, &err), FB_OK, "%s", err.msg);
+  fb_wp_point d, r;
+  cr_assert_eq(fb_wp_measure(&tr, "dop853", 1e-8, &d, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_wp_measure(&tr, "rk8pd", 1e-8, &r, &err), FB_OK, "%s", err.msg);
+  cr_log_info("dop853: grid %.3g steps %.3g end %.3g nfe %lu; rk8pd: grid %.3g steps %.3g "
+              "end %.3g nfe %lu",
+              d.err_grid, d.err_steps, d.err_end, d.nfe, r.err_grid, r.err_steps, r.err_end,
+              r.nfe);
+  cr_assert_gt(r.err_grid, 300.0 * r.err_steps, "rk8pd: Hermite limits the grid");
+  cr_assert_lt(d.err_grid, 16.0 * d.err_steps, "dop853: grid %g, steps %g", d.err_grid,
+               d.err_steps);
+  cr_assert_lt(d.err_grid, 5e-8, "dop853: grid error %g, tolerance 1e-8", d.err_grid);
+  cr_assert_lt(d.err_steps, 1e-8, "dop853: step ends %g", d.err_steps);
+  cr_assert_lt(d.nfe, r.nfe, "dop853 %lu RHS, rk8pd %lu", d.nfe, r.nfe);
+  fb_wp_truth_free(&tr);
+}
+
+/* The times at which a run reported a state twice: its events (left limit, then after). */
+typedef struct event_times {
+  double t[64], last;
+  size_t n;
+} event_times;
+
+static int collect_events(void *ctx, double t, const double *y)
+{
+  (void)y;
+  event_times *e = ctx;
+  if (t == e->last && e->n < 64 && (e->n == 0 || e->t[e->n - 1] != t))
+    e->t[e->n++] = t;
+  e->last = t;
+  return 0;
+}
+
+static void stick_slip_events(const char *stepper, double tol, event_times *e,
+                              fb_run_result *res)
+{
+  memset(e, 0, sizeof *e);
+  e->last = NAN;
+  fb_case c;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&c, "stick-slip", "switching", "event", &err), FB_OK);
+  c.opts.stepper = stepper;
+  c.opts.atol = c.opts.rtol = tol;
+  c.opts.event_tol = 1e-14;
+  c.samples = 2;
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  const fb_observer obs = {collect_events, e};
+  cr_assert_eq(fb_case_run(&c, NULL, &obs, res), FB_OK, "%s", res->message);
+  fb_case_free(&c);
+}
+
+/* Switches located on the dense output: each within the interpolant's accuracy of the
+ * truth's (dop853 at 1e-14), with no RHS per root iteration (rk8pd re-integrates the step
+ * at each); a looser tolerance moves them measurably. */
+Test(dop853, events_located_on_the_dense_output)
+{
+  event_times truth, d8, d5;
+  fb_run_result rt, r8, r5;
+  stick_slip_events("dop853", 1e-14, &truth, &rt);
+  stick_slip_events("dop853", 1e-8, &d8, &r8);
+  stick_slip_events("dop853", 1e-5, &d5, &r5);
+  cr_assert_gt(truth.n, 4);
+  cr_assert_eq(d8.n, truth.n);
+  double worst8 = 0.0, worst5 = 0.0;
+  for (size_t k = 0; k < truth.n; k++) {
+    worst8 = fmax(worst8, fabs(d8.t[k] - truth.t[k]));
+    if (k < d5.n)
+      worst5 = fmax(worst5, fabs(d5.t[k] - truth.t[k]));
+  }
+  cr_log_info("events %zu: |dt| %.3g at 1e-8, %.3g at 1e-5; inner %lu nfe %lu", truth.n,
+              worst8, worst5, r8.cnt.ninner, r8.cnt.nfe);
+  cr_assert_lt(worst8, 1e-7, "located to %g", worst8);
+  cr_assert_gt(worst5, 10.0 * worst8);
 }
