@@ -28,6 +28,8 @@
  * repeats of each round's ns_per_step / loop_ns_per_step, the two timed back to back;
  * NaN where there is no loop; an untimed first round warms both up).  A benchmark,
  * never a test: timings depend on the machine.  meson registers it with benchmark().
+ * After the table (every model, or --model switching): bench_dop853.c's work-precision
+ * section, rk8pd against dop853 inside the event-driven scheme, RHS at matched error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -389,6 +391,9 @@ static const char bench_help[] =
     "Prints a table; --out also writes CSV (columns model,integrator,scenario,h,steps,\n"
     "ns_per_step,ns_per_rhs,loop_ns_per_step,loop_ns_per_rhs,ratio,max_rel_diff,repeats).\n"
     "Times are the thread's CPU time.  A benchmark: run it on an otherwise idle machine.\n"
+    "Then (every model, or --model switching) the work and precision of the event-driven\n"
+    "scheme on stick-slip with rk8pd and with dop853 inside: RHS evaluations at matched\n"
+    "error 1e-8 .. 1e-12 and their ratio dop853/rk8pd (counts, not times).\n"
     "\n"
     "  -o, --out FILE   CSV output (written atomically)\n"
     "  -m, --model M    only model M (repeatable; default: every model)\n"
@@ -613,6 +618,9 @@ int fb_cmd_bench(int argc, char **argv)
     if (wanted(only, nonly, owned[i][0]))
       bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
   int rc = bench_print(rows, nr, &o);
+  /* the work-precision section (counts): with the default set, or --model switching */
+  if (o.scenario == NULL && wanted(only, nonly, "switching") && fb_bench_dop853(stdout) != 0)
+    rc = FB_EXIT_RUNTIME;
   if (out != NULL && bench_write(&of, rows, nr, &o, &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     rc = FB_EXIT_RUNTIME;
