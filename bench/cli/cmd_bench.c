@@ -505,6 +505,15 @@ static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const b
   return fb_outfile_commit(of, err);
 }
 
+/* After the table (every model, or --model switching): the work-precision section of
+ * bench_dop853.c.  FB_EXIT_OK (0) or FB_EXIT_RUNTIME (1). */
+static int bench_sections(const bench_opts *o, const char *const *only, size_t nonly)
+{
+  if (o->scenario != NULL || !wanted(only, nonly, "switching"))
+    return FB_EXIT_OK;
+  return fb_bench_dop853(stdout) == FB_EXIT_OK ? FB_EXIT_OK : FB_EXIT_RUNTIME;
+}
+
 int fb_cmd_bench(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -617,10 +626,7 @@ int fb_cmd_bench(int argc, char **argv)
   for (size_t i = 0; o.scenario == NULL && i < sizeof owned / sizeof owned[0]; i++)
     if (wanted(only, nonly, owned[i][0]))
       bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
-  int rc = bench_print(rows, nr, &o);
-  /* the work-precision section (counts): with the default set, or --model switching */
-  if (o.scenario == NULL && wanted(only, nonly, "switching") && fb_bench_dop853(stdout) != 0)
-    rc = FB_EXIT_RUNTIME;
+  int rc = bench_print(rows, nr, &o) | bench_sections(&o, only, nonly);
   if (out != NULL && bench_write(&of, rows, nr, &o, &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     rc = FB_EXIT_RUNTIME;
