@@ -543,7 +543,7 @@ static int dop_plan(dop_state *s, const gsl_odeiv2_system *sys, fb_dop853_ctl *c
 static int dop_control(fb_dop853_ctl *ctl, double h, double err)
 {
   const double fac11 = pow(err, 1.0 / 8.0 - DOP_BETA * 0.2);
-  if (err > 1.0) { /* refused: shrink by at most 1/facmin */
+  if (!(err <= 1.0)) { /* refused (a non-finite err too: by 1/facmin) */
     ctl->h = h / fmin(1.0 / DOP_FACMIN, fac11 / DOP_SAFE);
     ctl->reject = 1;
     return 0;

@@ -285,3 +285,28 @@ Test(dop853, events_located_on_the_dense_output)
   cr_assert_lt(worst8, 1e-7, "located to %g", worst8);
   cr_assert_gt(worst5, 10.0 * worst8);
 }
+
+/* A trial step that overflows (LuGre's stiff bristles, a first step from hinit far beyond
+ * the explicit stability bound) has a non-finite error: refused and shrunk, not taken
+ * (it ended the run "non-finite" before).  And the RHS budget holds mid-step. */
+Test(dop853, overflowing_trial_refused_and_budget_held)
+{
+  fb_trace tr;
+  fb_run_result res;
+  cr_assert_eq(fbt_run("push-hold", "lugre", "dop853", 0, 1e-7, NULL, 2, &tr, NULL, &res), FB_OK,
+               "%s", res.message);
+  cr_assert_gt(res.cnt.nrejected, 0UL);
+  fb_trace_free(&tr);
+  fb_case c;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&c, "stick-slip", "kikuuwe", "dop853", &err), FB_OK);
+  c.opts.atol = c.opts.rtol = 1e-8;
+  c.opts.max_rhs = 100;
+  c.samples = 11;
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_run(&c, NULL, NULL, &res), FB_BUDGET, "%s", res.message);
+  cr_assert_leq(res.cnt.nfe, 100UL);
+  cr_assert(strstr(res.message, "RHS budget of 100 evaluations exhausted") != NULL, "%s",
+            res.message);
+  fb_case_free(&c);
+}
