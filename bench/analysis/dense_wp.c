@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_integrator_int.h"
+
 /* A case of switching/event on the truth's scenario, prepared. */
 static int wp_case(fb_case *c, const fb_wp_truth *tr, const char *stepper, double tol,
                    fb_err *err)

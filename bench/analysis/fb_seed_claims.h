@@ -14,6 +14,7 @@
  *                        stated separately;
  *   002 [Xiong2013]      Dahl and LuGre drift under a sub-breakaway oscillating load, the
  *                        DAI->ODE model (kikuuwe) does not; its ODEs hold stick under RK4;
+ *                        on Awrejcewicz's oscillator (§5.3) too, close to eq. 50's orbit;
  *   003 [Shiau2005]      the multi-DOF splitting with Uzawa is first order on 2dof/3dof;
  *   004 [Engleder2002]   penalty parameter and step interact (eps x h grid); c_N, d_N
  *                        calibrated against the exact impact solution (two-beam system,
@@ -34,6 +35,8 @@
 #define FB_SC_ABOUT 3.0         /* "about x100": within a factor 3 */
 #define FB_SC_DRIFT_REL 1e-6    /* accumulates above 1e-6 L per cycle (docs/design.md §10) */
 #define FB_SC_GRID_GAIN 2.0     /* a step change "matters" when it moves the error 2x */
+#define FB_SC_BEAM_STEP 3.0     /* two-beam: the step's effect on e_eff 3x larger at stiff c_N */
+#define FB_SC_BEAM_SPAN 0.1     /* two-beam: c_N moves e_eff by 0.1 at fixed d_N */
 
 #define FB_SC_MAX 16
 
