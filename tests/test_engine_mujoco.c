@@ -93,3 +93,23 @@ Test(mujoco, a_killed_node_fails_one_run_and_the_next_works, .timeout = 120)
                "the next run starts a new process: %s", res.message);
   cr_assert_eq(node_children(pids, 4), 1, "again one node process");
 }
+
+/* Without the package (no network at set-up) or without node the engine is absent, with
+ * the reason: what the suite's one-line skip and `list engines` print.  No process starts. */
+Test(mujoco, absent_without_node_or_package)
+{
+  const fb_model_type *m = fb_model_find("mujoco");
+  if (m == NULL)
+    cr_skip_test("MuJoCo not built (-Dmujoco=disabled)");
+  const fb_engine_entry *e = fb_engine_of_model(m);
+  char why[256];
+  setenv("FRICBENCH_MUJOCO_MODULES", "/nonexistent/node_modules", 1);
+  cr_assert_eq(fb_engine_present(e, why, sizeof why), 0);
+  cr_assert(strstr(why, "mujoco-js is not installed in /nonexistent/node_modules") != NULL, "%s",
+            why);
+  unsetenv("FRICBENCH_MUJOCO_MODULES");
+  setenv("FRICBENCH_NODE", "/nonexistent/node", 1);
+  cr_assert_eq(fb_engine_present(e, why, sizeof why), 0);
+  cr_assert(strstr(why, "node") != NULL && strstr(why, "not on PATH") != NULL, "%s", why);
+  unsetenv("FRICBENCH_NODE");
+}
