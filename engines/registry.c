@@ -15,9 +15,19 @@ extern const fb_model_suite fb_suite_ode;
 #else
 #define ODE_ENTRY {"ode", "ODE 0.16 (libode-dev)", NULL, NULL, NULL}
 #endif
+#ifdef FB_HAVE_BULLET /* engines/engine_bullet.cpp: C++, these objects have C linkage */
+extern const fb_engine_type fb_engine_bullet;
+extern const fb_model_type fb_model_bullet;
+extern const fb_model_suite fb_suite_bullet;
+#define BULLET_ENTRY                                                                          \
+  {"bullet", "Bullet 3.24 (libbullet-dev)", &fb_engine_bullet, &fb_model_bullet, &fb_suite_bullet}
+#else
+#define BULLET_ENTRY {"bullet", "Bullet 3.24 (libbullet-dev)", NULL, NULL, NULL}
+#endif
 
 const fb_engine_entry fb_engine_table[] = {
     ODE_ENTRY,
+    BULLET_ENTRY,
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -27,10 +37,16 @@ const fb_model_type *const fb_engine_models[] = {
 #ifdef FB_HAVE_ODE
     &fb_model_ode,
 #endif
+#ifdef FB_HAVE_BULLET
+    &fb_model_bullet,
+#endif
     NULL};
 const fb_model_suite *const fb_engine_model_suites[] = {
 #ifdef FB_HAVE_ODE
     &fb_suite_ode,
+#endif
+#ifdef FB_HAVE_BULLET
+    &fb_suite_bullet,
 #endif
     NULL};
 
