@@ -38,8 +38,12 @@ namespace {
 /* The settings, Bullet's names (btContactSolverInfo, btCollisionObject). */
 struct bullet_settings {
   double solver_iterations, split_impulse, split_impulse_threshold, erp, erp2, margin,
-      friction_anchor, friction_directions, restitution_threshold, settle;
+      friction_anchor, friction_directions, restitution_threshold, warmstarting_factor, force_point, settle;
 };
+
+/* Where the applied force acts on a box (a sphere: always its centre). */
+enum { BULLET_FORCE_CENTRE = 0, BULLET_FORCE_FACE = 1 };
+const char *const bullet_force_points[] = {"centre", "face", nullptr};
 
 const fb_param_desc bullet_desc[] = {
     {"solver_iterations", "1", "sequential-impulse sweeps per step (btContactSolverInfo "
@@ -66,6 +70,13 @@ const fb_param_desc bullet_desc[] = {
     {"restitution_threshold", "m/s", "approach speed below which restitution is 0 "
      "(m_restitutionVelocityThreshold)", offsetof(bullet_settings, restitution_threshold), 0.2,
      0, 1e3, 0, nullptr, nullptr},
+    {"warmstarting_factor", "1", "share of the last step's impulses a point starts its sweeps "
+     "with (m_warmstartingFactor)", offsetof(bullet_settings, warmstarting_factor), 0.85, 0, 1,
+     0, nullptr, nullptr},
+    {"force_point", "", "where the scenario's force acts on the box: centre = applyCentralForce; "
+     "face = applyForce at the contact face (a torque the friction rows do not see within "
+     "the step: the box slips)", offsetof(bullet_settings, force_point), BULLET_FORCE_CENTRE, 0,
+     1, FB_PARAM_CHOICE, nullptr, bullet_force_points},
     {"settle", "s", "settling period at rest before t0 (the contact finds its depth)",
      offsetof(bullet_settings, settle), 0.5, 0, 100, 0, nullptr, nullptr},
 };
@@ -213,6 +224,7 @@ void bullet_solver_info(bullet_world *w)
   si.m_erp = p->erp;
   si.m_erp2 = p->erp2;
   si.m_restitutionVelocityThreshold = p->restitution_threshold;
+  si.m_warmstartingFactor = p->warmstarting_factor;
   if (p->friction_directions == 2)
     si.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS;
   if (w->c->belt) /* the callback's directions and motions are kept (see above) */
@@ -305,8 +317,11 @@ int bullet_step(void *ws, const fb_engine_input *in, fb_engine_sample *out, fb_c
   btRigidBody *b = w->body;
   b->setGravity(btVector3(0, 0, -in->gravity));
   const btVector3 f(in->force[0], in->force[1], in->force[2]);
-  /* a box takes the force at the height of its contact face, a sphere at its centre */
-  if (w->c->shape == FB_ENGINE_BOX)
+  /* at the centre (the box's half-height keeps friction from tipping it, docs/engines.md
+   * §2), or at the face: Bullet's friction rows take the body's velocity plus the step's
+   * force impulse but not its torque impulse (btSequentialImpulseConstraintSolver::
+   * setupFrictionConstraint), which the body gets after the solve: the face slips */
+  if (w->c->shape == FB_ENGINE_BOX && w->p->force_point == BULLET_FORCE_FACE)
     b->applyForce(f, btVector3(0, 0, -w->c->half_z));
   else
     b->applyCentralForce(f);
