@@ -4,7 +4,7 @@
  * One body (a box of half-size 0.1 m, or a sphere) on a static plane z = 0 in a
  * btDiscreteDynamicsWorld with Bullet's sequential-impulse solver
  * (btSequentialImpulseConstraintSolver: projected Gauss-Seidel over the contact rows,
- * solver_iterations sweeps, warm-started, [Catto2005]).  Each step the applied force goes
+ * solver_iterations sweeps, warm-started: [Catto2005]; the code is [Bullet]'s).  Each step the applied force goes
  * in with applyForce at the height of the box's contact face (a sphere: applyCentralForce),
  * the world advances by stepSimulation(h, 0) (no substeps: the driver's step is the
  * engine's), and the contact forces come back as the manifold points' applied impulses
@@ -402,7 +402,7 @@ const fb_model_type fb_model_bullet = [] {
   fb_model_type m{};
   m.name = "bullet";
   m.title = "Bullet 3.24 (engine): sequential impulses, mu per contact point";
-  m.reference = "[Coumans2015] Bullet Physics SDK (btSequentialImpulseConstraintSolver); "
+  m.reference = "[Bullet] Bullet Physics SDK 3.24 (btSequentialImpulseConstraintSolver); "
                 "sequential impulses of [Catto2005]";
   m.caps = FB_MODEL_OWNED | FB_MODEL_STICK | FB_MODEL_VEC2;
   m.default_integrator = "bullet-si";
