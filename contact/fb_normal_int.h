@@ -13,6 +13,8 @@ extern const fb_normal_type fb_normal_penalty;
 extern const fb_normal_type fb_normal_hunt_crossley;
 extern const fb_normal_type fb_normal_kikuuwe;
 extern const fb_normal_type fb_normal_moreau_jean;
+extern const fb_normal_type fb_normal_penalty_nm;
+extern const fb_normal_type fb_normal_penalty_newmark;
 
 /* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */
 extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
@@ -45,6 +47,11 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
  * the friction model's ODE law (force()); `newton` handles such a contact's friction
  * itself (Coulomb with stick/slip events and the Coulomb impulse at impacts). */
 extern const fb_integrator_type fb_integrator_contact;
+
+/* 1 when integrator type can run plant pl's kinematic map (fb_kinematics): pl has none, or
+ * the type integrates it (fb_integrator_type.takes_quat) and so does the stepper of any
+ * time-stepping normal treatment of pl (contact/normal.c). */
+int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl);
 
 /* Per-impact record kept by the contact scheme. */
 #define FB_IMPACT_MAX 256

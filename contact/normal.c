@@ -10,11 +10,12 @@
  * start up and never removed. */
 const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1] = {
     &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
-    &fb_normal_moreau_jean, NULL,
+    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *fb_normal_names[FB_NORMAL_MAX + 1] = {"newton", "penalty-n", "hunt-crossley",
-                                                  "kikuuwe-n", "moreau-jean", NULL};
+                                                  "kikuuwe-n", "moreau-jean", "penalty-nm",
+                                                  "penalty-newmark", NULL};
 
 const fb_normal_type *fb_normal_at(double index)
 {
@@ -173,4 +174,16 @@ void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
   st->t_watch = tw;
   /* NaN until a step end falls in the window (fmax ignores the NaN start) */
   st->rest_pen = st->rest_gap = st->rest_lam_err = st->rest_lam_static = NAN;
+}
+
+int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl)
+{
+  if (pl->kin.nquat == 0)
+    return 1;
+  if (!type->takes_quat)
+    return 0;
+  for (size_t k = 0; k < pl->nn; k++) /* a normal treatment that steps the plant itself */
+    if (pl->normal[k].type->stepper != NULL && !pl->normal[k].type->stepper->takes_quat)
+      return 0;
+  return 1;
 }

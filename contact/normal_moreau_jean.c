@@ -21,12 +21,24 @@
  * by projected Gauss–Seidel on the impulses (exact in one sweep for one normal without
  * friction), sweeps counted as inner iterations.
  *
+ * With `linear = implicit` the plant's linear forces -D v - K x are taken implicitly in the
+ * theta-method ([AB08] §10.1's iteration matrix W = M + theta h D + theta^2 h^2 K, for
+ * structures whose stiff modes the explicit predictor cannot step: an FE frame):
+ *
+ *   W (v_{k+1} - v_k) = h [f_{k+theta} - D v_k - K (x_k + theta h v_k)] + J_n^T P_n + e_j R,
+ *
+ * f the applied force only (theta-weighted at x_k + theta h v_k), and the impulses act
+ * through W^-1 in place of M^-1 (W inverted once per step size).  `explicit` (the default)
+ * is the scheme above, unchanged.
+ *
  * Statistics as the contact scheme's: a contact phase opens at the first step with
  * P_n > 0 after a free one (onset time: the linear estimate t_k + g_k / (-J_n v_k) of the
  * gap's crossing, clamped to the step; v_in = J_n v_k) and closes at the first free step
  * after it (v_out = J_n v at its start).  lambda_n = P_n / h (the step's mean force).
  */
 #include <float.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -34,10 +46,13 @@
 
 #include "fb_models.h"
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
 
 typedef struct mj_n_params {
-  double e, theta, pgs_tol, pgs_max;
+  double e, theta, pgs_tol, pgs_max, linear;
 } mj_n_params;
+
+static const char *const mj_n_linear[] = {"explicit", "implicit", NULL};
 
 static const fb_param_desc mj_n_desc[] = {
     {"e", "1", "restitution coefficient of Newton's law at the velocity level",
@@ -49,8 +64,11 @@ static const fb_param_desc mj_n_desc[] = {
      FB_PARAM_MIN_OPEN, NULL, NULL},
     {"pgs_max", "1", "sweeps of projected Gauss-Seidel at most (more: the run fails)",
      offsetof(mj_n_params, pgs_max), 1000, 1, 1e9, FB_PARAM_INT, NULL, NULL},
+    {"linear", "", "the plant's linear forces D v + K x: explicit (predictor) or implicit "
+     "(W = M + theta h D + theta^2 h^2 K, for stiff structures)", offsetof(mj_n_params, linear),
+     0, 0, 1, FB_PARAM_CHOICE, NULL, mj_n_linear},
 };
-static const fb_param_set mj_n_set = {sizeof(mj_n_params), 4, mj_n_desc};
+static const fb_param_set mj_n_set = {sizeof(mj_n_params), 5, mj_n_desc};
 
 static int mj_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
 {
@@ -78,6 +96,10 @@ typedef struct mjw {
   double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
   int *closed, *inphase;
+  /* the matrix the impulses act through: the plant's M^-1, or W^-1 (linear = implicit,
+   * Wi: n x n, for the step h_w) */
+  const double *Mi;
+  double *Wi, h_w;
   int impacted;
 } mjw;
 
@@ -88,6 +110,7 @@ static void mjw_free(void *ws)
     return;
   free(W->buf);
   free(W->closed);
+  free(W->Wi);
   free(W);
 }
 
@@ -125,6 +148,16 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->gk = q, q += nn;
   W->u = q;
   W->inphase = W->closed + nn;
+  W->Mi = pl->Minv;
+  W->h_w = NAN;
+  if (nn > 0 && ((const mj_n_params *)pl->normal[0].np_)->linear == 1) { /* implicit */
+    W->Wi = calloc(n * n, sizeof(double));
+    if (W->Wi == NULL) {
+      mjw_free(W);
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
+    W->Mi = W->Wi; /* filled, with MJ and w, at the first step */
+  }
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
     W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
@@ -152,6 +185,51 @@ static int mjw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   W->impacted = 0;
   at->report = 1;
   return FB_OK;
+}
+
+/* Unit i's slip J_t v - u_surf into u[d] (d = 2 for a 2-D contact's x entry, else 1). */
+static size_t mj_rows_slip(const mjw *W, size_t i, const double *v, double *u)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t d = pl->contact[i].pair == FB_PAIR_X ? 2 : 1;
+  u[1] = 0;
+  for (size_t k = 0; k < d; k++)
+    u[k] = fb_contact_vel(pl, i + k, v) - W->u[i + k];
+  return d;
+}
+
+/* One Gauss-Seidel update of unit i's impulse R (entries i, i + 1 of a 2-D contact):
+ * the local solve W_tt dR = -u (W_tt = J_t M^-1 J_t^T), projected on the disc |R| <= bound
+ * ([AB08] eq. 10.10; exact for an isotropic W_tt, a sphere on a plane); v follows.
+ * Returns |dR|. */
+static double mj_rows_sweep(mjw *W, size_t i, double bound, double *v)
+{
+  const fb_plant *pl = W->pb->plant;
+  double u[2], R[2] = {W->R[i], 0};
+  const size_t d = mj_rows_slip(W, i, v, u);
+  if (d == 1) {
+    R[0] -= u[0] / fb_plant_contact_coupling(pl, i, i);
+  } else {
+    R[1] = W->R[i + 1];
+    const double a = fb_plant_contact_coupling(pl, i, i), o = fb_plant_contact_coupling(pl, i, i + 1);
+    const double b = fb_plant_contact_coupling(pl, i + 1, i + 1), det = a * b - o * o;
+    R[0] -= (b * u[0] - o * u[1]) / det;
+    R[1] -= (a * u[1] - o * u[0]) / det;
+  }
+  const double r = hypot(R[0], R[1]);
+  if (r > bound)
+    for (size_t k = 0; k < d; k++)
+      R[k] *= bound / r;
+  double dR[2] = {R[0] - W->R[i], d == 2 ? R[1] - W->R[i + 1] : 0};
+  memset(W->a, 0, pl->n * sizeof(double));
+  for (size_t k = 0; k < d; k++) {
+    fb_contact_add_force(pl, i + k, dR[k], W->a);
+    W->R[i + k] = R[k];
+  }
+  fb_plant_solve_mass(pl, W->a, W->xp); /* xp: scratch here (the predictor is used) */
+  for (size_t j = 0; j < pl->n; j++)
+    v[j] += W->xp[j];
+  return hypot(dR[0], dR[1]);
 }
 
 /* Projected Gauss-Seidel on P_n (normals) and R_i (friction) for the step to t1 of length
@@ -182,6 +260,8 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
     }
     for (size_t i = 0; i < nc; i++) {
       const size_t j = pl->contact[i].dof;
+      if (pl->contact[i].pair == FB_PAIR_Y)
+        continue; /* swept with its x entry */
       double bound = -1;
       for (size_t k = 0; k < nn; k++)
         if (pl->normal[k].fric == (long)i)
@@ -192,13 +272,19 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
         fb_contact_in_at(pl, i, t1, &ci, &us);
         bound = h * W->u[nc + i] * ci.N;
       }
+      if (pl->contact[i].Jt != NULL) { /* a Jacobian row or a 2-D contact: the disc */
+        const double d = mj_rows_sweep(W, i, bound, v);
+        change = fmax(change, d);
+        scale = fmax(scale, hypot(W->R[i], pl->contact[i].pair == FB_PAIR_X ? W->R[i + 1] : 0));
+        continue;
+      }
       /* the impulse that stops v_r, projected on the disc |R| <= bound */
-      const double mjj = 1.0 / pl->Minv[j * n + j];
+      const double mjj = 1.0 / W->Mi[j * n + j];
       const double vr = v[j] - W->u[i];
       const double Ri = fmin(bound, fmax(-bound, W->R[i] - mjj * vr));
       const double d = Ri - W->R[i];
       for (size_t r = 0; r < n; r++)
-        v[r] += pl->Minv[r * n + j] * d; /* M^-1 e_j d */
+        v[r] += W->Mi[r * n + j] * d; /* M^-1 e_j d (W^-1 e_j d when implicit) */
       W->R[i] = Ri;
       change = fmax(change, fabs(d));
       scale = fmax(scale, fabs(Ri));
@@ -233,8 +319,12 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
           st->t_out[st->n] = st->v_out[st->n] = NAN;
         }
         st->n++;
-        if (nm->fric >= 0 && st->n == 1)
-          st->vt_after_first = v[pl->contact[nm->fric].dof];
+        if (nm->fric >= 0 && st->n == 1) {
+          double u[2];
+          st->vt_after_first = pl->contact[nm->fric].Jt != NULL
+                                   ? (mj_rows_slip(W, (size_t)nm->fric, v, u), hypot(u[0], u[1]))
+                                   : v[pl->contact[nm->fric].dof];
+        }
       }
     } else if (W->P[k] == 0 && W->inphase[k]) {
       W->inphase[k] = 0;
@@ -255,11 +345,52 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
         st->rest_lam_static = ls;
       }
       const long fi = nm->fric;
-      if (fi >= 0 && W->impacted && isnan(st->t_stop) &&
-          fabs(v[pl->contact[fi].dof] - W->u[fi]) < pl->v_stick)
+      double u[2] = {0, 0};
+      if (fi >= 0 && pl->contact[fi].Jt != NULL)
+        mj_rows_slip(W, (size_t)fi, v, u);
+      const double us = fi >= 0 && pl->contact[fi].Jt != NULL
+                            ? hypot(u[0], u[1])
+                            : fi >= 0 ? fabs(v[pl->contact[fi].dof] - W->u[fi]) : 0.0;
+      if (fi >= 0 && W->impacted && isnan(st->t_stop) && us < pl->v_stick)
         st->t_stop = t1;
     }
   }
+}
+
+/* linear = implicit: W^-1 = (M + theta h D + theta^2 h^2 K)^-1 for step h (once per step
+ * size), the impulse columns W^-1 J_n^T and w = J_n W^-1 J_n^T, and the free velocity
+ * v_free = v_k + W^-1 h [f_{k+theta} - D v_k - K (x_k + theta h v_k)] into v
+ * ([AB08] §10.1 with the linear forces implicit). */
+static int mj_implicit_free(mjw *W, double th, double t0, double t1, double h, const double *x,
+                            double *v, fb_err *err)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn;
+  if (W->h_w != h) {
+    for (size_t i = 0; i < n * n; i++)
+      W->Wi[i] = pl->M[i] + th * h * pl->D[i] + th * th * h * h * pl->K[i];
+    gsl_matrix_view Wv = gsl_matrix_view_array(W->Wi, n, n);
+    if (gsl_linalg_cholesky_decomp1(&Wv.matrix) != GSL_SUCCESS ||
+        gsl_linalg_cholesky_invert(&Wv.matrix) != GSL_SUCCESS)
+      return fb_err_set(err, FB_ESOLVE, "moreau-jean: M + theta h D + theta^2 h^2 K is not "
+                        "positive definite (h = %g)", h);
+    for (size_t k = 0; k < nn; k++) {
+      double *c = W->MJ + k * n;
+      for (size_t i = 0; i < n; i++)
+        c[i] = dotn(W->Wi + i * n, pl->normal[k].Jn, n);
+      W->w[k] = dotn(pl->normal[k].Jn, c, n);
+    }
+    W->h_w = h;
+  }
+  for (size_t i = 0; i < n; i++)
+    W->xp[i] = x[i] + th * h * v[i];
+  fb_plant_smooth_force(pl, t0, W->xp, v, W->f0);
+  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+  for (size_t i = 0; i < n; i++)
+    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+  for (size_t i = 0; i < n; i++)
+    v[i] += dotn(W->Wi + i * n, W->f0, n);
+  return FB_OK;
 }
 
 /* One step from at->t of o->h (landing on T, the plant's breaks inside it: t1 = t0 + h
@@ -278,17 +409,24 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     h = pl->T - t0; /* land on T */
   const double t1 = t0 + h;
   memcpy(W->v0, v, n * sizeof(double));
-  /* smooth forces, theta-weighted with an explicit predictor */
-  fb_plant_smooth_force(pl, t0, x, v, W->f0);
-  for (size_t i = 0; i < n; i++)
-    W->xp[i] = x[i] + h * v[i];
-  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
-  cnt->nfe += 2;
-  for (size_t i = 0; i < n; i++)
-    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
-  fb_plant_solve_mass(pl, W->f0, W->a);
-  for (size_t i = 0; i < n; i++)
-    v[i] += W->a[i]; /* v_free */
+  if (W->Wi != NULL) {
+    const int s = mj_implicit_free(W, th, t0, t1, h, x, v, err);
+    cnt->nfe += 2;
+    if (s != FB_OK)
+      return s;
+  } else {
+    /* smooth forces, theta-weighted with an explicit predictor */
+    fb_plant_smooth_force(pl, t0, x, v, W->f0);
+    for (size_t i = 0; i < n; i++)
+      W->xp[i] = x[i] + h * v[i];
+    fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+    cnt->nfe += 2;
+    for (size_t i = 0; i < n; i++)
+      W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+    fb_plant_solve_mass(pl, W->f0, W->a);
+    for (size_t i = 0; i < n; i++)
+      v[i] += W->a[i]; /* v_free */
+  }
   /* the index set: closed normals by the predicted gap */
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];
@@ -302,8 +440,22 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     fb_contact_in ci;
     double us;
     fb_contact_in_at(pl, i, t1, &ci, &us);
-    const double vr0 = W->v0[pl->contact[i].dof] - us;
+    double vr0 = W->v0[pl->contact[i].dof] - us;
     W->u[i] = us;
+    if (pl->contact[i].Jt != NULL) { /* the unit's |u| (a 2-D contact's x entry: both) */
+      const size_t x0 = pl->contact[i].pair == FB_PAIR_Y ? i - 1 : i;
+      double ux = fb_contact_vel(pl, x0, W->v0), uy = 0;
+      fb_contact_in cx;
+      double usx;
+      fb_contact_in_at(pl, x0, t1, &cx, &usx);
+      ux -= usx;
+      if (pl->contact[x0].pair == FB_PAIR_X) {
+        double usy;
+        fb_contact_in_at(pl, x0 + 1, t1, &cx, &usy);
+        uy = fb_contact_vel(pl, x0 + 1, W->v0) - usy;
+      }
+      vr0 = hypot(ux, uy);
+    }
     W->u[nc + i] = fb_friction_mu(&pl->contact[i].law, fabs(vr0), NULL); /* mu(|v_r,k|) */
     W->R[i] = 0;
   }
@@ -318,6 +470,14 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   }
   for (size_t i = 0; i < n; i++)
     x[i] += h * ((1 - th) * W->v0[i] + th * v[i]);
+  if (pl->kin.nquat > 0) { /* Q <- exp(h/2 (0, omega_theta)) (x) Q: unit to round-off */
+    for (size_t i = 0; i < n; i++)
+      W->xp[i] = (1 - th) * W->v0[i] + th * v[i];
+    double *Q = y + 2 * n + nc * W->pb->model->type->nz;
+    fb_kin_rotate(pl, W->xp, h, Q);
+    if (pl->kin.renormalize)
+      fb_kin_normalize(pl, Q);
+  }
   mj_stats(W, t0, t1, h, y);
   at->tnew = t1;
   return FB_OK;
@@ -333,6 +493,7 @@ static const fb_integrator_type mj_n_stepper = {
     .free = mjw_free,
     .reset = mjw_reset,
     .step = mjw_step,
+    .takes_quat = 1, /* the attitude by the exponential map (fb_kin_rotate) */
 };
 
 const fb_normal_type fb_normal_moreau_jean = {

@@ -1,5 +1,7 @@
 /* system.c — the assembled ODE of fb_system.h. */
 #include "fb_system.h"
+#include "fb_plant_int.h"
+#include "fb_model_int.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -108,6 +110,8 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   }
   memcpy(dydt, v, n * sizeof(double));
   fb_plant_solve_mass(pl, f, dydt + n);
+  if (pl->kin.nquat > 0) /* qdot = T(q) nu: the attitudes after the model's states */
+    fb_kin_rates(pl, v, y + 2 * n + s->nc * nz, dydt + 2 * n + s->nc * nz);
   return FB_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fb_models.h"
+#include "fb_integrator_int.h"
 
 /* The built-in models in listing order, each with its suite record (include/fricbench/fb_model_suite.h;
  * both defined in the model's file): one line per model. */
@@ -19,7 +20,10 @@
   X(fb_model_glowinski, fb_suite_glowinski)                                                    \
   X(fb_model_karnopp, fb_suite_karnopp)                                                        \
   X(fb_model_kikuuwe_be, fb_suite_kikuuwe_be)                                                  \
-  X(fb_model_moreau_jean, fb_suite_moreau_jean)
+  X(fb_model_moreau_jean, fb_suite_moreau_jean)                                                \
+  X(fb_model_simscape, fb_suite_simscape)                                                      \
+  X(fb_model_gms, fb_suite_gms)                                                                \
+  X(fb_model_tamsi, fb_suite_tamsi)
 
 #define FB_TYPE_OF_PAIR(type, suite) &type,
 #define FB_SUITE_OF_PAIR(type, suite) &suite,

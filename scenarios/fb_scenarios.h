@@ -20,7 +20,10 @@ extern const fb_scenario_type fb_scenario_glowinski_3dof;
 /* 2-D contacts (docs/design.md §13) */
 extern const fb_scenario_type fb_scenario_puck;
 extern const fb_scenario_type fb_scenario_billiard;
+extern const fb_scenario_type fb_scenario_sphere_drop;
 extern const fb_scenario_type fb_scenario_belt_2d;
+/* [Xiong2013] §5.3's conveyor oscillator (docs/scenarios/awrejcewicz.md) */
+extern const fb_scenario_type fb_scenario_awrejcewicz;
 
 /* Scenarios with normal contacts (docs/design.md §12): found by name (fb_scenario_find)
  * and run by the contact scheme, but kept out of fb_scenario_at and so out of the default
@@ -28,6 +31,8 @@ extern const fb_scenario_type fb_scenario_belt_2d;
 extern const fb_scenario_type fb_scenario_bouncing_ball;
 extern const fb_scenario_type fb_scenario_block_drop;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
+extern const fb_scenario_type fb_scenario_two_beam_impact;
+extern const fb_scenario_type fb_scenario_elastic_frame;
 extern const fb_scenario_type *const fb_contact_scenario_registry[];
 
 /* Private to scenarios/ and the layers above (issue 25 item 3); plugins and embedding

@@ -20,6 +20,7 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_puck,
     &fb_scenario_billiard,
     &fb_scenario_belt_2d,
+    &fb_scenario_awrejcewicz,
     NULL,
 };
 
@@ -27,6 +28,9 @@ const fb_scenario_type *const fb_contact_scenario_registry[] = {
     &fb_scenario_bouncing_ball,
     &fb_scenario_block_drop,
     &fb_scenario_impact_oscillator,
+    &fb_scenario_two_beam_impact,
+    &fb_scenario_elastic_frame,
+    &fb_scenario_sphere_drop,
     NULL,
 };
 

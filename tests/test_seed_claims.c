@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fb_seed_claims.h"
@@ -64,7 +65,7 @@ Test(seed_claims, cost_claim_reproduced_or_not)
   r = find(&c, "004", "the normal penalty");
   cr_assert_not_null(r);
   cr_expect_str_eq(r->verdict, "not measured");
-  cr_expect(strstr(r->why, "two-beam") != NULL, "%s", r->why);
+  cr_expect(strstr(r->why, "two-beam-grid") != NULL, "%s", r->why);
   r = find(&c, "000", "Lie and Strang");
   cr_assert_not_null(r);
   cr_expect_str_eq(r->verdict, "not measured", "no orders.csv: %s", r->why);
@@ -99,4 +100,69 @@ Test(seed_claims, runs_without_status_refused)
   fb_err err = {{0}};
   cr_expect_eq(fb_seed_claims_compute(runs, strlen(runs), NULL, 0, &c, &err), FB_EIO);
   cr_expect(strstr(err.msg, "status") != NULL, "%s", err.msg);
+}
+
+/* Seed 004 on the two-beam system: interacting when the step moves e_eff far more at the
+ * stiff c_N than at the soft one and c_N moves it at fixed d_N; separable otherwise. */
+static void beam_text(char *buf, size_t len, const double e[2][2])
+{
+  static const char *const cn[] = {"1e3", "1e5"};
+  static const double h[] = {1e-3, 1e-5};
+  int n = snprintf(buf, len, "group,tag,scenario,model,integrator,h,sweep_value,status,e_eff\n");
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      n += snprintf(buf + n, len - (size_t)n,
+                    "two-beam-grid,cN=%s_dN=50,two-beam-impact,smooth-sign,contact,%g,%g,ok,%g\n",
+                    cn[i], h[j], h[j], e[i][j]);
+  n += snprintf(buf + n, len - (size_t)n,
+                "two-beam-grid,cN=1e4_dN=50,two-beam-impact,smooth-sign,contact,1e-4,1e-4,ok,0.4\n");
+}
+
+Test(seed_claims, two_beam_interaction)
+{
+  char text[2048];
+  fb_claims c;
+  fb_err err = {{0}};
+  const double measured[2][2] = {{0.1221, 0.1163}, {0.7786, 0.7205}};
+  beam_text(text, sizeof text, measured);
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+  const fb_claim *r = find(&c, "004", "the normal penalty");
+  cr_assert_not_null(r);
+  cr_expect_str_eq(r->verdict, "reproduced", "%s", r->why);
+  cr_expect_float_eq(r->value, 0.0581 / 0.0058, 1e-9, "%g", r->value);
+  /* separable: the step moves e_eff alike at every c_N, and c_N does not move it */
+  const double flat[2][2] = {{0.31, 0.30}, {0.315, 0.305}};
+  beam_text(text, sizeof text, flat);
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK);
+  r = find(&c, "004", "the normal penalty");
+  cr_expect_str_eq(r->verdict, "not reproduced", "%s", r->why);
+}
+
+/* Seed 002 on Awrejcewicz's oscillator ([Xiong2013] §5.3): eq49-rk4 holds the reference's
+ * stick (reproduced) or loses most of it (not reproduced); without the run, not measured. */
+Test(seed_claims, awrejcewicz_rk4_stick_claim)
+{
+  static const char *const held[] = {"58.44", "10"}, *const want[] = {"reproduced", "not reproduced"};
+  char text[1024];
+  fb_claims c;
+  fb_err err = {{0}};
+  for (int k = 0; k < 2; k++) {
+    snprintf(text, sizeof text,
+             "group,tag,scenario,model,integrator,h,status,stick_time_ref,stick_held,mod_x_l2\n"
+             "awrejcewicz,eq49-rk4,awrejcewicz,kikuuwe,rk4,0.001,ok,58.91,%s,0.0088\n"
+             "awrejcewicz,eq50-eps1e-3,awrejcewicz,smooth-sign,rkf45,nan,ok,58.91,9.44,0.296\n",
+             held[k]);
+    cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+    const fb_claim *r = find(&c, "002", "on Awrejcewicz's oscillator");
+    cr_assert_not_null(r);
+    cr_expect_str_eq(r->verdict, want[k], "%s", r->why);
+    cr_expect_float_eq(r->value, atof(held[k]) / 58.91, 1e-12);
+    cr_expect(strstr(r->why, "0.296") != NULL, "eq. 50's E_mod beside it: %s", r->why);
+  }
+  const char *none = "group,tag,scenario,model,integrator,h,status\n"
+                     "awrejcewicz,eq49-rk4,awrejcewicz,kikuuwe,rk4,0.001,diverged\n";
+  cr_assert_eq(fb_seed_claims_compute(none, strlen(none), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+  const fb_claim *r = find(&c, "002", "on Awrejcewicz's oscillator");
+  cr_expect_str_eq(r->verdict, "not measured", "%s", r->why);
+  cr_expect(strstr(r->why, "diverged") != NULL, "%s", r->why);
 }

@@ -14,10 +14,12 @@
  *                        stated separately;
  *   002 [Xiong2013]      Dahl and LuGre drift under a sub-breakaway oscillating load, the
  *                        DAI->ODE model (kikuuwe) does not; its ODEs hold stick under RK4;
+ *                        on Awrejcewicz's oscillator (§5.3) too, close to eq. 50's orbit;
  *   003 [Shiau2005]      the multi-DOF splitting with Uzawa is first order on 2dof/3dof;
  *   004 [Engleder2002]   penalty parameter and step interact (eps x h grid); c_N, d_N
  *                        calibrated against the exact impact solution (two-beam system,
- *                        not in the suite yet).
+ *                        not in the suite yet); the elastic frame self-excites without
+ *                        lift-off at low belt speed, with lift-off at high (frame.csv).
  */
 #ifndef FB_SEED_CLAIMS_H
 #define FB_SEED_CLAIMS_H
@@ -34,6 +36,8 @@
 #define FB_SC_ABOUT 3.0         /* "about x100": within a factor 3 */
 #define FB_SC_DRIFT_REL 1e-6    /* accumulates above 1e-6 L per cycle (docs/design.md §10) */
 #define FB_SC_GRID_GAIN 2.0     /* a step change "matters" when it moves the error 2x */
+#define FB_SC_BEAM_STEP 3.0     /* two-beam: the step's effect on e_eff 3x larger at stiff c_N */
+#define FB_SC_BEAM_SPAN 0.1     /* two-beam: c_N moves e_eff by 0.1 at fixed d_N */
 
 #define FB_SC_MAX 16
 
@@ -55,7 +59,10 @@ typedef struct fb_claims {
  * claims then read "not measured").  FB_EIO when runs.csv has no header or no status. */
 int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
                            size_t orders_len, fb_claims *c, fb_err *err);
-/* Read DIR/runs.csv and DIR/orders.csv, write DIR/seed-claims.csv. */
+/* The elastic frame's claim ([Engleder2002] §4) judged on the text of frame.csv
+ * (bench/analysis/fb_frame_metrics.h; NULL: "not measured"), appended to c. */
+void fb_seed_claims_frame(fb_claims *c, const char *frame_csv, size_t len);
+/* Read DIR/runs.csv, DIR/orders.csv and DIR/frame.csv, write DIR/seed-claims.csv. */
 int fb_seed_claims_write(const char *dir, fb_err *err);
 
 #endif

@@ -58,6 +58,8 @@ typedef struct fb_run_result {
   double t_reached;          /* last good time */
   fb_counters cnt;
   double wall_s, cpu_s;      /* elapsed and CPU (thread) seconds of the integration */
+  double q_norm_err;         /* largest |‖Q‖ - 1| of the plant's attitude quaternions over
+                                the reported states (NaN: the plant has none) */
 } fb_run_result;
 
 /* Limits on sizes given on the command line: a larger output grid would not fit in
@@ -100,6 +102,12 @@ typedef struct fb_case {
   size_t nnset;
   int integ_named;
 } fb_case;
+
+/* What fricbench.h's fb_case_handle is (case_api.c, and the clients' calls of
+ * bench/cli/client_api.c). */
+struct fb_case_handle {
+  fb_case c;
+};
 
 /* Set up a case from names; integrator NULL = the model's default.  Errors name what
  * is allowed. */

@@ -37,6 +37,8 @@ static const char *group_about(const char *g)
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
       {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
+      {"awrejcewicz", "[Xiong2013] §5.3: the DAI->ODE (eq. 49) and the linear smoothing (eq. 50, "
+                      "eps ladder) on the conveyor oscillator; trajectories kept"},
       {"spatial", "2-D contacts: the box (pyramidal) cone on puck and billiard beside the "
                   "baseline's disc, for the models that offer the choice"},
       {"contact", "every normal treatment on bouncing-ball (e = 0.7, 0.3), block-drop and "
@@ -45,6 +47,8 @@ static const char *group_about(const char *g)
       {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
                      "(step ladder for moreau-jean)"},
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
+      {"sphere", "sphere-drop ([Xiong2013] §5.1): every normal treatment at mu = 0.1 and 0.2 "
+                 "(early-roll), and every friction model with a vector ODE law under penalty-n"},
       {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
                        "0.1 ms, sliding at r = 2, rest energy; the puck's yaw sweep"},
   };
@@ -849,7 +853,7 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   sb_html(&h, base);
   sb_puts(&h, "</h1>\n<p>Numerical treatments of dry friction compared on the same scenarios: does each stick, "
               "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#answer\">Answer</a><a href=\"#run\">What was run</a>"
-              "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
+              "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#sphere\">Sphere</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
   html_answer(&h, vt, rp);
   html_run(&h, rp);
@@ -857,6 +861,7 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   html_seed_claims(&h, rp);
   html_plots(&h, rp);
   html_practitioner(&h, rp);
+  html_sphere(&h, rp);
   html_omissions(&h, rp);
   html_numbers(&h, rp);
   sb_puts(&h, "<footer class=\"small\"><p>Made by fricbench from the files of this results directory.</p></footer>\n"

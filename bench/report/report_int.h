@@ -3,7 +3,8 @@
  *   report_util.c      strings, paths, runs.csv/orders.csv rows, series, the plot builder
  *   report_gnuplot.c   the gnuplot processes
  *   report_draw.c      a plot entry, its data file and gnuplot run, plots drawn early
- *   report_contact.c, report_spatial.c, report_pract.c   plot kinds of one topic each
+ *   report_contact.c, report_spatial.c, report_pract.c, report_two_beam.c,
+ *   report_awrejcewicz.c, report_frame.c   plot kinds of one topic each
  *   report_plots.c     every plot kind (calls the three above)
  *   report_html.c      the page (calls report_pract.c's table)
  *   report.c           the driver: loads, draws, writes (fb_report.h)
@@ -260,10 +261,22 @@ int plot_xy_all(report *rp, fb_err *err);
 int plot_contact_restitution(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
+/* The two-beam system's plots (report_two_beam.c): phase curves, the h x c_N x d_N grid. */
+int plot_two_beam(report *rp, fb_err *err);
+/* The elastic frame (report_frame.c): tip velocity, gap and normal force per case against
+ * the fine-step reference, and the cost per step against the element count. */
+int plot_frame(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);
 void html_practitioner(sbuf *h, const report *rp);
+/* [Xiong2013] fig. 11 (report_awrejcewicz.c): group awrejcewicz's phase curves against the
+ * scenario's limit cycle, with period, x_a, x_b, stick fraction and orbit distances. */
+int plot_awrejcewicz(report *rp, fb_err *err);
+/* sphere-drop (report_sphere.c): the fig. 7 panels per treatment against the closed form,
+ * and its section of report.html (key numbers, the models that cannot take part). */
+int plot_sphere(report *rp, fb_err *err);
+void html_sphere(sbuf *h, const report *rp);
 /* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
 const char *treatment_color(const char *tag);
 /* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that

@@ -1007,10 +1007,14 @@ static const plot_kind plot_kinds[] = {
     {"regularization", "regularization", "sensitivity to the regularization parameter",
      regularization_draw, NULL},
     {.group = "grid", .single = plots_grid}, /* group: its rows only (an early plot) */
+    {.single = plot_awrejcewicz},
     {.single = plot_contact_restitution},
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
+    {.single = plot_two_beam},
+    {.single = plot_frame},
     {.single = plot_practitioner},
+    {.single = plot_sphere},
 };
 
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)

@@ -27,6 +27,7 @@
 #include "fb_engine.h"
 #include "fb_normal_int.h"
 #include "fb_suite.h"
+#include "fb_integrator_int.h"
 
 #define Q FB_EXP_QUICK
 #define TR FB_EXP_TRAJ
@@ -288,6 +289,230 @@ static void contact_groups(builder *b)
   }
 }
 
+/* The two-beam system of [Engleder2002] §3 (docs/scenarios/two-beam-impact.md):
+ *  - two-beam: both cases, (e, Omega) = (0.3, 0.81) and (0.7, 1.569), under the reference
+ *    newton, the paper's penalty-nm (c_N = 1e4, d_N = 50 / 20, h = 1e-4), penalty-n
+ *    (the same element, adaptive) and moreau-jean (h = 1e-4), over T = 190 (TWO_BEAM_T):
+ *    both cases move irregularly, and their impacts per period, contact fraction and
+ *    amplitude levels have settled by t ~ 100 (e = 0.3) and ~ 190 (e = 0.7), as at T = 5000
+ *    (docs/scenarios/two-beam-impact.md gives the numbers); 1.9e6 Newmark steps stay
+ *    inside the suite's step budget.  Trajectories of newton and penalty-nm kept every 0.01,
+ *    the last 40 % of them (76 time units: 10 periods at Omega = 0.81, 19 at 1.569), the
+ *    report's phase curves;
+ *  - two-beam-grid: an isolated collision (m0 = m1 = 1 at relative speed 1, springs,
+ *    damping and forcing off) under penalty-nm on c_N x d_N x h, the effective restitution
+ *    of each cell: [Engleder2002]'s "c_N, d_N and dt cannot be chosen separately". */
+#define TWO_BEAM_T "T=190"
+#define TWO_BEAM_SAMPLES 19001
+#define TWO_BEAM_TAIL 0.4
+static const double two_beam_h[] = {1e-3, 1e-4, 1e-5};
+
+static void two_beam_groups(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  static const struct {
+    const char *tag, *normal;
+    double h; /* NaN: adaptive at TWO_BEAM_TOL */
+    unsigned flags;
+  } tr[] = {
+      {"newton", "scenario.normal=newton", NAN, TR | Q},
+      {"penalty-nm", "scenario.normal=penalty-nm", 1e-4, TR},
+      {"penalty-n", "scenario.normal=penalty-n", NAN, 0},
+      {"moreau-jean", "scenario.normal=moreau-jean", 1e-4, 0},
+  };
+  static const struct {
+    const char *suffix, *e, *omega;
+  } cases[] = {{"", "e=0.3", "Omega=0.81"}, {"_e0.7", "e=0.7", "Omega=1.569"}};
+  char buf[96];
+  for (size_t i = 0; i < sizeof tr / sizeof *tr; i++)
+    for (size_t k = 0; k < 2; k++) {
+      snprintf(buf, sizeof buf, "%s%s", tr[i].tag, cases[k].suffix);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = add(b, "two-beam", tag, "two-beam-impact", m, NULL,
+                             k == 0 ? tr[i].flags : tr[i].flags & ~Q);
+      if (x == NULL || tag == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->sets[0] = tr[i].normal;
+      x->sets[1] = cases[k].e;
+      x->sets[2] = cases[k].omega;
+      x->sets[3] = TWO_BEAM_T;
+      if (isnan(tr[i].h))
+        x->tol = 1e-10;
+      else
+        x->h = tr[i].h;
+      if (tr[i].flags & TR) {
+        x->samples = TWO_BEAM_SAMPLES;
+        x->traj_tail = TWO_BEAM_TAIL;
+      }
+    }
+  static const char *const cN[] = {"cN=1e3", "cN=1e4", "cN=1e5"};
+  static const char *const dN[] = {"dN=50", "dN=20"};
+  for (size_t j = 0; j < 2; j++)
+    for (size_t i = 0; i < 3; i++) {
+      snprintf(buf, sizeof buf, "%s_%s", cN[i], dN[j]);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = add(b, "two-beam-grid", tag, "two-beam-impact", m, NULL, Q);
+      if (x == NULL || tag == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->sets[0] = "scenario.normal=penalty-nm";
+      x->sets[1] = cN[i];
+      x->sets[2] = dN[j];
+      x->sets[3] = "collide=1";
+      x->sets[4] = "T=0.2";
+      sweep(x, FB_SWEEP_H, NULL, two_beam_h, sizeof two_beam_h / sizeof *two_beam_h);
+    }
+}
+
+/* The elastic frame ([Engleder2002] §4; docs/scenarios/elastic-frame.md), group `frame`, for
+ * both of the paper's cases over FRAME_T (the self-excitation of the lift-off case has
+ * built up by ~1.2 s; the report reads the last FRAME_TAIL of the span):
+ *  - penalty-newmark at the paper's h = 1e-3 (quick);
+ *  - reference: the same at h = 1e-5 (converged: the state fractions agree with h = 1e-4
+ *    to 0.01), the suite's slowest frame runs (~4 s each);
+ *  - moreau-jean (rigid contact, e = 0, linear forces implicit) at 1e-3 and 1e-4: the
+ *    cross-check with the penalty's compliance taken away;
+ *  - cost against the element count: penalty-newmark at 1e-3 on ne = 2 ... 64 (no-liftoff).
+ * The other treatments cannot take part: newton, penalty-n, hunt-crossley and kikuuwe-n
+ * run under the contact scheme's explicit steppers, which cannot step the frame's axial
+ * modes (~1e5 rad/s at ne = 8; listed with the reason in the report).  The friction model
+ * (smooth-sign) is not used: both treatments handle the friction contact themselves. */
+#define FRAME_T "T=2.5"
+#define FRAME_TAIL 0.4
+#define FRAME_SAMPLES 2501
+static const double frame_mj_h[] = {1e-3, 1e-4};
+static const double frame_ne[] = {2, 4, 8, 16, 32, 64};
+
+static void frame_group(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  static const char *const cases[2][2] = {{"no-liftoff", "case=no-liftoff"},
+                                          {"liftoff", "case=liftoff"}};
+  static const struct {
+    const char *label, *normal, *set;
+    double h;
+    unsigned flags;
+  } rows[] = {
+      {"penalty-newmark", "scenario.normal=penalty-newmark", NULL, 1e-3, TR | Q},
+      {"reference", "scenario.normal=penalty-newmark", NULL, 1e-5, TR},
+      {"moreau-jean", "scenario.normal=moreau-jean", "normal.linear=implicit", NAN, TR},
+  };
+  char buf[96];
+  for (size_t c = 0; c < 2; c++)
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+      snprintf(buf, sizeof buf, "%s_%s", rows[r].label, cases[c][0]);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = tag != NULL ? add(b, "frame", tag, "elastic-frame", m, NULL,
+                                           rows[r].flags)
+                                     : NULL;
+      if (x == NULL) {
+        b->failed = 1;
+        return;
+      }
+      size_t k = 0;
+      x->sets[k++] = rows[r].normal;
+      x->sets[k++] = cases[c][1];
+      x->sets[k++] = FRAME_T;
+      if (rows[r].set != NULL)
+        x->sets[k++] = rows[r].set;
+      x->samples = FRAME_SAMPLES;
+      x->traj_tail = FRAME_TAIL;
+      x->h = rows[r].h;
+      if (isnan(rows[r].h))
+        sweep(x, FB_SWEEP_H, NULL, frame_mj_h, sizeof frame_mj_h / sizeof *frame_mj_h);
+    }
+  fb_experiment *x = add(b, "frame", "cost-ne", "elastic-frame", m, NULL, 0);
+  if (x == NULL) {
+    b->failed = 1;
+    return;
+  }
+  x->sets[0] = "scenario.normal=penalty-newmark";
+  x->sets[1] = FRAME_T;
+  x->h = 1e-3;
+  sweep(x, FB_SWEEP_PARAM, "scenario.ne", frame_ne, sizeof frame_ne / sizeof *frame_ne);
+}
+
+/* sphere-drop ([Xiong2013] §5.1; docs/scenarios/sphere-drop.md), group `sphere`, appended
+ * after every other group: every normal treatment of fb_normal_variants with smooth-sign
+ * (as the contact groups: newton and moreau-jean own the friction, the force laws take the
+ * model's vector law with N = lambda_n) at the default mu = 0.1 and at early-roll (mu = 0.2,
+ * rolling from inside an impact), trajectories kept every 0.5 ms; then under penalty-n every
+ * friction model with a vector ODE law (naive-sign left out: its chatter under a force law
+ * exhausts any budget, as in the contact groups); and `rest` (on the plane from t = 0, no
+ * normal contact) under rkf45 for the same models.  The models that cannot take part (no
+ * vector ODE law, or a law that reads f_app) have no rows: the report lists them with the
+ * reason the run gives (report_sphere.c). */
+#define SPHERE_SAMPLES 4001
+static void sphere_group(builder *b, const fb_model_type *const *models)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  char buf[160];
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
+    const char *sel = fb_table_strdup(b->t, buf);
+    for (int early = 0; early < 2; early++) {
+      snprintf(buf, sizeof buf, "%s%s", nv->label, early ? "_early-roll" : "");
+      const char *tag = fb_table_strdup(b->t, buf);
+      const unsigned q = !early && (nv == fb_normal_variants || strcmp(nv->normal, "penalty-n") == 0 ||
+                                    strcmp(nv->normal, "moreau-jean") == 0)
+                             ? Q
+                             : 0;
+      fb_experiment *x = add(b, "sphere", tag, "sphere-drop", m, NULL, TR | q);
+      if (x == NULL || tag == NULL || sel == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->samples = SPHERE_SAMPLES;
+      size_t k = 0;
+      x->sets[k++] = sel;
+      if (nv->set != NULL)
+        x->sets[k++] = nv->set;
+      if (early)
+        x->sets[k++] = "mu=0.2";
+    }
+  }
+  /* seed 002's claim on its own system (bench/analysis/seed_claims.c): the DAI->ODE pair
+   * (kikuuwe friction, kikuuwe-n contact) under RK4 */
+  const fb_model_type *kk = fb_model_find("kikuuwe");
+  fb_experiment *xk = kk != NULL ? add(b, "sphere", "claim-rk4", "sphere-drop", kk, "rk4", 0) : NULL;
+  if (xk != NULL) {
+    xk->samples = SPHERE_SAMPLES;
+    xk->sets[0] = "scenario.normal=kikuuwe-n";
+    xk->tol = 1e-6;
+  }
+  for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
+    if (*mm == m || strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL ||
+        ((*mm)->caps & FB_MODEL_NEEDS_FAPP))
+      continue;
+    fb_experiment *x = add(b, "sphere", "friction", "sphere-drop", *mm, NULL, 0);
+    if (x == NULL)
+      return;
+    x->samples = SPHERE_SAMPLES;
+    x->sets[0] = "scenario.normal=penalty-n";
+  }
+  /* rest = 1: on the plane from t = 0, no normal contact: the friction-only plant under the
+   * generic explicit stepper rkf45 (the GSL ODE system integrates the attitude), every
+   * model with a vector ODE law but naive-sign */
+  for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
+    if (strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL)
+      continue;
+    fb_experiment *x = add(b, "sphere", "rest", "sphere-drop", *mm, "rkf45", 0);
+    if (x == NULL)
+      return;
+    x->samples = SPHERE_SAMPLES;
+    x->sets[0] = "rest=1";
+  }
+}
+
 /* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
@@ -495,6 +720,41 @@ static void engine_groups(builder *b)
   }
 }
 
+/* [Xiong2013] §5.3, fig. 11 (group `awrejcewicz`, docs/scenarios/awrejcewicz.md): the
+ * DAI->ODE of eq. 49 (kikuuwe) at its defaults and under RK4 at 1 ms (the paper's
+ * integrator), and Awrejcewicz's linear smoothing of eq. 50 (smooth-sign, phi =
+ * linear-frozen) at each eps of the Tikhonov ladder, one experiment per eps (a sweep would
+ * write their trajectories to one file).  Trajectories kept, sampled every 10 ms: the report
+ * draws their phase curves against the limit cycle and reads period and orbit distance off
+ * them. */
+#define AWR_SAMPLES 10001
+static void awrejcewicz_group(builder *b)
+{
+  static const struct {
+    const char *tag, *model, *integrator, *set1, *set2;
+    double h;
+  } runs[] = {
+      {"eq49", "kikuuwe", NULL, NULL, NULL, NAN},
+      {"eq49-rk4", "kikuuwe", "rk4", NULL, NULL, 1e-3},
+      {"eq50-eps1e-1", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.1", NAN},
+      {"eq50-eps1e-2", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.01", NAN},
+      {"eq50-eps1e-3", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.001", NAN},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+    const fb_model_type *m = fb_model_find(runs[k].model);
+    if (m == NULL)
+      continue;
+    fb_experiment *x = add(b, "awrejcewicz", runs[k].tag, "awrejcewicz", m, runs[k].integrator,
+                           TR | Q);
+    if (x == NULL)
+      return;
+    x->samples = AWR_SAMPLES;
+    x->h = runs[k].h;
+    x->sets[0] = runs[k].set1;
+    x->sets[1] = runs[k].set2;
+  }
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -655,7 +915,11 @@ int fb_table_default(fb_table *t)
   practitioner_group(&b, models);
   contact_groups(&b);
   stable_step_group(&b, models);
-  engine_groups(&b);
+  awrejcewicz_group(&b);
+  two_beam_groups(&b);
+  frame_group(&b); /* the newest last: the rows before them keep their run ids */
+  sphere_group(&b, models); /* after them, for the same reason */
+  engine_groups(&b); /* the newest last: main's rows keep their run ids */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

@@ -1,0 +1,40 @@
+/* fb_plant_int.h — the plant's helpers for the library's own steppers and models
+ * (core/fb_plant.c); not exported: a plugin sees the plant's fields and the inline
+ * helpers of fricbench/fb_plant.h only. */
+#ifndef FB_PLANT_INT_H
+#define FB_PLANT_INT_H
+
+#include "fb_plant.h"
+
+/* Effective mass seen by contact i: 1 / (Jt M^-1 Jt^T), 1 / (M^-1)_jj for a one-DOF
+ * contact (kg). */
+double fb_plant_contact_mass(const fb_plant *pl, size_t i);
+/* Stiffness seen by contact i: Jt K Jt^T, K_jj for a one-DOF contact (N/m). */
+double fb_plant_contact_stiffness(const fb_plant *pl, size_t i);
+/* Static friction force of contact i at time t0: N mu_s (N). */
+double fb_plant_contact_Fs(const fb_plant *pl, size_t i);
+
+/* The kinematic map (core/fb_kinematics.c; fb_kinematics in fricbench/fb_plant.h).  Q
+ * points at the plant's 4 nquat quaternion components (an integrator's y + 2 n + nc nz). */
+/* Qdot[4 nquat] = 1/2 (0, omega) (x) Q for each block, omega from v. */
+void fb_kin_rates(const fb_plant *pl, const double *v, const double *Q, double *Qdot);
+/* max over the blocks of |‖Q‖ - 1| (0 without blocks). */
+double fb_kin_norm_err(const fb_plant *pl, const double *Q);
+/* Every Q scaled to unit norm. */
+void fb_kin_normalize(const fb_plant *pl, double *Q);
+/* Q <- exp(h/2 (0, omega)) (x) Q with omega from v for each block: the exact rotation
+ * over h at constant omega (norm-preserving to round-off). */
+void fb_kin_rotate(const fb_plant *pl, const double *v, double h, double *Q);
+/* The quaternion product c = a (x) b ((w, x, y, z) each; c may not alias a or b). */
+void fb_quat_mul(const double *a, const double *b, double *c);
+
+/* Applied force plus -D v - K x (no friction) into f[n]. */
+void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const double *v,
+                           double *f);
+/* f[n] -= D v + K x: the linear part of fb_plant_smooth_force, for callers that have the
+ * applied force already (integrators cache a forcing that depends on t only). */
+void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, double *f);
+/* a = M^-1 f (a and f may not alias). */
+void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a);
+
+#endif
