@@ -25,6 +25,7 @@
 #include "fb_engine.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
+#include "fb_integrator_int.h"
 
 const char *const fb_engine_z_names[FB_ENGINE_NZ] = {"F_engine", "Fn_engine", "stick_engine"};
 
