@@ -158,12 +158,17 @@ typedef struct fb_metrics {
    * magnitude; rest_energy_rise the largest rise of kinetic + spring + stored energy of a
    * plant nothing drives (J) */
   double push_creep_v, slide_ratio, slide_ratio_max, rest_energy_rise;
+  /* the hover of a sliding contact under a time-stepping normal treatment (ccp,
+   * moreau-jean; docs/models/ccp.md), NaN elsewhere: over the step ends where normal 0
+   * pushes and its friction contact slides, hover_gap the mean gap g_n (m; Anitescu's
+   * relaxation: h mu |v_t|) and hover_gap_rel its ratio to the mean h mu |v_t| (1) */
+  double hover_gap, hover_gap_rel;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 68
+#define FB_NMETRICS 70
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);
