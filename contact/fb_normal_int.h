@@ -16,6 +16,7 @@ extern const fb_normal_type fb_normal_moreau_jean;
 extern const fb_normal_type fb_normal_penalty_nm;
 extern const fb_normal_type fb_normal_penalty_newmark;
 extern const fb_normal_type fb_normal_ccp;
+extern const fb_normal_type fb_normal_sap;
 
 /* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */
 extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
