@@ -79,7 +79,7 @@ fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
     {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
     {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
     {"ccp", "ccp", NULL, NULL, {0}},
-    {"sap", "sap", NULL, "normal.k", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"sap", "sap", NULL, NULL, {0}},
     {NULL, NULL, NULL, NULL, {0}},
 };
 
