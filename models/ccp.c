@@ -24,7 +24,8 @@
  * is below tol max(|gamma|_inf, max_i beta_i); iterations counted as inner, max_it without
  * meeting the stop fails the step (FB_ESOLVE).  One contact (W = w) is exact in one
  * iteration: gamma = clamp(-v_t* / w, beta).  A contact is stuck when its impulse is inside
- * the set (|gamma| < beta (1 - 8 eps): a sliding one sits on the rim to round-off).
+ * the set (|gamma| < beta (1 - 8 eps): a sliding one sits on the rim to round-off); a stuck
+ * one-DOF contact then ends the step at v_r = 0 exactly (as moreau-jean's does).
  *
  * State per contact (nz = 2): F_step (N: gamma/h, the step's friction force) and stick_step.
  * Counters: nfe one applied-force evaluation per step, ninner APGD iterations.  No
@@ -218,17 +219,22 @@ static int ccp_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   for (size_t i = 0; i < nc; i++)
     fb_contact_add_force(pl, i, ws->g[i], ws->f);
   fb_plant_solve_mass(pl, ws->f, ws->a);
-  for (size_t j = 0; j < n; j++) {
+  for (size_t j = 0; j < n; j++)
     v[j] = ws->vstar[j] + ws->a[j];
-    x[j] += h * v[j];
-  }
   for (size_t i = 0; i < nc; i++) {
     double gm = fabs(ws->g[i]);
     if (pl->contact[i].pair != FB_PAIR_NONE)
       gm = hypot(ws->g[i], ws->g[fb_contact_partner(pl, i)]);
     z[2 * i] = ws->g[i] / h;
     z[2 * i + 1] = gm < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+    /* a stuck one-DOF contact ends the step at v_r = 0 exactly, as moreau-jean's (its
+     * solution's; APGD leaves v_r at the stop's tolerance, whose sign would flip from step
+     * to step on coupled contacts) */
+    if (z[2 * i + 1] != 0.0 && pl->contact[i].Jt == NULL && pl->contact[i].pair == FB_PAIR_NONE)
+      v[pl->contact[i].dof] = ws->u1[i];
   }
+  for (size_t j = 0; j < n; j++)
+    x[j] += h * v[j];
   return FB_OK;
 }
 
