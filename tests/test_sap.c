@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_math.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_test.h"
@@ -98,4 +99,25 @@ Test(sap, relaxation_time_sets_the_dissipation)
   const double e0 = first_e(deflt), e1 = first_e(slow), e2 = first_e(none);
   cr_assert(e0 >= 0.45 && e0 <= 0.7, "auto tau_d: e = %g", e0);
   cr_assert(e1 < e0 && e2 > e0, "e: tau_d 0.02 %g, auto %g, 0 %g", e1, e0, e2);
+}
+
+/* The near-rigid threshold (beta = 1): a contact stiffer than the one whose period is beta h
+ * rests at the penetration of that one, g beta^2 h^2 / (4 pi^2) = 3.98e-8 m at h = 4e-4 s,
+ * whatever its k (1e12, 1e14: within 1 %); a soft one (k = 1e3 N/m) at m g / k (within 1 %). */
+Test(sap, near_rigid_threshold_caps_the_stiffness)
+{
+  const char *ks[] = {"normal.k=1e12", "normal.k=1e14", "normal.k=1e3"};
+  const double h = 4e-4, rigid = 9.81 * h * h / (4.0 * M_PI * M_PI);
+  const double want[] = {rigid, rigid, 9.81 / 1e3};
+  for (size_t q = 0; q < 3; q++) {
+    const char *sets[] = {"normal=sap", ks[q], NULL};
+    fb_trace tr;
+    fb_run_result res;
+    fbt_run("bouncing-ball", "smooth-sign", "contact", h, 0, sets, 3, &tr, NULL, &res);
+    cr_assert_eq(res.status, FB_OK, "%s", res.message);
+    const double pen = -tr.y[(tr.ns - 1) * tr.dim];
+    cr_assert(fabs(pen - want[q]) <= 0.01 * want[q], "%s: rest penetration %.6g, want %.6g",
+              ks[q], pen, want[q]);
+    fb_trace_free(&tr);
+  }
 }
