@@ -15,6 +15,15 @@ extern const fb_model_suite fb_suite_ode;
 #else
 #define ODE_ENTRY {"ode", "ODE 0.16 (libode-dev)", NULL, NULL, NULL}
 #endif
+#ifdef FB_HAVE_BULLET /* engines/engine_bullet.cpp: C++, these objects have C linkage */
+extern const fb_engine_type fb_engine_bullet;
+extern const fb_model_type fb_model_bullet;
+extern const fb_model_suite fb_suite_bullet;
+#define BULLET_ENTRY                                                                          \
+  {"bullet", "Bullet 3.24 (libbullet-dev)", &fb_engine_bullet, &fb_model_bullet, &fb_suite_bullet}
+#else
+#define BULLET_ENTRY {"bullet", "Bullet 3.24 (libbullet-dev)", NULL, NULL, NULL}
+#endif
 
 #define MUJOCO_LIB "MuJoCo 3.3.8 (npm mujoco-js 0.0.7, run by Debian's nodejs)"
 #ifdef FB_HAVE_MUJOCO
@@ -28,6 +37,7 @@ extern const fb_model_suite fb_suite_mujoco;
 
 const fb_engine_entry fb_engine_table[] = {
     ODE_ENTRY,
+    BULLET_ENTRY,
     MUJOCO_ENTRY,
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -38,6 +48,9 @@ const fb_model_type *const fb_engine_models[] = {
 #ifdef FB_HAVE_ODE
     &fb_model_ode,
 #endif
+#ifdef FB_HAVE_BULLET
+    &fb_model_bullet,
+#endif
 #ifdef FB_HAVE_MUJOCO
     &fb_model_mujoco,
 #endif
@@ -45,6 +58,9 @@ const fb_model_type *const fb_engine_models[] = {
 const fb_model_suite *const fb_engine_model_suites[] = {
 #ifdef FB_HAVE_ODE
     &fb_suite_ode,
+#endif
+#ifdef FB_HAVE_BULLET
+    &fb_suite_bullet,
 #endif
 #ifdef FB_HAVE_MUJOCO
     &fb_suite_mujoco,

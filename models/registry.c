@@ -23,7 +23,9 @@
   X(fb_model_moreau_jean, fb_suite_moreau_jean)                                                \
   X(fb_model_simscape, fb_suite_simscape)                                                      \
   X(fb_model_gms, fb_suite_gms)                                                                \
-  X(fb_model_tamsi, fb_suite_tamsi)
+  X(fb_model_tamsi, fb_suite_tamsi)                                                            \
+  X(fb_model_ccp, fb_suite_ccp)                                                                \
+  X(fb_model_sap, fb_suite_sap)
 
 #define FB_TYPE_OF_PAIR(type, suite) &type,
 #define FB_SUITE_OF_PAIR(type, suite) &suite,

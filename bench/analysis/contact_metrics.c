@@ -11,6 +11,7 @@ void fb_contact_metrics_nan(fb_metrics *m)
   m->e_nominal = m->e_eff = m->e_first = m->t1_err = m->t_imp_err = m->pen_max = NAN;
   m->contact_dur = m->lambda_min = m->t_inf_ref = m->rest_pen = m->rest_gap = NAN;
   m->rest_force_err = m->work_n_err = m->ut_err = m->stop_err = NAN;
+  m->hover_gap = m->hover_gap_rel = NAN;
 }
 
 double fb_impact_e_eff(const fb_impact_stats *s, size_t kmax, double *first)
@@ -107,5 +108,10 @@ void fb_contact_metrics(const fb_plant *pl, const fb_impact_stats *run,
   if (pl->normal[0].fric >= 0) {
     m->ut_err = run->vt_after_first - ref->vt_after_first;
     m->stop_err = run->t_stop - ref->t_stop;
+  }
+  if (run->hover_n > 0) { /* docs/models/ccp.md */
+    m->hover_gap = run->hover_gap_sum / (double)run->hover_n;
+    m->hover_gap_rel = run->hover_pred_sum > 0 ? run->hover_gap_sum / run->hover_pred_sum
+                                                 : (double)NAN;
   }
 }

@@ -552,6 +552,26 @@ static void pract_push(builder *b, const fb_model_type *m, const char *tag, doub
     sweep(x, FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
 }
 
+/* The yaw sweep under the N-facet cone (docs/models/poly-cone.md) for the models that have
+ * it: N = 6, 8, 16 beside the box's 4, so that the direction and magnitude errors show
+ * against N (at most pi/N and 1/cos(pi/N) - 1).  --quick keeps N = 8. */
+static void pract_poly(builder *b, const fb_model_type *m, const char *integ)
+{
+  static const struct {
+    const char *tag, *facets;
+  } polys[] = {{"yaw-poly6", "facets=6"}, {"yaw-poly8", "facets=8"}, {"yaw-poly16", "facets=16"}};
+  for (size_t k = 0; k < sizeof polys / sizeof polys[0]; k++) {
+    fb_experiment *x = add(b, "practitioner", polys[k].tag, "puck", m, integ, k == 1 ? Q : 0);
+    if (x == NULL)
+      return;
+    x->sets[0] = "vx0=1";
+    x->sets[1] = "vy0=0";
+    x->sets[2] = "cone=poly";
+    x->sets[3] = polys[k].facets;
+    sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
+  }
+}
+
 static void practitioner_group(builder *b, const fb_model_type *const *models)
 {
   static const char *const creep_tag[] = {"creep-h1e-3", "creep-h1e-4"};
@@ -578,6 +598,8 @@ static void practitioner_group(builder *b, const fb_model_type *const *models)
       x->sets[2] = c ? "cone=box" : NULL;
       sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
     }
+    if (fb_params_find((*m)->params, "facets") != NULL)
+      pract_poly(b, *m, integ);
   }
 }
 
@@ -633,6 +655,10 @@ static const struct {
     {"ode", "qs20", "ode-quickstep", NULL, NULL, Q}, /* ODE's defaults (pyramid: ours) */
     {"ode", "qs50", "ode-quickstep", "quickstep_iterations=50", NULL, 0},
     {"ode", "step", "ode-step", NULL, NULL, 0},
+    {"bullet", "si10", "bullet-si", NULL, NULL, Q}, /* Bullet's defaults (10 sweeps) */
+    /* what Bullet users reach for: 50 sweeps, split impulse on every penetration (Bullet's
+     * default splits only below 4 cm: docs/engines/bullet.md) */
+    {"bullet", "si50split", "bullet-si", "solver_iterations=50", "split_impulse_threshold=0", 0},
     /* MuJoCo (docs/engines/mujoco.md): its defaults (pyramidal cone, impratio 1, Euler),
      * and what its users reach for against creep: the elliptic cone, elliptic with
      * impratio 10, the noslip post-solver */
@@ -714,6 +740,16 @@ static void engine_groups(builder *b)
                            "ode-quickstep", 0);
     if (x != NULL)
       x->h = 1e-3, x->sets[0] = "approx=none", x->sets[1] = "r=2";
+  }
+  /* Bullet with the force at the box's contact face: its friction rows miss the step's
+   * torque impulse, the box creeps at 1.5 F h / m (docs/engines/bullet.md) */
+  const fb_model_type *bullet = fb_model_find("bullet");
+  if (bullet != NULL && fb_engine_present(fb_engine_of_model(bullet), why, sizeof why)) {
+    fb_experiment *x = add(b, "practitioner", "creep-h1e-3-face", "push-hold", bullet,
+                           "bullet-si", 0);
+    if (x != NULL)
+      x->h = 1e-3, x->sets[0] = "force_point=face";
+    sweep(x, FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
   }
 }
 
