@@ -512,8 +512,8 @@ static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const b
   return fb_outfile_commit(of, err);
 }
 
-/* After the table (every model, or --model switching): the work-precision section of
- * bench_dop853.c.  FB_EXIT_OK (0) or FB_EXIT_RUNTIME (1). */
+/* After the table (every model, or --model switching / moreau-jean): the work-precision
+ * section of bench_dop853.c and the chain's cost against n (bench_chain.c).  FB_EXIT_OK (0) or FB_EXIT_RUNTIME (1). */
 static int bench_sections(const bench_opts *o, const char *const *only, size_t nonly)
 {
   if (o->scenario != NULL)
@@ -525,6 +525,34 @@ static int bench_sections(const bench_opts *o, const char *const *only, size_t n
   if (wanted(only, nonly, "moreau-jean") && fb_bench_chain(NULL, 200, 3) != 0)
     rc = FB_EXIT_RUNTIME;
   return rc;
+}
+
+/* --set needs --scenario; the user's case defaults to h = 1e-3 and its sets must fit. */
+static int bench_check_user_case(bench_opts *o, int have_h, const char *const *only, size_t nonly)
+{
+  if (o->nsets > 0 && o->scenario == NULL) {
+    fputs("fricbench: bench --set needs --scenario S (the user's case)\n", stderr);
+    return FB_EXIT_USAGE;
+  }
+  if (o->scenario != NULL) {
+    if (!have_h)
+      o->h = 1e-3;
+    if (bench_sets_fit(o, only, nonly) != FB_EXIT_OK)
+      return FB_EXIT_USAGE;
+  }
+  return FB_EXIT_OK;
+}
+
+/* bench --chain: the chain's cost against n only (bench/cli/bench_chain.c), its CSV to of. */
+static int bench_chain_only(fb_outfile *of)
+{
+  fb_err err = {{0}};
+  const int rc = fb_bench_chain(of != NULL ? of->fp : NULL, 200, 3);
+  if (of != NULL && fb_outfile_commit(of, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_RUNTIME;
+  }
+  return rc ? FB_EXIT_RUNTIME : FB_EXIT_OK;
 }
 
 int fb_cmd_bench(int argc, char **argv)
@@ -604,30 +632,16 @@ int fb_cmd_bench(int argc, char **argv)
     return FB_EXIT_USAGE;
   }
   o.sets = sets;
-  if (o.nsets > 0 && o.scenario == NULL) {
-    fputs("fricbench: bench --set needs --scenario S (the user's case)\n", stderr);
+  if (bench_check_user_case(&o, have_h, only, nonly) != FB_EXIT_OK)
     return FB_EXIT_USAGE;
-  }
-  if (o.scenario != NULL) {
-    if (!have_h)
-      o.h = 1e-3;
-    if (bench_sets_fit(&o, only, nonly) != FB_EXIT_OK)
-      return FB_EXIT_USAGE;
-  }
   fb_err err = {{0}};
   fb_outfile of = {0};
   if (out != NULL && fb_outfile_open(&of, out, "--out", &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     return FB_EXIT_USAGE;
   }
-  if (chain_only) { /* the chain's cost against n only (bench/cli/bench_chain.c) */
-    int rcc = fb_bench_chain(out != NULL ? of.fp : NULL, 200, 3);
-    if (out != NULL && fb_outfile_commit(&of, &err) != FB_OK) {
-      fprintf(stderr, "fricbench: %s\n", err.msg);
-      return FB_EXIT_RUNTIME;
-    }
-    return rcc ? FB_EXIT_RUNTIME : FB_EXIT_OK;
-  }
+  if (chain_only)
+    return bench_chain_only(out != NULL ? &of : NULL);
   bench_row rows[64];
   size_t nr = 0;
   if (o.scenario != NULL) /* the user's case: every model at its fixed-step integrator */
@@ -638,9 +652,9 @@ int fb_cmd_bench(int argc, char **argv)
     }
   /* every ODE model under rk4, then the model-owned schemes */
   static const char *const owned[][2] = {
-      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"},
-      {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"},
-      {"moreau-jean", "moreau-jean"}, {"tamsi", "tamsi"}};
+      {"glowinski", "glowinski-lie"}, {"switching", "paper"},     {"penalty", "newmark"},
+      {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"}, {"moreau-jean", "moreau-jean"},
+      {"tamsi", "tamsi"}};
   for (size_t m = 0; o.scenario == NULL && fb_model_registry[m] != NULL && nr < 60; m++)
     if ((fb_model_registry[m]->caps & FB_MODEL_ODE) &&
         wanted(only, nonly, fb_model_registry[m]->name))
