@@ -20,6 +20,8 @@ typedef struct vrun {
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
   double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached;
+  /* the chain's cost against n (group scale, docs/scenarios/chain.md): CPU seconds, steps */
+  double cpu_s, nsteps;
   int unstable;
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
