@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_frame.h"
 #include "fb_plant_int.h"
 #include "fb_reference.h"
 #include "fb_scenario.h"
@@ -227,4 +228,29 @@ Test(chain, bad_n_refused)
                         "--set", "T=0.1", "--out", "/dev/null", NULL};
   char out[256], errb[512];
   cr_assert_eq(fbt_cli(argv, out, sizeof out, errb, sizeof errb), 0, "n = 1 runs: %s", errb);
+}
+
+/* The FE frame's assembly into the band store (core/fb_frame.c) gives the dense matrices'
+ * entries exactly (the same sums in the same order), zeros outside the half-bandwidth 5. */
+Test(chain, frame_band_assembly)
+{
+  fb_frame fr = {2, {0, 0, 1.2}, {0, 1.0, 1.0}, 4, 2.1e11, 7800, 1e-4, 1e-9};
+  const size_t n = fb_frame_ndof(&fr), w = fb_frame_half_bandwidth(&fr) + 1;
+  double *M = calloc(n * n, sizeof(double)), *K = calloc(n * n, sizeof(double));
+  double *Mb = calloc(n * w, sizeof(double)), *Kb = calloc(n * w, sizeof(double));
+  cr_assert_eq(fb_frame_assemble(&fr, M, K), 0);
+  cr_assert_eq(fb_frame_assemble_band(&fr, Mb, Kb), 0);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      const size_t lo = i < j ? i : j, d = i < j ? j - i : i - j;
+      if (d >= w) {
+        cr_assert(M[i * n + j] == 0.0 && K[i * n + j] == 0.0, "(%zu, %zu) outside the band", i, j);
+        continue;
+      }
+      cr_assert_eq(Mb[lo * w + d], M[i * n + j], "M(%zu, %zu)", i, j);
+      cr_assert_eq(Kb[lo * w + d], K[i * n + j], "K(%zu, %zu)", i, j);
+    }
+  fr.ne = 0;
+  cr_assert_eq(fb_frame_assemble_band(&fr, Mb, Kb), -1);
+  free(M), free(K), free(Mb), free(Kb);
 }
