@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_int.h"
 
+#include "fb_plant_int.h"
+
 #define SCALE_MAX_TAGS 16
 #define SCALE_MAX_N 16
 
@@ -89,6 +91,12 @@ int plot_scale(report *rp, fb_err *err)
             "two largest n, linear when <= 1.1 (timings: they vary between runs): %s.",
             rd.n ? sb_str(&rd) : "one n per treatment only");
   sb_free(&rd);
+  sb_puts(&p->reading, " A banded plant runs under");
+  const char *pm, *pi;
+  for (size_t k = 0; fb_plant_banded_pair(k, &pm, &pi); k++)
+    sb_printf(&p->reading, " %s/%s,", pm, pi);
+  sb_puts(&p->reading, " and every explicit ODE stepper with a model that needs no applied-force "
+          "split; every other pair refuses it with the reason (docs/scenarios/chain.md).");
   sb_puts(pb_var(&b, "scen"), "chain (store=banded): CPU time against the number of blocks");
   const int st = plot_draw(rp, p, "scale_cost.gp", &b, err, "ns=%zu; W=1200; H=950", b.nb);
   pb_free(&b);
