@@ -266,6 +266,9 @@ int plot_two_beam(report *rp, fb_err *err);
 /* The elastic frame (report_frame.c): tip velocity, gap and normal force per case against
  * the fine-step reference, and the cost per step against the element count. */
 int plot_frame(report *rp, fb_err *err);
+/* The chain's cost against n (report_scale.c, group `scale`): per step and per simulated
+ * second, log-log, with the growth exponent in the reading. */
+int plot_scale(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);

@@ -513,6 +513,38 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
   }
 }
 
+/* The chain's cost against its size (docs/scenarios/chain.md "Cost against n"; group `scale`):
+ * every treatment of a banded plant at n = 10, 100, 1000, 10000 (store=banded, so that every
+ * n runs the same code), 500 fixed steps of 1e-3 s (T = 0.5: block 1 breaks loose at 0.29 s)
+ * and 200 of rk4 at 1e-5 s (the regularized law's step); the report plots CPU time per step
+ * and per simulated second against n with the growth exponent.  Short spans, so the group
+ * adds about a second of CPU to the suite; 11 samples (a trajectory of n = 1e4 is 2e4 wide). */
+static const double scale_n[] = {10000, 1000, 100, 10}; /* --quick runs the first three */
+
+static void scale_group(builder *b)
+{
+  static const struct {
+    const char *model, *integ, *T;
+    double h;
+  } rows[] = {{"moreau-jean", "moreau-jean", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-relay", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-symplectic", "T=0.5", 1e-3},
+              {"smooth-sign", "rk4", "T=0.002", 1e-5}};
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    const fb_model_type *m = fb_model_find(rows[r].model);
+    if (m == NULL)
+      continue;
+    fb_experiment *x = add(b, "scale", rows[r].integ, "chain", m, rows[r].integ, Q);
+    if (x == NULL)
+      return;
+    x->sets[0] = "store=banded";
+    x->sets[1] = rows[r].T;
+    x->h = rows[r].h;
+    x->samples = 11;
+    sweep(x, FB_SWEEP_PARAM, "scenario.n", scale_n, sizeof scale_n / sizeof *scale_n);
+  }
+}
+
 /* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
@@ -794,8 +826,10 @@ int fb_table_default(fb_table *t)
     const int spatial = scenario_spatial(*sc);
     for (m = models; *m != NULL; m++) {
       const char *integ = spatial ? spatial_integrator(*m, NULL, 0) : NULL;
-      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own */
-      const unsigned q = spatial && strcmp((*sc)->name, "puck") != 0 ? 0 : Q;
+      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own, and
+       * the chain by the scale group */
+      const unsigned q =
+          (spatial && strcmp((*sc)->name, "puck") != 0) || strcmp((*sc)->name, "chain") == 0 ? 0 : Q;
       if (integ == NULL || *integ != '\0')
         add(&b, "baseline", "", (*sc)->name, *m, integ, TR | q);
     }
@@ -947,7 +981,8 @@ int fb_table_default(fb_table *t)
   stable_step_group(&b, models);
   awrejcewicz_group(&b);
   two_beam_groups(&b);
-  frame_group(&b); /* the newest last: the rows before them keep their run ids */
+  frame_group(&b);
+  scale_group(&b); /* the newest last: the rows before them keep their run ids */
   sphere_group(&b, models); /* after them, for the same reason */
   engine_groups(&b); /* the newest last: main's rows keep their run ids */
   if (b.failed) {
