@@ -110,7 +110,9 @@ static int eval(cws *c, double t, const double *Y, double *dY)
       ci.N = fmax(0.0, c->lam[c->fnorm[i]]);
       ci.Fs = ci.N * pl->contact[i].law.mu_s;
     }
-    const double vr = v[j] - u;
+    /* a contact with a tangential row (docs/design.md §13; force laws only, bind_friction)
+     * slips at Jt v - u and acts as Jt^T F; a one-DOF one at v_j - u on DOF j */
+    const double vr = fb_contact_vel(pl, i, v) - u;
     double *dz = dY + 2 * n + i * nz;
     if (c->fnewt[i]) {
       for (size_t q = 0; q < nz; q++)
@@ -131,7 +133,7 @@ static int eval(cws *c, double t, const double *Y, double *dY)
         return st;
     }
     c->F[i] = Fi;
-    c->f[j] += Fi;
+    fb_contact_add_force(pl, i, Fi, c->f);
   }
   memcpy(dY, v, n * sizeof(double));
   fb_plant_solve_mass(pl, c->f, dY + n);
@@ -331,7 +333,7 @@ static void handle(cws *c, double t, size_t q)
         c->st.v_out[last] = gd;
       }
       if (c->st.n == 1 && nm->fric >= 0)
-        c->st.vt_after_first = v[pl->contact[nm->fric].dof];
+        c->st.vt_after_first = fb_contact_vel(pl, (size_t)nm->fric, v);
     }
     return;
   }
@@ -418,12 +420,34 @@ static int bind_friction(cws *c, const fb_model_type *mt, fb_err *err)
         c->fnorm[i] = (long)k;
     c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
                                        pl->normal[c->fnorm[i]].type->stepper != NULL);
+    if (c->fnewt[i] && pl->contact[i].Jt != NULL && pl->normal[c->fnorm[i]].type->event)
+      return fb_err_set(err, FB_EUNSUP,
+                        "normal newton: friction contact %zu has a tangential row; newton's "
+                        "Coulomb impulse and stick/slip events act on one DOF", i);
     if (!c->fnewt[i] && mt->force == NULL)
       return fb_err_set(err, FB_EUNSUP,
                         "model %s has no force law: under a normal treatment other than newton "
                         "a friction contact needs an ODE friction model",
                         mt->name);
   }
+  return FB_OK;
+}
+
+/* newton handles each normal's impacts and persistent contact alone: normals coupled
+ * through the mass matrix (J_n,k M^-1 J_n,l^T != 0, k != l: a push on one moves another's
+ * gap, as A between the wall and B) would need the impulse-level frictional LCP of
+ * simultaneous impacts, which it does not solve.  Uses c->MJ. */
+static int newton_decoupled(const cws *c, fb_err *err)
+{
+  const fb_plant *pl = c->pl;
+  for (size_t k = 0; k < c->nn; k++)
+    for (size_t l = 0; l < c->nn; l++)
+      if (l != k && (pl->normal[k].type->event || pl->normal[l].type->event) &&
+          dotn(pl->normal[l].Jn, c->MJ + k * c->n, c->n) != 0)
+        return fb_err_set(err, FB_EUNSUP,
+                          "normal newton: normals %zu and %zu are coupled through the mass "
+                          "matrix; simultaneous impacts would need an impulse-level LCP (use "
+                          "moreau-jean or a force law)", k, l);
   return FB_OK;
 }
 
@@ -519,7 +543,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     fb_plant_solve_mass(pl, nm->Jn, c->MJ + k * n);
     c->w[k] = dotn(nm->Jn, c->MJ + k * n, n);
   }
-  if (bind_friction(c, mt, err) != FB_OK) {
+  if (bind_friction(c, mt, err) != FB_OK || newton_decoupled(c, err) != FB_OK) {
     cws_free(c);
     return FB_EUNSUP;
   }
@@ -589,7 +613,7 @@ static void note_step(cws *c, double t)
       fb_contact_in ci;
       double u;
       fb_contact_in_at(pl, (size_t)fi, t, &ci, &u);
-      if (fabs(c->Y[c->n + pl->contact[fi].dof] - u) < pl->v_stick)
+      if (fabs(fb_contact_vel(pl, (size_t)fi, c->Y + c->n) - u) < pl->v_stick)
         c->st.t_stop = t;
     }
   }

@@ -77,6 +77,7 @@ typedef struct mjw {
   fb_impact_stats *st;
   double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
+  double *MJt, *wt; /* per contact with a tangential row: M^-1 Jt^T (n), Jt M^-1 Jt^T */
   int *closed, *inphase;
   int impacted;
 } mjw;
@@ -97,7 +98,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc;
+  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nc * n + nc;
   mjw *W = calloc(1, sizeof *W);
   *out = NULL;
   if (W == NULL)
@@ -123,12 +124,19 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->MJ = q, q += nn * n;
   W->vn0 = q, q += nn;
   W->gk = q, q += nn;
-  W->u = q;
+  W->u = q, q += 2 * nc;
+  W->MJt = q, q += nc * n;
+  W->wt = q;
   W->inphase = W->closed + nn;
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
     W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
   }
+  for (size_t i = 0; i < nc; i++)
+    if (pl->contact[i].Jt != NULL) {
+      fb_plant_solve_mass(pl, pl->contact[i].Jt, W->MJt + i * n);
+      W->wt[i] = dotn(pl->contact[i].Jt, W->MJt + i * n, n);
+    }
   *out = W;
   return FB_OK;
 }
@@ -192,13 +200,15 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
         fb_contact_in_at(pl, i, t1, &ci, &us);
         bound = h * W->u[nc + i] * ci.N;
       }
-      /* the impulse that stops v_r, projected on the disc |R| <= bound */
-      const double mjj = 1.0 / pl->Minv[j * n + j];
-      const double vr = v[j] - W->u[i];
+      /* the impulse that stops v_r, projected on the disc |R| <= bound; a contact with a
+       * tangential row Jt (docs/design.md §13): v_r = Jt v - u, mass 1/(Jt M^-1 Jt^T) */
+      const double *Jt = pl->contact[i].Jt;
+      const double mjj = Jt == NULL ? 1.0 / pl->Minv[j * n + j] : 1.0 / W->wt[i];
+      const double vr = (Jt == NULL ? v[j] : dotn(Jt, v, n)) - W->u[i];
       const double Ri = fmin(bound, fmax(-bound, W->R[i] - mjj * vr));
       const double d = Ri - W->R[i];
-      for (size_t r = 0; r < n; r++)
-        v[r] += pl->Minv[r * n + j] * d; /* M^-1 e_j d */
+      for (size_t r = 0; r < n; r++) /* M^-1 e_j d, or M^-1 Jt^T d */
+        v[r] += (Jt == NULL ? pl->Minv[r * n + j] : W->MJt[i * n + r]) * d;
       W->R[i] = Ri;
       change = fmax(change, fabs(d));
       scale = fmax(scale, fabs(Ri));
@@ -234,7 +244,7 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
         }
         st->n++;
         if (nm->fric >= 0 && st->n == 1)
-          st->vt_after_first = v[pl->contact[nm->fric].dof];
+          st->vt_after_first = fb_contact_vel(pl, (size_t)nm->fric, v);
       }
     } else if (W->P[k] == 0 && W->inphase[k]) {
       W->inphase[k] = 0;
@@ -256,7 +266,7 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
       }
       const long fi = nm->fric;
       if (fi >= 0 && W->impacted && isnan(st->t_stop) &&
-          fabs(v[pl->contact[fi].dof] - W->u[fi]) < pl->v_stick)
+          fabs(fb_contact_vel(pl, (size_t)fi, v) - W->u[fi]) < pl->v_stick)
         st->t_stop = t1;
     }
   }
@@ -302,7 +312,7 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     fb_contact_in ci;
     double us;
     fb_contact_in_at(pl, i, t1, &ci, &us);
-    const double vr0 = W->v0[pl->contact[i].dof] - us;
+    const double vr0 = fb_contact_vel(pl, i, W->v0) - us;
     W->u[i] = us;
     W->u[nc + i] = fb_friction_mu(&pl->contact[i].law, fabs(vr0), NULL); /* mu(|v_r,k|) */
     W->R[i] = 0;

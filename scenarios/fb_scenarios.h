@@ -27,6 +27,7 @@ extern const fb_scenario_type fb_scenario_belt_2d;
  * friction suite; NULL-terminated. */
 extern const fb_scenario_type fb_scenario_bouncing_ball;
 extern const fb_scenario_type fb_scenario_block_drop;
+extern const fb_scenario_type fb_scenario_conveyor_wall;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
 extern const fb_scenario_type *const fb_contact_scenario_registry[];
 

@@ -237,10 +237,12 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   const fb_model_type *mt = c->md.type;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
-   * their model says so; the contact scheme of normals does not yet. */
+   * their model says so; the contact scheme of normals reads the rows of 1-D contacts
+   * (contact/contact_scheme.c), not 2-D ones. */
   if ((pl->has_jt || pl->npairs > 0) &&
-      (pl->nn > 0 || c->integ->one_dim ||
-       (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
+      (pl->nn > 0 ? pl->npairs > 0
+                  : c->integ->one_dim ||
+                        (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not take 2-D contacts or contacts with a "
                       "tangential Jacobian (scenario %s; docs/design.md §13)",
