@@ -280,6 +280,15 @@ static void push_phase(cws *c, double t, double vin, double tout, double vout)
   s->n++;
 }
 
+/* A contact phase of normal q opened at t (per-normal counts, the first FB_STATS_NN). */
+static void count_phase(cws *c, size_t q, double t)
+{
+  if (q >= FB_STATS_NN)
+    return;
+  if (c->st.nph[q]++ == 0)
+    c->st.t_first[q] = t;
+}
+
 static void maybe_stick(cws *c, double t, size_t i)
 {
   /* from v_r = 0: stick if the holding force is within the cone, else slip along it */
@@ -324,6 +333,7 @@ static void handle(cws *c, double t, size_t q)
       if (nm->type->onset != NULL)
         nm->type->onset(nm->np_, gd, c->Y + c->dim + c->soff[q]);
       push_phase(c, t, gd, NAN, NAN);
+      count_phase(c, q, t);
       c->impacted = 1;
     } else { /* separation */
       c->mode[q] = 0;
@@ -365,6 +375,7 @@ static void handle(cws *c, double t, size_t q)
       c->st.vt_after_first = v[j];
   }
   push_phase(c, t, gd, t, gp);
+  count_phase(c, q, t);
   /* accumulation: the next flight 2 v+/a would be shorter than zeno_tol */
   c->mode[q] = 0;
   eval(c, t, c->Y, c->dY);
@@ -548,8 +559,12 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     return FB_EUNSUP;
   }
   fb_impact_stats_init(&c->st, 0);
-  if (o->stats != NULL)
-    c->st.t_watch = ((const fb_impact_stats *)o->stats)->t_watch;
+  if (o->stats != NULL) {
+    const fb_impact_stats *in = o->stats;
+    c->st.t_watch = in->t_watch;
+    c->st.on_step = in->on_step;
+    c->st.on_step_ctx = in->on_step_ctx;
+  }
   c->wlam = calloc(2 * c->nn, sizeof(double));
   if (c->wlam == NULL) {
     cws_free(c);
@@ -598,6 +613,8 @@ static void note_step(cws *c, double t)
       c->st.work_n += 0.5 * (c->wlam[k] * c->wgd[k] + c->lam[k] * gd) * (t - c->wt);
     c->wlam[k] = c->lam[k];
     c->wgd[k] = gd;
+    if (k < FB_STATS_NN)
+      c->st.lam_last[k] = c->lam[k];
     if (k == 0) {
       c->st.lam_T = c->lam[0];
       if (t >= c->st.t_watch) {
@@ -618,6 +635,11 @@ static void note_step(cws *c, double t)
     }
   }
   c->wt = t;
+  if (c->st.on_step != NULL) { /* the forces at (t, Y) itself: the last evaluation may
+                                  have been a trial's */
+    eval(c, t, c->Y, c->dY);
+    c->st.on_step(c->st.on_step_ctx, t, c->Y, c->lam, c->F);
+  }
 }
 
 /* Start of the run at (at->t, y) (BREAKS_INSIDE: the only reset): the treatments' states,

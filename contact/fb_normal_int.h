@@ -48,6 +48,7 @@ extern const fb_integrator_type fb_integrator_contact;
 
 /* Per-impact record kept by the contact scheme. */
 #define FB_IMPACT_MAX 256
+#define FB_STATS_NN 4
 typedef struct fb_impact_stats {
   size_t n;                      /* contact phases recorded (first FB_IMPACT_MAX kept) */
   double t_in[FB_IMPACT_MAX];    /* onset times (gap crossing 0 downward) (s) */
@@ -72,9 +73,22 @@ typedef struct fb_impact_stats {
    * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
   double t_watch;
   double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
+  /* Per normal (the first FB_STATS_NN; plants with several contacts, docs/design.md §12):
+   * contact phases opened (a force law's gap crossing, a newton impact, a moreau-jean step
+   * with P_n > 0 after a free one), the first one's onset time (s; NaN: none) and lambda_n
+   * at the last step end (N; impulse / h for moreau-jean). */
+  size_t nph[FB_STATS_NN];
+  double t_first[FB_STATS_NN];
+  double lam_last[FB_STATS_NN];
+  /* Optional input, kept like t_watch: called at every step end with t, y = (x, v), the
+   * normal forces lambda_n[nn] (N) and the friction forces F[nc] on the bodies (N; for
+   * moreau-jean the step's impulses / h).  NULL: not called (and nothing is evaluated for
+   * it: the run's counts are those without it). */
+  void (*on_step)(void *ctx, double t, const double *y, const double *lam, const double *F);
+  void *on_step_ctx;
 } fb_impact_stats;
 
-/* Start values of a stats record (t_watch kept from *st when keep_watch). */
+/* Start values of a stats record (t_watch and on_step kept from *st when keep_watch). */
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
 
 /* Run a case's problem with the contact scheme and return its statistics (for the

@@ -165,7 +165,14 @@ double fb_normal_zeta_of_e(double e)
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
 {
   const double tw = keep_watch ? st->t_watch : (double)NAN;
+  void (*on_step)(void *, double, const double *, const double *, const double *) =
+      keep_watch ? st->on_step : NULL;
+  void *on_ctx = keep_watch ? st->on_step_ctx : NULL;
   memset(st, 0, sizeof *st);
+  st->on_step = on_step;
+  st->on_step_ctx = on_ctx;
+  for (size_t k = 0; k < FB_STATS_NN; k++)
+    st->t_first[k] = st->lam_last[k] = NAN;
   st->max_pen = 0;
   st->min_lambda = INFINITY;
   st->t_rest = st->vt_after_first = st->t_stop = NAN;

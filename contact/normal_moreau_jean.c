@@ -78,6 +78,7 @@ typedef struct mjw {
   double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
   double *MJt, *wt; /* per contact with a tangential row: M^-1 Jt^T (n), Jt M^-1 Jt^T */
+  double *lamh, *Fh; /* the step's P_n / h (nn) and R_i / h (nc), for stats.on_step */
   int *closed, *inphase;
   int impacted;
 } mjw;
@@ -98,7 +99,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nc * n + nc;
+  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nc * n + nc + nn + nc;
   mjw *W = calloc(1, sizeof *W);
   *out = NULL;
   if (W == NULL)
@@ -126,7 +127,9 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->gk = q, q += nn;
   W->u = q, q += 2 * nc;
   W->MJt = q, q += nc * n;
-  W->wt = q;
+  W->wt = q, q += nc;
+  W->lamh = q, q += nn;
+  W->Fh = q;
   W->inphase = W->closed + nn;
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
@@ -232,10 +235,14 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
     st->max_pen = fmax(st->max_pen, -g);
     st->min_lambda = fmin(st->min_lambda, lam);
     st->work_n += W->P[k] * 0.5 * (W->vn0[k] + vn1);
+    if (k < FB_STATS_NN)
+      st->lam_last[k] = lam;
     if (W->P[k] > 0 && !W->inphase[k]) {
       const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
       W->inphase[k] = 1;
       W->impacted = 1;
+      if (k < FB_STATS_NN && st->nph[k]++ == 0)
+        st->t_first[k] = t0 + frac;
       if (k == 0) {
         if (st->n < FB_IMPACT_MAX) {
           st->t_in[st->n] = t0 + frac;
@@ -269,6 +276,13 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
           fabs(fb_contact_vel(pl, (size_t)fi, v) - W->u[fi]) < pl->v_stick)
         st->t_stop = t1;
     }
+  }
+  if (st->on_step != NULL) {
+    for (size_t k = 0; k < nn; k++)
+      W->lamh[k] = W->P[k] / h;
+    for (size_t i = 0; i < pl->nc; i++)
+      W->Fh[i] = W->R[i] / h;
+    st->on_step(st->on_step_ctx, t1, y, W->lamh, W->Fh);
   }
 }
 
