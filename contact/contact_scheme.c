@@ -554,7 +554,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     fb_plant_solve_mass(pl, nm->Jn, c->MJ + k * n);
     c->w[k] = dotn(nm->Jn, c->MJ + k * n, n);
   }
-  if (bind_friction(c, mt, err) != FB_OK || newton_decoupled(c, err) != FB_OK) {
+  if (newton_decoupled(c, err) != FB_OK || bind_friction(c, mt, err) != FB_OK) {
     cws_free(c);
     return FB_EUNSUP;
   }

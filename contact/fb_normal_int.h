@@ -29,7 +29,17 @@ typedef struct fb_normal_variant {
   const char *set;    /* a normal.NAME=VALUE setting (NULL: none) */
   const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
   double stiff_values[FB_NORMAL_NSTIFF];
+  /* why it does not take normals coupled through the mass matrix (J_n,k M^-1 J_n,l^T != 0:
+   * conveyor-wall's wall-A and A-B), for the suite and the report; NULL: it does */
+  const char *coupled_why;
 } fb_normal_variant;
+/* The reason of every event-driven treatment (contact/contact_scheme.c refuses the plant). */
+#define FB_NORMAL_COUPLED_WHY                                                               \
+  "event-driven, one normal at a time: simultaneous impacts of normals coupled through the " \
+  "mass matrix need an impulse-level frictional LCP it does not solve"
+/* The scenario whose normals are coupled through the mass matrix (the suite's group
+ * `conveyor`, bench/suite/matrix.c; its report, bench/report/report_conveyor.c). */
+#define FB_CONVEYOR_SCENARIO "conveyor-wall"
 /* the built-ins' variants, then one per plugin treatment; terminated by label NULL */
 #define FB_NORMAL_VARIANTS_MAX (FB_NORMAL_MAX + 8)
 extern fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1];

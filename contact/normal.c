@@ -59,24 +59,25 @@ int fb_normal_register(const fb_normal_type *t, fb_err *err)
   fb_normal_registry[n + 1] = NULL;
   fb_normal_names[n + 1] = NULL;
   /* the suite's contact groups, `impacts` and the report compare it with its defaults */
-  fb_normal_variants[nv] = (fb_normal_variant){t->name, t->name, NULL, NULL, {0}};
-  fb_normal_variants[nv + 1] = (fb_normal_variant){NULL, NULL, NULL, NULL, {0}};
+  fb_normal_variants[nv] = (fb_normal_variant){t->name, t->name, NULL, NULL, {0},
+                                               t->event ? FB_NORMAL_COUPLED_WHY : NULL};
+  fb_normal_variants[nv + 1] = (fb_normal_variant){NULL, NULL, NULL, NULL, {0}, NULL};
   return FB_OK;
 }
 
 /* Stiffness ladders around the auto values of a 1 m drop (penetration 1 % of it: c_N, K
  * ~ 2e5 N/m, Hertz k ~ 2.5e6 N/m^1.5), three decades below to two above. */
 fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
-    {"newton", "newton", NULL, NULL, {0}},
-    {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"newton", "newton", NULL, NULL, {0}, FB_NORMAL_COUPLED_WHY},
+    {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}, NULL},
     {"hunt-crossley", "hunt-crossley", "normal.law=hunt-crossley", "normal.k",
-     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
     {"hc-lankarani", "hunt-crossley", "normal.law=lankarani-nikravesh", "normal.k",
-     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
-    {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
-    {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
-    {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
-    {NULL, NULL, NULL, NULL, {0}},
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
+    {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
+    {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}, NULL},
+    {"moreau-jean", "moreau-jean", NULL, NULL, {0}, NULL},
+    {NULL, NULL, NULL, NULL, {0}, NULL},
 };
 
 const fb_normal_type *fb_normal_find(const char *name)
