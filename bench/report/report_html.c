@@ -43,6 +43,8 @@ static const char *group_about(const char *g)
       {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
                      "(step ladder for moreau-jean)"},
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
+      {"conveyor", "conveyor-wall (default, e = 0, pinned start): every treatment that takes "
+                   "normals coupled through the mass matrix"},
       {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
                        "0.1 ms, sliding at r = 2, rest energy; the puck's yaw sweep"},
   };

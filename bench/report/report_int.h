@@ -258,6 +258,8 @@ int plot_xy_all(report *rp, fb_err *err);
 /* The normal-contact plots (report_contact.c): effective against nominal e, bounce
  * trajectories against the reference, cost against stiffness. */
 int plot_contact_restitution(report *rp, fb_err *err);
+/* conveyor-wall's coordinates, normal forces and energy balance (report_conveyor.c). */
+int plot_conveyor(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
