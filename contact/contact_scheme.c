@@ -332,17 +332,18 @@ static void handle(cws *c, double t, size_t q)
       c->mode[q] = 1;
       if (nm->type->onset != NULL)
         nm->type->onset(nm->np_, gd, c->Y + c->dim + c->soff[q]);
-      push_phase(c, t, gd, NAN, NAN);
+      if (q == 0) /* the phase record is normal 0's (as moreau-jean's); others count */
+        push_phase(c, t, gd, NAN, NAN);
       count_phase(c, q, t);
       c->impacted = 1;
     } else { /* separation */
       c->mode[q] = 0;
       size_t last = c->st.n - 1;
-      if (c->st.n > 0 && last < FB_IMPACT_MAX && isnan(c->st.t_out[last])) {
+      if (q == 0 && c->st.n > 0 && last < FB_IMPACT_MAX && isnan(c->st.t_out[last])) {
         c->st.t_out[last] = t;
         c->st.v_out[last] = gd;
       }
-      if (c->st.n == 1 && nm->fric >= 0)
+      if (q == 0 && c->st.n == 1 && nm->fric >= 0)
         c->st.vt_after_first = fb_contact_vel(pl, (size_t)nm->fric, v);
     }
     return;

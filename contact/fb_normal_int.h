@@ -60,7 +60,8 @@ extern const fb_integrator_type fb_integrator_contact;
 #define FB_IMPACT_MAX 256
 #define FB_STATS_NN 4
 typedef struct fb_impact_stats {
-  size_t n;                      /* contact phases recorded (first FB_IMPACT_MAX kept) */
+  size_t n;                      /* contact phases of normal 0 recorded (first FB_IMPACT_MAX
+                                    kept) */
   double t_in[FB_IMPACT_MAX];    /* onset times (gap crossing 0 downward) (s) */
   double t_out[FB_IMPACT_MAX];   /* separation times (NaN: still in contact) (s) */
   double v_in[FB_IMPACT_MAX];    /* gap rate at onset (< 0) (m/s) */

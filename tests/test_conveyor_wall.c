@@ -268,3 +268,63 @@ Test(conveyor_wall, pinned_start_exact_rest)
   check_pinned(lift, &dev, &l1, &l3);
   cr_assert(dev > 1e-3, "the lifted A stays: moved %g", dev);
 }
+
+/* The force laws solve the three coupled contacts too (each lambda_n from its own gap, the
+ * friction bound mu lambda_n(t) in kikuuwe's ODE law): penalty-n ends in a static state
+ * that passes check 3's rule, the penetration mB g / cN-sized. */
+Test(conveyor_wall, penalty_n_final_static_state)
+{
+  const char *pn[] = {"normal=penalty-n", "normal.cN=1e6", NULL};
+  fb_impact_stats s;
+  cw_rec r;
+  cw_run("kikuuwe", pn, NAN, 1e-9, 2.0, 0.1, &s, &r);
+  const char *why = static_state_fails(&r, 1e-4);
+  cr_assert(why == NULL, "%s: x %g %g %g %g lambda %.12g %.12g %.12g", why, r.y[0], r.y[1],
+            r.y[2], r.y[3], r.lam[0], r.lam[1], r.lam[2]);
+  cr_assert(s.nph[0] >= 1 && s.nph[1] >= 1 && s.nph[2] >= 1, "phases %zu %zu %zu", s.nph[0],
+            s.nph[1], s.nph[2]);
+}
+
+/* newton refuses the plant (normals coupled through M: simultaneous impacts), with the
+ * reason the suite's variant table carries for the report; it still takes block-drop. */
+Test(conveyor_wall, newton_declared_out)
+{
+  fb_case c;
+  fb_err err = {0};
+  cr_assert_eq(fb_case_init(&c, "conveyor-wall", "switching", NULL, &err), FB_OK);
+  cr_assert_eq(fb_case_set(&c, "normal=newton", &err), FB_OK);
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  fb_run_result res;
+  fb_case_run(&c, NULL, NULL, &res);
+  cr_assert_eq(res.status, FB_EUNSUP, "%d %s", res.status, res.message);
+  cr_assert(strstr(res.message, "coupled through the mass matrix") != NULL, "%s", res.message);
+  fb_case_free(&c);
+  const fb_normal_variant *nv = &fb_normal_variants[0];
+  cr_assert(strcmp(nv->normal, "newton") == 0 && nv->coupled_why != NULL);
+  for (nv = fb_normal_variants + 1; nv->label != NULL; nv++)
+    cr_assert(nv->coupled_why == NULL, "%s declared out", nv->label);
+  fb_impact_stats s;
+  cr_assert_eq(fb_case_init(&c, "block-drop", "switching", NULL, &err), FB_OK);
+  cr_assert_eq(fb_case_set(&c, "normal=newton", &err), FB_OK);
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_contact_run_stats(&c.pb, &c.opts, &s, NULL, &err), FB_OK, "%s", err.msg);
+  fb_case_free(&c);
+}
+
+/* Bad input: B on the wall's side of A, a belt at rest or away from the wall. */
+Test(conveyor_wall, bad_input)
+{
+  static const char *bad[][2] = {{"xB0=0.01", "xB0 = 0.01 < xA0 = 0.05"}, {"vc=0", "vc"},
+                                 {"vc=1", "vc"}, {"pinned=2", "pinned"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    fb_case c;
+    fb_err err = {0};
+    cr_assert_eq(fb_case_init(&c, "conveyor-wall", "kikuuwe", NULL, &err), FB_OK);
+    int st = fb_case_set(&c, bad[i][0], &err);
+    if (st == FB_OK)
+      st = fb_case_prepare(&c, &err);
+    cr_assert_eq(st, FB_EINVAL, "%s accepted", bad[i][0]);
+    cr_assert(strstr(err.msg, bad[i][1]) != NULL, "%s: %s", bad[i][0], err.msg);
+    fb_case_free(&c);
+  }
+}
