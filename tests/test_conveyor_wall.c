@@ -5,10 +5,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fb_io.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
+#include "fb_seed_claims.h"
 #include "fb_test.h"
 
 /* What a run leaves: the state and forces at the last step end, the late window's range
@@ -327,4 +330,52 @@ Test(conveyor_wall, bad_input)
     cr_assert(strstr(err.msg, bad[i][1]) != NULL, "%s: %s", bad[i][0], err.msg);
     fb_case_free(&c);
   }
+}
+
+/* [Xiong2013] §5.2's claim, judged on the kikuuwe-n run's trajectory: reproduced when the
+ * run ends at rest on the wall with yA held away from 0; not when A is still swinging. */
+static const char *claim_on(const char *dir, const char *traj_rows, fb_claim *out)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/traj/conveyor-wall", dir);
+  cr_assert_eq(fb_mkdir_p(path), 0);
+  snprintf(path, sizeof path,
+           "%s/traj/conveyor-wall/kikuuwe__contact__tol1e-09__kikuuwe-n.csv.gz", dir);
+  FILE *fp = fopen(path, "w");
+  cr_assert(fp != NULL);
+  fprintf(fp, "t,x1,x2,x3,x4,v1,v2,v3,v4\n%s", traj_rows);
+  fclose(fp);
+  static const char runs[] =
+      "group,tag,scenario,model,integrator,mode,h,atol,status\n"
+      "conveyor,kikuuwe-n,conveyor-wall,kikuuwe,contact,adaptive,nan,1e-09,ok\n";
+  fb_claims *c = calloc(1, sizeof *c);
+  cr_assert(c != NULL);
+  fb_seed_claim_conveyor(c, runs, strlen(runs), dir);
+  cr_assert_eq(c->n, 1);
+  *out = c->r[0];
+  free(c);
+  return out->verdict;
+}
+
+Test(conveyor_wall, seed_claim_reproduced_or_not)
+{
+  char dir[64];
+  fbt_tmpdir(dir, sizeof dir);
+  fb_claim r;
+  const char *held = "0,0.05,0.02,0.2,0,0,0,0,0\n1.5,1e-9,0.0028,2e-9,0,0,0,0,0\n"
+                     "2,1e-9,0.0028,2e-9,0,0,0,0,0\n3,1e-9,0.0028,2e-9,0,0,0,0,0\n";
+  cr_assert_str_eq(claim_on(dir, held, &r), "reproduced", "%s", r.why);
+  cr_assert(fabs(r.value - 0.0028) < 1e-12);
+  const char *swing = "0,0.05,0.02,0.2,0,0,0,0,0\n2,1e-9,0.0028,2e-9,0,0,0,0,0\n"
+                      "2.5,1e-9,-0.01,2e-9,0,0,0,0,0\n3,1e-9,0.0028,2e-9,0,0,0,0,0\n";
+  cr_assert_str_eq(claim_on(dir, swing, &r), "partly", "%s", r.why);
+  const char *neither = "0,0.05,0.02,0.2,0,0,0,0,0\n2.5,0.01,0.01,0.02,0,0,0,0,0\n"
+                        "3,0.01,0.00001,0.02,0,0,0,0,0\n";
+  cr_assert_str_eq(claim_on(dir, neither, &r), "not reproduced", "%s", r.why);
+  fb_claims *c = calloc(1, sizeof *c);
+  static const char none[] = "group,tag,status\nbaseline,,ok\n";
+  fb_seed_claim_conveyor(c, none, strlen(none), dir);
+  cr_assert_str_eq(c->r[0].verdict, "not measured");
+  free(c);
+  fbt_rmdir(dir);
 }
