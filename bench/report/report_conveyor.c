@@ -135,6 +135,9 @@ static void cw_reading(sbuf *rd, const cw_ref *r, size_t nruns)
       any = 1;
     }
   sb_puts(rd, any ? "." : "none.");
+  sb_puts(rd, " The force laws run with the friction model kikuuwe: penalty's rate form stalls "
+              "at t = 0.0044 s in its Filippov sliding mode (the bound mu lambda_n(t) varies "
+              "while B slips; models/penalty.c), smooth-sign creeps (yA decays to 0).");
 }
 
 int plot_conveyor(report *rp, fb_err *err)
