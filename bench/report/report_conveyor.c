@@ -13,7 +13,7 @@
 #include "fb_normal_int.h"
 #include "fb_run.h"
 
-#define CW_REF_H 1e-5
+#define CW_REF_H 3e-5
 #define CW_BIN 1e-3
 
 /* The reference's bins as they are filled by the step hook. */
@@ -114,7 +114,7 @@ static int cw_reference(const char *model, sbuf *data, cw_ref *r, fb_err *err)
 /* The reading of both plots: the reference's numbers and the treatments left out. */
 static void cw_reading(sbuf *rd, const cw_ref *r, size_t nruns)
 {
-  sb_puts(rd, "Reference (moreau-jean, theta = 1/2, h = 1e-5 s): first A-B contact at ");
+  sb_puts(rd, "Reference (moreau-jean, theta = 1/2, h = 3e-5 s): first A-B contact at ");
   sb_num(rd, r->ab_first);
   sb_puts(rd, " s, A first at the wall at ");
   sb_num(rd, r->wall_first);
