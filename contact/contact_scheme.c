@@ -30,6 +30,8 @@
 
 #include "fb_models.h"
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
+#include "fb_integrator_int.h"
 
 typedef struct cws {
   const fb_problem *pb;

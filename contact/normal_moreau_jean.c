@@ -34,6 +34,7 @@
 
 #include "fb_models.h"
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
 
 typedef struct mj_n_params {
   double e, theta, pgs_tol, pgs_max;

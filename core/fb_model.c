@@ -1,5 +1,7 @@
 /* fb_model.c — the model contract's instances: parameter storage, per-contact resolution, output. */
 #include "fb_model.h"
+#include "fb_plant_int.h"
+#include "fb_model_int.h"
 
 #include <math.h>
 #include <stdlib.h>

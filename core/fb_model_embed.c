@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fb_model.h"
+#include "fb_model_int.h"
 
 /* An instance made by fb_model_init (zeroed or freed ones have no type). */
 static int model_ready(const fb_model *m, fb_err *err)

@@ -1,5 +1,6 @@
 /* fb_params.c — parameter tables: defaults, lookup, strict parsing, range checks. */
 #include "fb_params.h"
+#include "fb_parse.h"
 
 #include <errno.h>
 #include <float.h>

@@ -1,5 +1,6 @@
 /* fb_plant.c — allocation, validation and the small dense algebra of the plant. */
 #include "fb_plant.h"
+#include "fb_plant_int.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>

@@ -22,6 +22,8 @@
 #include "fb_fuzz.h"
 #include "fb_run.h"
 #include "fb_scenarios.h"
+#include "fb_parse.h"
+#include "fb_integrator_int.h"
 
 static size_t count_models(void)
 {

@@ -16,6 +16,7 @@
 #include <gsl/gsl_odeiv2.h>
 
 #include "fb_integrator.h"
+#include "fb_integrator_int.h"
 
 int fb_gsl_ode_alloc(void **ws, const fb_integrator_type *type, const fb_problem *pb,
                      const fb_int_opts *o, fb_err *err);

@@ -24,6 +24,7 @@
 
 #include "fb_integrator.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
 
 /* A model's force law (fb_model_type.force). */
 typedef int (*fb_force_law)(const void *p, const fb_contact_in *c, double vr, const double *z,

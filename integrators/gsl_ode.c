@@ -9,6 +9,7 @@
 
 #include "fb_kernel.h"
 #include "fb_quiet.h"
+#include "fb_integrator_int.h"
 
 typedef struct gsl_ode_ws {
   const fb_problem *pb;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "fb_system.h"
+#include "fb_integrator_int.h"
 
 #define NEWTON_MAX_ITER 50
 #define NEWTON_MAX_HALVINGS 30

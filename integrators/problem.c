@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "fb_integrator.h"
+#include "fb_plant_int.h"
+#include "fb_model_int.h"
+#include "fb_integrator_int.h"
 
 void fb_int_opts_default(fb_int_opts *o)
 {

@@ -5,6 +5,7 @@
 
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
+#include "fb_integrator_int.h"
 
 #define FB_GSL(nm, sym, impl, ord, ttl)                                                    \
   static const fb_integrator_type gsl_##sym = {nm, ttl, FB_MODEL_ODE, 1, 1, impl, ord,     \

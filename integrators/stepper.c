@@ -17,6 +17,7 @@
 
 #include "fb_integrator.h"
 #include "fb_quiet.h"
+#include "fb_integrator_int.h"
 
 /* A new segment from s->t: the next break (or T) closes it. */
 static void segment_begin(fb_stepper *s, size_t seg)

@@ -1,5 +1,7 @@
 /* system.c — the assembled ODE of fb_system.h. */
 #include "fb_system.h"
+#include "fb_plant_int.h"
+#include "fb_model_int.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

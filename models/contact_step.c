@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fb_util.h"
+#include "fb_contact_step_int.h"
 
 static int relay_step(fb_contact_stepper *s, const fb_contact_in *c, const fb_contact_step_in *in)
 {

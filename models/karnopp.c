@@ -44,6 +44,7 @@
 #include "fb_model.h"
 #include "fb_model_suite.h"
 #include "fb_util.h"
+#include "fb_model_int.h"
 
 typedef struct karnopp_params {
   double dv;       /* half-width of the stick window (m/s) */

@@ -66,6 +66,8 @@
 #include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
+#include "fb_contact_step_int.h"
 
 /* ---- the per-contact steps (exported, models/fb_kikuuwe_be.h) ------------------------- */
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fb_models.h"
+#include "fb_integrator_int.h"
 
 /* Colours of derived records, by registration order: darker shades that the built-ins'
  * records (tab10) do not use. */

@@ -92,6 +92,7 @@
 #include "fb_model_suite.h"
 #include "fb_models.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
 
 typedef struct ep_params {
   double cT;          /* penalty stiffness (N/m) */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fb_models.h"
+#include "fb_integrator_int.h"
 
 /* The built-in models in listing order, each with its suite record (include/fricbench/fb_model_suite.h;
  * both defined in the model's file): one line per model. */

@@ -93,6 +93,7 @@
 #include "fb_switching_core.h"
 #include "fb_switching_disc.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
 
 /* |F| <= Fs (1 + SW_SLACK) counts as holding: round-off in F must not release a contact
  * that sits exactly at its limit (inclined block at mu = tan(theta)). */

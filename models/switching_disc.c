@@ -88,6 +88,7 @@
 #include "fb_switching_core.h"
 #include "fb_switching_disc.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
 
 /* As switching.c: |lambda| = Fs to round-off still holds (a push exactly at the limit). */
 #define SWD_SLACK (16.0 * DBL_EPSILON)

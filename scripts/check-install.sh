@@ -15,7 +15,10 @@
 #    tests' plan: a few runs of several groups, so this check does not grow with the
 #    default table) runs from /tmp, and once more with plots when gnuplot is installed:
 #    its scripts are found through the prefix only;
-#  - the bash completion completes model names (the plugin's too).
+#  - the bash completion completes model names (the plugin's too);
+#  - the Python package (when meson found Debian's python3 with numpy and pandas) is
+#    installed under the prefix's site directory, knows the installed library's path, and
+#    loads the installed suite's results and runs a case.
 # Usage: scripts/check-install.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:?usage: check-install.sh BUILD_DIR}" && pwd)
@@ -93,5 +96,23 @@ if command -v gnuplot >/dev/null; then
     [ -s "qp/$png" ] || fail "the installed suite did not draw $png"
   done
   grep -q 'src="plots/conv_' qp/report.html || fail "the report has no convergence plot"
+fi
+pyinit=$(find "$root" -path '*/fricbench/__init__.py' | head -1)
+if [ -n "$pyinit" ]; then
+  pysite=$(dirname "$(dirname "$pyinit")")
+  # the relocated tree: the library at the path _config.py names, under $tmp/dest
+  PYTHONPATH=$pysite FRICBENCH_LIBRARY=$libdir/libfricbench.so.$sov /usr/bin/python3 - \
+      "$prefix/$(opt libdir)/libfricbench.so.$sov" >py.out 2>&1 <<'PY' ||
+import sys
+import fricbench
+from fricbench import _config
+assert _config.LIBRARY == sys.argv[1], (_config.LIBRARY, sys.argv[1])
+assert "kikuuwe" in fricbench.models()
+res = fricbench.load("q")
+assert len(res.runs) > 20 and res.verdicts is not None
+traj, m = fricbench.run("inclined-block", "kikuuwe", samples=11)
+assert len(traj) == 11 and m["status"] == "ok"
+PY
+    { cat py.out >&2; fail "the installed Python package failed"; }
 fi
 echo "check-install: ok (installed under $prefix via DESTDIR, used from $tmp)"

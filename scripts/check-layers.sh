@@ -15,7 +15,12 @@
 #     it only (a shared helper lives in a file of its own below its callers), so any file
 #     can be read and tested without those above it (scripts/call-cycles.awk);
 #  5. no function of the library is longer than 120 lines (a longer one is split into
-#     named steps), apart from those recorded below with the reason.
+#     named steps), apart from those recorded below with the reason;
+#  6. include/fricbench/ declares only what the shared library exports: every function or
+#     object declared there is FB_API (or a static inline), and every fb_ function a public
+#     inline calls is itself public; the library's own declarations live in the private
+#     headers of the lowest folder that uses them (core/fb_plant_int.h, core/fb_parse.h,
+#     core/fb_model_int.h, integrators/fb_integrator_int.h, models/fb_contact_step_int.h).
 # Prints every violation and exits 1 when there is one.
 set -euo pipefail
 src=${1:-$(dirname "$0")/..}
@@ -153,6 +158,23 @@ for e in $long_ok; do
   case "$still_long" in
     *" $e "*) ;;
     *) echo "function: $e is no longer over 120 lines: remove it from long_ok in $0" >&2
+       fail=1 ;;
+  esac
+done
+
+# 6. the public headers declare only what is exported
+pub=include/fricbench/*.h
+while IFS= read -r line; do
+  echo "public: $line is declared in a public header without FB_API: export it or move it to a private header" >&2
+  fail=1
+done < <(grep -nE '^(extern |const |void |int |double |size_t |unsigned |long |char |fb_[a-z_]+ )' $pub |
+         grep -v 'FB_API' | grep -vE ':[0-9]+:(static|typedef)' || true)
+declared=$(grep -hoE '^(FB_API .*|static inline .*)\bfb_[a-z0-9_]+\(' $pub | grep -oE 'fb_[a-z0-9_]+\($' | sort -u)
+# calls in code, not in comments
+for name in $(cat $pub | perl -0pe 's{/\*.*?\*/}{}gs' | grep -oE '\bfb_[a-z0-9_]+\(' | sort -u); do
+  case " $(echo $declared) " in
+    *" $name "*) ;;
+    *) echo "public: $name) is used in a public header but is not a public function" >&2
        fail=1 ;;
   esac
 done

@@ -30,6 +30,7 @@
 #include "fb_scenario.h"
 #include "fb_test.h"
 #include "fb_util.h"
+#include "fb_integrator_int.h"
 
 typedef int (*ref_fn)(const void *sp, double t, fb_glow_ref *r);
 

@@ -10,6 +10,7 @@
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
 #include "fb_test.h"
+#include "fb_integrator_int.h"
 
 /* y'' = -y, y(0) = 1, y'(0) = 0: y = cos t. */
 static int osc(double t, const double y[], double f[], void *p)

@@ -14,6 +14,9 @@
 #include "fb_system.h"
 #include "fb_test.h"
 #include "fb_test_order.h"
+#include "fb_plant_int.h"
+#include "fb_model_int.h"
+#include "fb_integrator_int.h"
 
 /* A preloaded spring (0.75 Fs) plus forcing (0.125 Fs) on stick-slip: the stick force is
  * -f_app, so the mass (m = 1) has zero acceleration and stays exactly at rest, at a huge

@@ -7,6 +7,7 @@
 #include "fb_models.h"
 #include "fb_test.h"
 #include "fb_util.h"
+#include "fb_integrator_int.h"
 
 /* A one-DOF plant on [0, 4] with one contact (Fs = 2 N), belt speed u, and the
  * naive-sign model (no states) so traces are [x, v]. */

@@ -5,6 +5,7 @@
 #include "fb_friction.h"
 #include "fb_params.h"
 #include "fb_test.h"
+#include "fb_parse.h"
 
 Test(parse, strict_numbers)
 {

@@ -11,6 +11,7 @@
 #include "fb_penalty.h"
 #include "fb_test.h"
 #include "fb_util.h"
+#include "fb_integrator_int.h"
 
 /* ------------------------------------------------------------------------------------
  * The return mapping in isolation.

@@ -14,6 +14,7 @@
 #include "fb_scenarios.h"
 #include "fb_test.h"
 #include "fb_util.h"
+#include "fb_integrator_int.h"
 
 /* Inclined block, mu = 3 tan(theta) (docs/design.md §7). */
 static const double th = 20.0 * M_PI / 180.0, g = 9.81;

@@ -64,7 +64,7 @@ Test(seed_claims, cost_claim_reproduced_or_not)
   r = find(&c, "004", "the normal penalty");
   cr_assert_not_null(r);
   cr_expect_str_eq(r->verdict, "not measured");
-  cr_expect(strstr(r->why, "two-beam") != NULL, "%s", r->why);
+  cr_expect(strstr(r->why, "two-beam-grid") != NULL, "%s", r->why);
   r = find(&c, "000", "Lie and Strang");
   cr_assert_not_null(r);
   cr_expect_str_eq(r->verdict, "not measured", "no orders.csv: %s", r->why);
@@ -99,4 +99,40 @@ Test(seed_claims, runs_without_status_refused)
   fb_err err = {{0}};
   cr_expect_eq(fb_seed_claims_compute(runs, strlen(runs), NULL, 0, &c, &err), FB_EIO);
   cr_expect(strstr(err.msg, "status") != NULL, "%s", err.msg);
+}
+
+/* Seed 004 on the two-beam system: interacting when the step moves e_eff far more at the
+ * stiff c_N than at the soft one and c_N moves it at fixed d_N; separable otherwise. */
+static void beam_text(char *buf, size_t len, const double e[2][2])
+{
+  static const char *const cn[] = {"1e3", "1e5"};
+  static const double h[] = {1e-3, 1e-5};
+  int n = snprintf(buf, len, "group,tag,scenario,model,integrator,h,sweep_value,status,e_eff\n");
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      n += snprintf(buf + n, len - (size_t)n,
+                    "two-beam-grid,cN=%s_dN=50,two-beam-impact,smooth-sign,contact,%g,%g,ok,%g\n",
+                    cn[i], h[j], h[j], e[i][j]);
+  n += snprintf(buf + n, len - (size_t)n,
+                "two-beam-grid,cN=1e4_dN=50,two-beam-impact,smooth-sign,contact,1e-4,1e-4,ok,0.4\n");
+}
+
+Test(seed_claims, two_beam_interaction)
+{
+  char text[2048];
+  fb_claims c;
+  fb_err err = {{0}};
+  const double measured[2][2] = {{0.1221, 0.1163}, {0.7786, 0.7205}};
+  beam_text(text, sizeof text, measured);
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+  const fb_claim *r = find(&c, "004", "the normal penalty");
+  cr_assert_not_null(r);
+  cr_expect_str_eq(r->verdict, "reproduced", "%s", r->why);
+  cr_expect_float_eq(r->value, 0.0581 / 0.0058, 1e-9, "%g", r->value);
+  /* separable: the step moves e_eff alike at every c_N, and c_N does not move it */
+  const double flat[2][2] = {{0.31, 0.30}, {0.315, 0.305}};
+  beam_text(text, sizeof text, flat);
+  cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK);
+  r = find(&c, "004", "the normal penalty");
+  cr_expect_str_eq(r->verdict, "not reproduced", "%s", r->why);
 }

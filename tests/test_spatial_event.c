@@ -18,6 +18,7 @@
 #include "fb_models.h"
 #include "fb_reference.h"
 #include "fb_test.h"
+#include "fb_integrator_int.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* A watcher: first time every contact reports stick, slip after that, the last state. */

@@ -15,6 +15,7 @@
 #include "fb_integrator.h"
 #include "fb_run.h"
 #include "fb_test.h"
+#include "fb_integrator_int.h"
 
 /* One case and what the old loops gave for it: status, counters, t reached and x(T)
  * (NaN when the run stopped early). */

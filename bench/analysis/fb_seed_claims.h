@@ -34,6 +34,8 @@
 #define FB_SC_ABOUT 3.0         /* "about x100": within a factor 3 */
 #define FB_SC_DRIFT_REL 1e-6    /* accumulates above 1e-6 L per cycle (docs/design.md §10) */
 #define FB_SC_GRID_GAIN 2.0     /* a step change "matters" when it moves the error 2x */
+#define FB_SC_BEAM_STEP 3.0     /* two-beam: the step's effect on e_eff 3x larger at stiff c_N */
+#define FB_SC_BEAM_SPAN 0.1     /* two-beam: c_N moves e_eff by 0.1 at fixed d_N */
 
 #define FB_SC_MAX 16
 

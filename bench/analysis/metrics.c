@@ -2,6 +2,7 @@
 #include "fb_contact_metrics.h"
 #include "fb_metrics.h"
 #include "fb_pract_metrics.h"
+#include "fb_plant_int.h"
 
 #include <gsl/gsl_fit.h>
 #include <math.h>

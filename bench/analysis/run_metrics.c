@@ -12,6 +12,7 @@
 
 #include "fb_own_ref.h"
 #include "fb_run_metrics.h"
+#include "fb_integrator_int.h"
 
 int fb_case_reference(const fb_case *cs, size_t ns, unsigned long max_steps,
                       unsigned long max_rhs, fb_reference *ref, fb_ref_kind *kind, char *msg,

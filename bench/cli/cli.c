@@ -17,6 +17,9 @@
 #include "fb_scenarios.h"
 #include "fb_run_metrics.h"
 #include "fb_suite.h"
+#include "fb_parse.h"
+#include "fb_integrator_int.h"
+#include "fricbench.h"
 
 #ifndef FB_VERSION
 #define FB_VERSION "unknown"
@@ -102,12 +105,14 @@ static const char run_help[] =
     "Without --h or --tol: the model's default (adaptive at its tolerance, or h = T/1e4).\n";
 
 static const char list_help[] =
-    "usage: fricbench list [models|scenarios|integrators|contact]\n"
+    "usage: fricbench list [models|scenarios|integrators|contact|--json]\n"
     "\n"
     "Lists names with one-line descriptions; models and scenarios with their parameters\n"
     "(name = default [unit] meaning).  contact: the normal-contact treatments (--set\n"
     "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  Without an\n"
-    "argument, lists all four.\n";
+    "argument, lists all four.  --json: all of it as one JSON object (every parameter row\n"
+    "with its unit, range and default; what the Python package's models(), scenarios()\n"
+    "and integrators() read).\n";
 
 static void list_models(FILE *fp)
 {
@@ -195,12 +200,16 @@ static int cmd_list(int argc, char **argv)
 {
   if (argc > 2)
     return usage_error("list takes at most one argument, got '%s': use models, scenarios, "
-                       "integrators or contact%s",
+                       "integrators, contact or --json%s",
                        argv[2], "");
   const char *what = argc == 2 ? argv[1] : NULL;
   if (what != NULL && (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)) {
     fputs(list_help, stdout);
     return FB_EXIT_OK;
+  }
+  if (what != NULL && strcmp(what, "--json") == 0) {
+    fb_err err = {{0}};
+    return fb_catalog_json(stdout, &err) == FB_OK ? FB_EXIT_OK : fail(&err, FB_EXIT_RUNTIME);
   }
   static const char *const kinds[] = {"models", "scenarios", "integrators", "contact"};
   static void (*const listers[])(FILE *) = {list_models, list_scenarios, list_integrators,
@@ -209,7 +218,8 @@ static int cmd_list(int argc, char **argv)
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
     known |= what != NULL && strcmp(what, kinds[k]) == 0;
   if (!known)
-    return usage_error("unknown list '%s': use models, scenarios, integrators or contact%s",
+    return usage_error("unknown list '%s': use models, scenarios, integrators, contact or "
+                       "--json%s",
                        what, "");
   /* without an argument, every section: a new user sees the contact scenarios too */
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
@@ -279,32 +289,6 @@ static int sink_rows(void *ctx, const fb_trace *tr, size_t from, size_t to)
   k->secs += dt;
   k->secs_in_run += dt;
   return k->failed ? FB_EIO : FB_OK;
-}
-
-/* The integrators that can run model m at a fixed step, comma-separated (GSL's multistep
- * methods are flagged fixed_ok but fail at t=0 without an error estimate to start on). */
-static void fixed_integrators(const fb_model_type *m, char *buf, size_t len)
-{
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0;; i++) {
-      const fb_integrator_type *t = pass == 0 ? (m->schemes != NULL ? m->schemes[i] : NULL)
-                                              : fb_integrator_registry[i];
-      if (t == NULL)
-        break;
-      if (!t->fixed_ok || fb_integrator_find(m, t->name) != t || !strncmp(t->name, "ms", 2))
-        continue;
-      if (used < len)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t->name);
-    }
-}
-
-/* GSL's multistep methods are flagged fixed_ok but fail at a fixed step (msbdf at t=0). */
-static int can_fix_step(const fb_integrator_type *it)
-{
-  return it != NULL && it->fixed_ok && strcmp(it->name, "msbdf") != 0 &&
-         strcmp(it->name, "msadams") != 0;
 }
 
 /* run --metrics: the whole trace in memory (the metrics need it), the suite's metrics as
@@ -459,28 +443,15 @@ static int run_parse(int argc, char **argv, run_args *a)
 
 /* run --h without --integrator: the integrator the suite's fixed-step view runs model mt
  * with on the scenario (*switched: it is not the model's default), and a refusal when the
- * one chosen cannot take a fixed step.  FB_EXIT_OK or the usage error's code, said. */
+ * one chosen cannot take a fixed step (fb_case_integrator_for, client_api.c: the Python
+ * package's choice too).  FB_EXIT_OK or the usage error's code, said. */
 static int run_fixed_integrator(const fb_model_type *mt, const char *scenario,
                                 const char **integrator, int *switched)
 {
-  if (*integrator == NULL) {
-    /* the suite's fixed-step view's choice (one function), so that `run --h H` repeats
-     * its runs; "" (no 2-D form): the default, refused below with the model's reason */
-    const char *fi = fb_model_fixed_step_integrator_on(mt, fb_scenario_find(scenario));
-    const fb_integrator_type *def = fb_integrator_find(mt, mt->default_integrator);
-    if (fi != NULL && *fi != '\0') {
-      *integrator = fi; /* said once the case is known to be good input */
-      *switched = !can_fix_step(def) && strcmp(fi, mt->default_integrator) != 0;
-    }
-  }
-  const fb_integrator_type *it =
-      fb_integrator_find(mt, *integrator != NULL ? *integrator : mt->default_integrator);
-  if (it != NULL && !can_fix_step(it)) {
-    char names[512];
-    fixed_integrators(mt, names, sizeof names);
-    return usage_error("--h: integrator %s cannot take a fixed step; allowed with --h are %s",
-                       it->name, names);
-  }
+  fb_err err = {{0}};
+  if (fb_case_integrator_for(scenario, mt->name, *integrator, 1, integrator, switched, &err) !=
+      FB_OK)
+    return fail(&err, FB_EXIT_USAGE);
   return FB_EXIT_OK;
 }
 

@@ -43,6 +43,7 @@
 #include "fb_plan.h"
 #include "fb_suite.h"
 #include "fb_run.h"
+#include "fb_parse.h"
 
 #define BENCH_MAX_REPEATS 101
 /* Steps per run: below, the timer's resolution dominates; above, one bench takes hours

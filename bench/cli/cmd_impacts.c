@@ -17,6 +17,7 @@
 #include "fb_io.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
+#include "fb_parse.h"
 
 static const char impacts_help[] =
     "usage: fricbench impacts [--out DIR]\n"

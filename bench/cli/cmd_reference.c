@@ -17,6 +17,7 @@
 #include "fb_io.h"
 #include "fb_reference.h"
 #include "fb_run.h"
+#include "fb_parse.h"
 
 static const char reference_help[] =
     "usage: fricbench reference --scenario S [--set NAME=VALUE]... [--samples N]\n"

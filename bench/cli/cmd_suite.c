@@ -20,6 +20,7 @@
 #include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_version.h"
+#include "fb_parse.h"
 
 static const char suite_help[] =
     "usage: fricbench suite [--quick] [--out DIR] [--jobs N] [--samples N]\n"

@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <limits.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -34,6 +35,7 @@
 #include "fb_compare.h"
 #include "fb_csv.h"
 #include "fb_metrics.h"
+#include "fricbench.h"
 
 static const char compare_help[] =
     "usage: fricbench compare A B [--rtol R] [--time-rtol R] [--json]\n"
@@ -100,6 +102,7 @@ static const col_spec verdict_cols[] = {
  * column of each spec entry, and the rows sorted by key. */
 typedef struct table {
   char path[4200];
+  char why[1024]; /* why the table was refused (refuse) */
   char *text;
   size_t len;
   fb_csv t;
@@ -116,17 +119,16 @@ typedef struct cmp {
   double rtol, time_rtol;      /* time_rtol < 0: timings not rated */
   int rate_verdicts;           /* the same runs on both sides: see compare_verdict */
   int json;
+  FILE *out; /* the table or the JSON object */
 } cmp;
 
-static char refusal[1024];
-
-/* The first refusal wins: later checks see it set and stop. */
-static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int refuse(const char *fmt, ...)
+/* Why table T is refused: the first refusal stops the checks. */
+static int refuse(table *T, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(table *T, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(refusal, sizeof refusal, fmt, ap);
+  vsnprintf(T->why, sizeof T->why, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -213,7 +215,7 @@ static int table_read(table *T, const char *dir, const char *file, int required)
     const int missing = access(T->path, F_OK) != 0;
     if (missing && !required)
       return 0;
-    return refuse("%s cannot be read%s: give a suite's results directory", T->path,
+    return refuse(T, "%s cannot be read%s: give a suite's results directory", T->path,
                   missing ? " (no such file)" : "");
   }
   const char *nul = memchr(T->text, '\0', T->len);
@@ -221,18 +223,18 @@ static int table_read(table *T, const char *dir, const char *file, int required)
     size_t line = 1;
     for (const char *p = T->text; p < nul; p++)
       line += *p == '\n';
-    return refuse("%s line %zu: a NUL byte: a CSV text has none", T->path, line);
+    return refuse(T, "%s line %zu: a NUL byte: a CSV text has none", T->path, line);
   }
   const int st = fb_csv_parse(&T->t, T->text, T->len);
   if (st == FB_ENOMEM)
-    return refuse("out of memory reading %s", T->path);
+    return refuse(T, "out of memory reading %s", T->path);
   if (st != FB_OK)
-    return refuse("%s is empty: it needs a header and rows", T->path);
+    return refuse(T, "%s is empty: it needs a header and rows", T->path);
   if (T->t.open_quote)
-    return refuse("%s ends inside a quoted field: the file is cut", T->path);
+    return refuse(T, "%s ends inside a quoted field: the file is cut", T->path);
   T->line = calloc(T->t.nrows + 1, sizeof *T->line);
   if (T->line == NULL)
-    return refuse("out of memory reading %s", T->path);
+    return refuse(T, "out of memory reading %s", T->path);
   /* rows are in text order: count line ends once, forward */
   size_t line = 1, pos = 0;
   for (size_t r = 0; r < T->t.nrows; r++) {
@@ -240,7 +242,7 @@ static int table_read(table *T, const char *dir, const char *file, int required)
       line += T->text[pos] == '\n';
     T->line[r] = line;
     if (T->t.rows[r].nfields != T->t.ncols)
-      return refuse("%s line %zu: %zu fields, the header has %zu: each row needs one per "
+      return refuse(T, "%s line %zu: %zu fields, the header has %zu: each row needs one per "
                     "column", T->path, line, T->t.rows[r].nfields, T->t.ncols);
   }
   return 1;
@@ -262,11 +264,11 @@ static int table_check(table *T, const col_spec *spec, size_t n)
   for (size_t i = 0; i < t->ncols; i++)
     for (size_t j = 0; j < i; j++)
       if (strcmp(t->hdr[i], t->hdr[j]) == 0)
-        return refuse("%s line 1: column '%s' twice: each column once", T->path, t->hdr[i]);
+        return refuse(T, "%s line 1: column '%s' twice: each column once", T->path, t->hdr[i]);
   for (size_t i = 0; i < n; i++) {
     T->col[i] = fb_csv_col(t, spec[i].name);
     if (T->col[i] < 0 && spec[i].required)
-      return refuse("%s line 1: no column '%s': it is required (columns in results/README.md)",
+      return refuse(T, "%s line 1: no column '%s': it is required (columns in results/README.md)",
                     T->path, spec[i].name);
   }
   const int st = fb_csv_col(t, "status"); /* runs.csv: inf only where not rated */
@@ -282,7 +284,7 @@ static int table_check(table *T, const col_spec *spec, size_t n)
       const int done = st < 0 || fb_cmp_status_rank(fb_csv_s(t, r, st)) >=
                                      fb_cmp_status_rank("suspect");
       if (!cell_ok(k, s, done, &allowed))
-        return refuse("%s line %zu, column %s: '%s' is not allowed: give %s", T->path,
+        return refuse(T, "%s line %zu, column %s: '%s' is not allowed: give %s", T->path,
                       T->line[r], t->hdr[c], shown(s, b, sizeof b), allowed);
     }
   }
@@ -297,20 +299,26 @@ static int runs_words(table *T)
     const char *mo = fb_csv_s(&T->t, r, fb_csv_col(&T->t, "mode"));
     char b[64];
     if (fb_cmp_status_rank(st) < 0)
-      return refuse("%s line %zu, column status: '%s' is not allowed: give ok, suspect, "
+      return refuse(T, "%s line %zu, column status: '%s' is not allowed: give ok, suspect, "
                     "unstable, budget or failed", T->path, T->line[r], shown(st, b, sizeof b));
     if (mo[0] != '\0' && strcmp(mo, "fixed") != 0 && strcmp(mo, "adaptive") != 0)
-      return refuse("%s line %zu, column mode: '%s' is not allowed: give fixed, adaptive or "
+      return refuse(T, "%s line %zu, column mode: '%s' is not allowed: give fixed, adaptive or "
                     "empty (a run that never started)", T->path, T->line[r],
                     shown(mo, b, sizeof b));
   }
   return 0;
 }
 
-static const table *sort_table; /* qsort has no context argument */
+/* A row's key and index, sorted by key (qsort has no context argument). */
+typedef struct keyed_row {
+  const char *key;
+  size_t r;
+} keyed_row;
 static int by_key(const void *a, const void *b)
 {
-  return strcmp(sort_table->key[*(const size_t *)a], sort_table->key[*(const size_t *)b]);
+  const keyed_row *x = a, *y = b;
+  const int c = strcmp(x->key, y->key);
+  return c != 0 ? c : (x->r > y->r) - (x->r < y->r);
 }
 
 /* Each row's key (the first nkey columns of spec, numbers by value, fields separated by
@@ -321,7 +329,7 @@ static int table_index(table *T, const col_spec *spec, size_t nkey, const char *
   T->key = calloc(t->nrows + 1, sizeof *T->key);
   T->order = calloc(t->nrows + 1, sizeof *T->order);
   if (T->key == NULL || T->order == NULL)
-    return refuse("out of memory reading %s", T->path);
+    return refuse(T, "out of memory reading %s", T->path);
   for (size_t r = 0; r < t->nrows; r++) {
     char buf[8192];
     size_t used = 0;
@@ -335,18 +343,25 @@ static int table_index(table *T, const col_spec *spec, size_t nkey, const char *
                                spec[i].kind == CELL_NUM ? num : s);
     }
     if (used >= sizeof buf)
-      return refuse("%s line %zu: the %s's key is over %zu bytes", T->path, T->line[r], what,
+      return refuse(T, "%s line %zu: the %s's key is over %zu bytes", T->path, T->line[r], what,
                     sizeof buf);
     if ((T->key[r] = strdup(buf)) == NULL)
-      return refuse("out of memory reading %s", T->path);
+      return refuse(T, "out of memory reading %s", T->path);
     T->order[r] = r;
   }
-  sort_table = T;
-  qsort(T->order, t->nrows, sizeof *T->order, by_key);
+  keyed_row *rows = malloc((t->nrows + 1) * sizeof *rows);
+  if (rows == NULL)
+    return refuse(T, "out of memory reading %s", T->path);
+  for (size_t r = 0; r < t->nrows; r++)
+    rows[r] = (keyed_row){T->key[r], r};
+  qsort(rows, t->nrows, sizeof *rows, by_key);
+  for (size_t r = 0; r < t->nrows; r++)
+    T->order[r] = rows[r].r;
+  free(rows);
   for (size_t i = 1; i < t->nrows; i++)
     if (strcmp(T->key[T->order[i - 1]], T->key[T->order[i]]) == 0) {
       size_t l1 = T->line[T->order[i - 1]], l2 = T->line[T->order[i]];
-      return refuse("%s lines %zu and %zu: the same %s twice (same %s): each once", T->path,
+      return refuse(T, "%s lines %zu and %zu: the same %s twice (same %s): each once", T->path,
                     l1 < l2 ? l1 : l2, l1 < l2 ? l2 : l1, what,
                     nkey == NVERDKEY ? "model, integrator, view, step and property"
                                      : "full key");
@@ -376,7 +391,8 @@ static void change(cmp *c, const char *kind, label l, const char *what, const ch
   json_object_set_new(o, "b", json_string(b));
   json_array_append_new(c->changes, o);
   if (!c->json)
-    printf("%-8s %-10s %-64s %-18s %-22s %s\n", kind, label_text[l], what, col, a, b);
+    fprintf(c->out, "%-8s %-10s %-64s %-18s %-22s %s\n", kind, label_text[l], what, col, a,
+            b);
 }
 
 /* A run as a reader names it: group/tag scenario{params} model{params} integrator step. */
@@ -596,8 +612,8 @@ static void report(cmp *c, const char *A, const char *B, const table tab[4], int
     json_object_set_new(o, "better", json_integer((json_int_t)c->better));
     json_object_set_new(o, "changed", json_integer((json_int_t)c->changed));
     json_object_set_new(o, "changes", json_incref(c->changes));
-    json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
+    json_dumpf(o, c->out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    fputc('\n', c->out);
     json_decref(o);
     return;
   }
@@ -608,7 +624,7 @@ static void report(cmp *c, const char *A, const char *B, const table tab[4], int
              c->rate_verdicts ? "" : ", not rated: judged on other runs");
   if (c->time_rtol >= 0)
     snprintf(ts, sizeof ts, "compared at rtol %g", c->time_rtol);
-  printf("%zu runs in A, %zu in B: %zu matched, %zu only in A, %zu only in B; %zu "
+  fprintf(c->out, "%zu runs in A, %zu in B: %zu matched, %zu only in A, %zu only in B; %zu "
          "regressions, %zu better, %zu changed (rtol %g; verdicts %s; timings %s)\n",
          tab[0].t.nrows, tab[1].t.nrows, c->runs[0], c->runs[1], c->runs[2], c->regressions,
          c->better, c->changed, c->rtol, vs, ts);
@@ -657,26 +673,37 @@ static int parse_args(int argc, char **argv, cmp *c)
   return -1;
 }
 
-int fb_cmd_compare(int argc, char **argv)
+int fb_compare_dirs(const char *A, const char *B, const fb_compare_opts *opts, FILE *out,
+                    int *regressions, fb_err *err)
 {
-  cmp c = {.rtol = 0.1, .time_rtol = -1};
-  const int rc = parse_args(argc, argv, &c);
-  if (rc >= 0)
-    return rc;
-  const char *A = argv[optind], *B = argv[optind + 1];
+  if (A == NULL || B == NULL || opts == NULL || out == NULL)
+    return fb_err_set(err, FB_EINVAL, "fb_compare_dirs needs two directories, options and an "
+                      "output stream (NULL)");
+  if (!(opts->rtol >= 0) || !isfinite(opts->rtol))
+    return fb_err_set(err, FB_EINVAL, "rtol %g is not allowed: give a number >= 0",
+                      opts->rtol);
+  if (!isfinite(opts->time_rtol))
+    return fb_err_set(err, FB_EINVAL, "time_rtol %g is not allowed: give a number >= 0, or "
+                      "< 0 for timings not rated", opts->time_rtol);
+  cmp c = {.rtol = opts->rtol, .time_rtol = opts->time_rtol, .json = opts->json != 0,
+           .out = out};
   table tab[4] = {0};
   int hv[2] = {0, 0};
   if (load_all(A, B, tab, hv) < 0) {
-    fprintf(stderr, "fricbench: compare: %s\n", refusal);
+    for (int i = 0; i < 4; i++)
+      if (tab[i].why[0] != '\0') {
+        fb_err_set(err, FB_EINVAL, "compare: %s", tab[i].why);
+        break;
+      }
     for (int i = 0; i < 4; i++)
       table_free(&tab[i]);
-    return FB_EXIT_USAGE;
+    return FB_EINVAL;
   }
   c.changes = json_array();
   if (!c.json)
-    printf("%-8s %-10s %-64s %-18s %-22s %s\n", "change", "label",
-           "run (group/tag scenario{params} model{params} integrator step)", "column", "A",
-           "B");
+    fprintf(out, "%-8s %-10s %-64s %-18s %-22s %s\n", "change", "label",
+            "run (group/tag scenario{params} model{params} integrator step)", "column", "A",
+            "B");
   compare_columns(&c, &tab[0], &tab[1]);
   merge_keys(&c, &tab[0], &tab[1], compare_run, run_name, "run", c.runs);
   c.rate_verdicts = c.runs[1] == 0 && c.runs[2] == 0;
@@ -686,5 +713,23 @@ int fb_cmd_compare(int argc, char **argv)
   json_decref(c.changes);
   for (int i = 0; i < 4; i++)
     table_free(&tab[i]);
-  return c.regressions > 0 ? FB_EXIT_RUNTIME : FB_EXIT_OK;
+  if (regressions != NULL)
+    *regressions = (int)(c.regressions > (size_t)INT_MAX ? (size_t)INT_MAX : c.regressions);
+  return FB_OK;
+}
+
+int fb_cmd_compare(int argc, char **argv)
+{
+  cmp c = {.rtol = 0.1, .time_rtol = -1};
+  const int rc = parse_args(argc, argv, &c);
+  if (rc >= 0)
+    return rc;
+  const fb_compare_opts o = {.rtol = c.rtol, .time_rtol = c.time_rtol, .json = c.json};
+  fb_err err = {{0}};
+  int regressions = 0;
+  if (fb_compare_dirs(argv[optind], argv[optind + 1], &o, stdout, &regressions, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_USAGE;
+  }
+  return regressions > 0 ? FB_EXIT_RUNTIME : FB_EXIT_OK;
 }

@@ -57,6 +57,7 @@
 #include "fb_report.h"
 #include "fb_suite.h"
 #include "fb_version.h"
+#include "fb_parse.h"
 
 #include <jansson.h>
 

@@ -8,10 +8,6 @@
 #include "fb_run.h"
 #include "fricbench.h"
 
-struct fb_case_handle {
-  fb_case c;
-};
-
 fb_case_handle *fb_case_open(const char *scenario, const char *model, const char *integrator,
                              fb_err *err)
 {

@@ -101,6 +101,12 @@ typedef struct fb_case {
   int integ_named;
 } fb_case;
 
+/* What fricbench.h's fb_case_handle is (case_api.c, and the clients' calls of
+ * bench/cli/client_api.c). */
+struct fb_case_handle {
+  fb_case c;
+};
+
 /* Set up a case from names; integrator NULL = the model's default.  Errors name what
  * is allowed. */
 int fb_case_init(fb_case *c, const char *scenario, const char *model, const char *integrator,

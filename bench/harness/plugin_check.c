@@ -12,6 +12,8 @@
 #include "fb_model_registry.h"
 #include "fb_normal_int.h"
 #include "fb_params.h"
+#include "fb_parse.h"
+#include "fb_integrator_int.h"
 
 /* Bounds that no sane table reaches but that keep every loop over a plugin's data finite
  * and the scratch parameter struct of check_alt_sets on the stack. */

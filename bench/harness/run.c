@@ -10,6 +10,8 @@
 #include "fb_normal_int.h"
 #include "fb_run.h"
 #include "fb_util.h"
+#include "fb_plant_int.h"
+#include "fb_integrator_int.h"
 
 static void join_names(char *buf, size_t len, const char *name, size_t *used)
 {

@@ -3,7 +3,8 @@
  *   report_util.c      strings, paths, runs.csv/orders.csv rows, series, the plot builder
  *   report_gnuplot.c   the gnuplot processes
  *   report_draw.c      a plot entry, its data file and gnuplot run, plots drawn early
- *   report_contact.c, report_spatial.c, report_pract.c   plot kinds of one topic each
+ *   report_contact.c, report_spatial.c, report_pract.c, report_two_beam.c   plot kinds of
+ *                      one topic each
  *   report_plots.c     every plot kind (calls the three above)
  *   report_html.c      the page (calls report_pract.c's table)
  *   report.c           the driver: loads, draws, writes (fb_report.h)
@@ -262,6 +263,8 @@ int plot_contact_restitution(report *rp, fb_err *err);
 int plot_conveyor(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
+/* The two-beam system's plots (report_two_beam.c): phase curves, the h x c_N x d_N grid. */
+int plot_two_beam(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);

@@ -1010,6 +1010,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_contact_restitution},
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
+    {.single = plot_two_beam},
     {.single = plot_conveyor},
     {.single = plot_practitioner},
 };

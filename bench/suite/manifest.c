@@ -18,6 +18,7 @@
 #include "fb_metrics.h"
 #include "fb_params.h"
 #include "fb_resume.h"
+#include "fb_parse.h"
 
 #define MANIFEST_HEAD "fricbench-manifest 1\n"
 #define PATH_LEN 4096

@@ -18,6 +18,8 @@
 
 #include "fb_integrator.h"
 #include "fb_plan.h"
+#include "fb_parse.h"
+#include "fb_integrator_int.h"
 
 #define PLAN_MAX_MODELS 128
 #define PLAN_MAX_NAME 49 /* inih's INI_MAX_SECTION - 1 */

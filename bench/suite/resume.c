@@ -25,6 +25,7 @@
 #include "fb_io.h"
 #include "fb_params.h"
 #include "fb_run.h"
+#include "fb_parse.h"
 
 #define HEAD_MAGIC "fricbench-journal"
 #define NTOK_HEAD 12

@@ -57,12 +57,7 @@ typedef struct fb_contact_step_type {
   int (*step)(fb_contact_stepper *s, const fb_contact_in *c, const fb_contact_step_in *in);
 } fb_contact_step_type;
 
-/* The implicit-Euler relay step of Coulomb's set-valued law (models/contact_step.c). */
-extern const fb_contact_step_type fb_contact_step_relay;
-extern const fb_contact_step_type fb_contact_step_kikuuwe_be;
-
-/* Registry (models/contact_step.c), NULL-terminated. */
-extern const fb_contact_step_type *const fb_contact_step_registry[];
+/* The kinds by index (NULL past the last) and by name ("relay", "kikuuwe-be"). */
 FB_API const fb_contact_step_type *fb_contact_step_at(size_t i);
 FB_API const fb_contact_step_type *fb_contact_step_find(const char *name);
 

@@ -64,18 +64,6 @@ FB_API int fb_params_set(const fb_param_set *set, const char *owner, void *p, co
                   const char *text, fb_err *err);
 /* Check every row of a filled struct (auto rows may be NaN). */
 FB_API int fb_params_check_all(const fb_param_set *set, const char *owner, const void *p, fb_err *err);
-/* Strict number parsing shared by every option: the whole string must be a finite
- * number (strtod syntax, no trailing characters, no empty string). */
-int fb_parse_double(const char *text, double *out);
-/* The same, returning NULL on success or why text was refused ("is empty", "has leading
- * or trailing blanks or control characters", "is not a number", "overflows ...",
- * "underflows ...", "is not finite"), to follow the quoted text in a message. */
-const char *fb_parse_double_why(const char *text, double *out);
-/* text for a one-line message: control characters as C escapes (\n, \v, \x1b, ...),
- * cut with "..." to fit len. */
-void fb_text_escape(const char *text, char *buf, size_t len);
-/* Strict non-negative integer parsing (decimal, no sign, fits in unsigned long). */
-int fb_parse_ulong(const char *text, unsigned long *out);
 /* Print "name = value unit  doc" lines (indent prefix) for `list`. */
 FB_API void fb_params_print(const fb_param_set *set, const void *p, const char *indent, FILE *fp);
 /* Format a value for humans: choice name, "auto", or %g. */

@@ -75,4 +75,39 @@ FB_API int fb_case_execute(fb_case_handle *c, size_t samples, FILE *csv, fb_case
                            fb_err *err);
 FB_API void fb_case_close(fb_case_handle *c);
 
+/* ---- Clients that drive fricbench as its command line does (the Python package,
+ * python/fricbench; docs/design.md §11): the same functions make the CLI's output. */
+
+/* The integrator `fricbench run` uses: the named one, or for a fixed step (fixed_step
+ * != 0) without a name the suite's fixed-step view's choice on that scenario (*switched
+ * = 1 when it is not the model's default, which cannot take a fixed step).  *chosen
+ * NULL: the model's default.  FB_EINVAL naming the allowed ones when the choice cannot
+ * take a fixed step; unknown names are left to fb_case_open. */
+FB_API int fb_case_integrator_for(const char *scenario, const char *model,
+                                  const char *integrator, int fixed_step, const char **chosen,
+                                  int *switched, fb_err *err);
+/* Run the case as `fricbench run --metrics` does: the suite's metrics of the run (against
+ * the scenario's reference, runs.csv's definitions) as one JSON line to `metrics`, the
+ * trajectory (all samples, `run`'s CSV layout) to csv unless NULL.  Returns FB_OK when the
+ * metrics were computed; the run's own status is in out->status and in the JSON. */
+FB_API int fb_case_execute_metrics(fb_case_handle *c, size_t samples, FILE *csv, FILE *metrics,
+                                   fb_case_summary *out, fb_err *err);
+/* Every model, scenario (with normal_contact true for those the contact scheme runs),
+ * integrator (model: the owner of a model's own scheme, null for generic ones) and normal
+ * treatment, each with its parameter rows (name, unit, doc, default, min, max, flags,
+ * choices), as one JSON object: the data of `fricbench list --json`. */
+FB_API int fb_catalog_json(FILE *fp, fb_err *err);
+
+/* `fricbench compare A B`: what changed between two suite directories (docs/design.md
+ * §10.9), the table or (json != 0) the JSON object of `compare --json` to out.
+ * *regressions: how many changes are for the worse.  FB_EINVAL with the one-line reason
+ * for a directory that is not a suite's or a malformed file, nothing written then. */
+typedef struct fb_compare_opts {
+  double rtol;      /* relative change beyond which a metric is rated (CLI default 0.1) */
+  double time_rtol; /* the same for wall_s, cpu_s; < 0: timings not rated (default) */
+  int json;         /* 1: the JSON object, 0: the table */
+} fb_compare_opts;
+FB_API int fb_compare_dirs(const char *a, const char *b, const fb_compare_opts *opts, FILE *out,
+                           int *regressions, fb_err *err);
+
 #endif
