@@ -3,7 +3,10 @@
  *     F = -S(|v_r|) phi(v_r / eps_v)
  *
  * phi = tanh (default), algebraic x/sqrt(1+x^2), or linear saturation sat(x) (the
- * Awrejcewicz choice, [Xiong2013] §5.3).  No state.  Under any load below breakaway it
+ * Awrejcewicz choice, [Xiong2013] §5.3).  phi = linear-frozen is [Xiong2013] eq. 50 as
+ * written: the same saturation with S frozen at eps_v inside the band,
+ *     F = -S(eps_v) v_r/eps_v  (|v_r| < eps_v),   F = -S(|v_r|) sgn(v_r)  beyond,
+ * continuous at |v_r| = eps_v (docs/scenarios/awrejcewicz.md).  No state.  Under any load below breakaway it
  * creeps at v ~ eps_v f/Fs: no true stick, which the drift tests must show.
  * Parameters: eps_v (m/s), auto = v_ratio * the scenario's velocity scale (v_ratio
  * default 1e-3); phi.  Kind: ODE with analytic Jacobian.
@@ -19,11 +22,13 @@
 typedef struct smooth_params {
   double eps_v;   /* regularization velocity (m/s) */
   double v_ratio; /* eps_v / v_scale for the auto eps_v */
-  double phi;     /* choice: 0 tanh, 1 algebraic, 2 linear */
+  double phi;     /* choice: 0 tanh, 1 algebraic, 2 linear, 3 linear-frozen */
   double cone;    /* 2-D contacts: choice disc or box */
 } smooth_params;
 
-static const char *const smooth_phi_names[] = {"tanh", "algebraic", "linear", NULL};
+static const char *const smooth_phi_names[] = {"tanh", "algebraic", "linear", "linear-frozen",
+                                                NULL};
+#define SMOOTH_PHI_FROZEN 3 /* linear saturation, S frozen at eps_v inside the band */
 static const char *const smooth_cone_names[] = FB_CONE_NAMES_INIT;
 
 static const fb_param_desc smooth_desc[] = {
@@ -31,7 +36,7 @@ static const fb_param_desc smooth_desc[] = {
      FB_PARAM_MIN_OPEN | FB_PARAM_AUTO, "v_ratio times the scenario's velocity scale", NULL},
     {"v_ratio", "1", "eps_v over the velocity scale (for auto eps_v)",
      offsetof(smooth_params, v_ratio), 1e-3, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
-    {"phi", "-", "smoothing function", offsetof(smooth_params, phi), 0, 0, 2, FB_PARAM_CHOICE,
+    {"phi", "-", "smoothing function", offsetof(smooth_params, phi), 0, 0, 3, FB_PARAM_CHOICE,
      NULL, smooth_phi_names},
     {"cone", "-", "friction set of 2-D contacts: disc (isotropic) or box (per axis)",
      offsetof(smooth_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, smooth_cone_names},
@@ -47,7 +52,7 @@ static int smooth_resolve(void *pv, const fb_contact_scale *sc, fb_err *err)
   return FB_OK;
 }
 
-/* phi(x) and phi'(x). */
+/* phi(x) and phi'(x) (linear-frozen's phi is linear's: only S differs, smooth_S). */
 static inline double smooth_phi(int kind, double x, double *dphi)
 {
   switch (kind) {
@@ -57,6 +62,7 @@ static inline double smooth_phi(int kind, double x, double *dphi)
     return x / q;
   }
   case 2:
+  case SMOOTH_PHI_FROZEN:
     *dphi = fabs(x) < 1.0 ? 1.0 : 0.0;
     return fb_sat(x);
   default: {
@@ -65,6 +71,19 @@ static inline double smooth_phi(int kind, double x, double *dphi)
     return th;
   }
   }
+}
+
+/* The level S the slope scales at slip speed w >= 0, and dS/dw: S(w), or for linear-frozen
+ * ([Xiong2013] eq. 50) S(eps_v) inside the band |v_r| < eps_v (dS/dw = 0 there). */
+static FB_HOT_INLINE double smooth_S(const smooth_params *p, const fb_contact_in *c, double w,
+                                     double *dS)
+{
+  if ((int)p->phi == SMOOTH_PHI_FROZEN && w < p->eps_v) {
+    if (dS != NULL)
+      *dS = 0.0;
+    return fb_contact_S(c, p->eps_v, NULL);
+  }
+  return fb_contact_S(c, w, dS);
 }
 
 /* docs/design.md §3 M1b. */
@@ -76,7 +95,7 @@ static FB_HOT_INLINE int smooth_force(const void *pv, const fb_contact_in *c, do
   const smooth_params *p = pv;
   double dphi;
   (void)z, (void)dz;
-  *F = -fb_contact_S(c, fabs(vr), NULL) * smooth_phi((int)p->phi, vr / p->eps_v, &dphi);
+  *F = -smooth_S(p, c, fabs(vr), NULL) * smooth_phi((int)p->phi, vr / p->eps_v, &dphi);
   return FB_OK;
 }
 
@@ -86,7 +105,7 @@ static int smooth_jac(const void *pv, const fb_contact_in *c, double vr, const d
   const smooth_params *p = pv;
   double dS, dphi;
   (void)z;
-  const double S = fb_contact_S(c, fabs(vr), &dS);
+  const double S = smooth_S(p, c, fabs(vr), &dS);
   const double ph = smooth_phi((int)p->phi, vr / p->eps_v, &dphi);
   J->dF_dvr = -dS * fb_sgn(vr) * ph - S * dphi / p->eps_v;
   return FB_OK;
@@ -100,7 +119,7 @@ static int smooth_force2(const void *pv, const fb_contact_in *c, const double *v
   const smooth_params *p = pv;
   double dphi;
   (void)z, (void)dz;
-  const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
+  const double w = hypot(vr[0], vr[1]), S = smooth_S(p, c, w, NULL);
   if (p->cone == FB_CONE_BOX) {
     F[0] = -S * smooth_phi((int)p->phi, vr[0] / p->eps_v, &dphi);
     F[1] = -S * smooth_phi((int)p->phi, vr[1] / p->eps_v, &dphi);

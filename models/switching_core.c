@@ -271,6 +271,22 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
       c->h = c->o.hmax;
     gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &c->sys, t, at->t1, &c->h, c->yc);
     cnt->nrejected += d->e->failed_steps - failed0;
+    /* A trial step so long that a stage left the finite numbers (a cubic spring after a
+     * long stick, docs/scenarios/awrejcewicz.md): GSL gives up on such a step (EBADFUNC)
+     * instead of shrinking it, so retry from the step start at a tenth of it.  Before, the
+     * run failed here; runs that never meet it are unchanged. */
+    for (int retry = 0; gst == GSL_EBADFUNC && c->stop == FB_ENONFINITE && retry < 40 &&
+                        c->h > 1e-14 * fmax(1.0, fabs(tprev));
+         retry++) {
+      c->stop = FB_OK;
+      *t = tprev;
+      memcpy(c->yc, c->ys, c->m * sizeof(double));
+      gsl_odeiv2_evolve_reset(d->e);
+      gsl_odeiv2_step_reset(d->s);
+      c->h *= 0.1;
+      cnt->nrejected++;
+      gst = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &c->sys, t, at->t1, &c->h, c->yc);
+    }
   }
   if (gst != GSL_SUCCESS)
     return fb_sw_step_failure(c, gst, tprev, err);

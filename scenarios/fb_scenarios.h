@@ -21,6 +21,8 @@ extern const fb_scenario_type fb_scenario_glowinski_3dof;
 extern const fb_scenario_type fb_scenario_puck;
 extern const fb_scenario_type fb_scenario_billiard;
 extern const fb_scenario_type fb_scenario_belt_2d;
+/* [Xiong2013] §5.3's conveyor oscillator (docs/scenarios/awrejcewicz.md) */
+extern const fb_scenario_type fb_scenario_awrejcewicz;
 
 /* Scenarios with normal contacts (docs/design.md §12): found by name (fb_scenario_find)
  * and run by the contact scheme, but kept out of fb_scenario_at and so out of the default

@@ -20,6 +20,7 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_puck,
     &fb_scenario_billiard,
     &fb_scenario_belt_2d,
+    &fb_scenario_awrejcewicz,
     NULL,
 };
 

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fb_seed_claims.h"
@@ -135,4 +136,33 @@ Test(seed_claims, two_beam_interaction)
   cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK);
   r = find(&c, "004", "the normal penalty");
   cr_expect_str_eq(r->verdict, "not reproduced", "%s", r->why);
+}
+
+/* Seed 002 on Awrejcewicz's oscillator ([Xiong2013] §5.3): eq49-rk4 holds the reference's
+ * stick (reproduced) or loses most of it (not reproduced); without the run, not measured. */
+Test(seed_claims, awrejcewicz_rk4_stick_claim)
+{
+  static const char *const held[] = {"58.44", "10"}, *const want[] = {"reproduced", "not reproduced"};
+  char text[1024];
+  fb_claims c;
+  fb_err err = {{0}};
+  for (int k = 0; k < 2; k++) {
+    snprintf(text, sizeof text,
+             "group,tag,scenario,model,integrator,h,status,stick_time_ref,stick_held,mod_x_l2\n"
+             "awrejcewicz,eq49-rk4,awrejcewicz,kikuuwe,rk4,0.001,ok,58.91,%s,0.0088\n"
+             "awrejcewicz,eq50-eps1e-3,awrejcewicz,smooth-sign,rkf45,nan,ok,58.91,9.44,0.296\n",
+             held[k]);
+    cr_assert_eq(fb_seed_claims_compute(text, strlen(text), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+    const fb_claim *r = find(&c, "002", "on Awrejcewicz's oscillator");
+    cr_assert_not_null(r);
+    cr_expect_str_eq(r->verdict, want[k], "%s", r->why);
+    cr_expect_float_eq(r->value, atof(held[k]) / 58.91, 1e-12);
+    cr_expect(strstr(r->why, "0.296") != NULL, "eq. 50's E_mod beside it: %s", r->why);
+  }
+  const char *none = "group,tag,scenario,model,integrator,h,status\n"
+                     "awrejcewicz,eq49-rk4,awrejcewicz,kikuuwe,rk4,0.001,diverged\n";
+  cr_assert_eq(fb_seed_claims_compute(none, strlen(none), NULL, 0, &c, &err), FB_OK, "%s", err.msg);
+  const fb_claim *r = find(&c, "002", "on Awrejcewicz's oscillator");
+  cr_expect_str_eq(r->verdict, "not measured", "%s", r->why);
+  cr_expect(strstr(r->why, "diverged") != NULL, "%s", r->why);
 }

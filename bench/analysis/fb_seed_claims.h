@@ -14,6 +14,7 @@
  *                        stated separately;
  *   002 [Xiong2013]      Dahl and LuGre drift under a sub-breakaway oscillating load, the
  *                        DAI->ODE model (kikuuwe) does not; its ODEs hold stick under RK4;
+ *                        on Awrejcewicz's oscillator (§5.3) too, close to eq. 50's orbit;
  *   003 [Shiau2005]      the multi-DOF splitting with Uzawa is first order on 2dof/3dof;
  *   004 [Engleder2002]   penalty parameter and step interact (eps x h grid); c_N, d_N
  *                        calibrated against the exact impact solution (two-beam system,

@@ -35,6 +35,8 @@ static const char *group_about(const char *g)
       {"regularization", "ladders of each regularization parameter"},
       {"drift", "the drift variants (sub-breakaway loads), every model"},
       {"grid", "[Engleder2002]'s eps x h grid on two-mass-drive (penalty model, Newmark)"},
+      {"awrejcewicz", "[Xiong2013] §5.3: the DAI->ODE (eq. 49) and the linear smoothing (eq. 50, "
+                      "eps ladder) on the conveyor oscillator; trajectories kept"},
       {"spatial", "2-D contacts: the box (pyramidal) cone on puck and billiard beside the "
                   "baseline's disc, for the models that offer the choice"},
       {"contact", "every normal treatment on bouncing-ball (e = 0.7, 0.3), block-drop and "

@@ -3,8 +3,8 @@
  *   report_util.c      strings, paths, runs.csv/orders.csv rows, series, the plot builder
  *   report_gnuplot.c   the gnuplot processes
  *   report_draw.c      a plot entry, its data file and gnuplot run, plots drawn early
- *   report_contact.c, report_spatial.c, report_pract.c, report_two_beam.c   plot kinds of
- *                      one topic each
+ *   report_contact.c, report_spatial.c, report_pract.c, report_two_beam.c,
+ *   report_awrejcewicz.c   plot kinds of one topic each
  *   report_plots.c     every plot kind (calls the three above)
  *   report_html.c      the page (calls report_pract.c's table)
  *   report.c           the driver: loads, draws, writes (fb_report.h)
@@ -269,6 +269,9 @@ int plot_two_beam(report *rp, fb_err *err);
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);
 void html_practitioner(sbuf *h, const report *rp);
+/* [Xiong2013] fig. 11 (report_awrejcewicz.c): group awrejcewicz's phase curves against the
+ * scenario's limit cycle, with period, x_a, x_b, stick fraction and orbit distances. */
+int plot_awrejcewicz(report *rp, fb_err *err);
 /* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
 const char *treatment_color(const char *tag);
 /* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that

@@ -1007,6 +1007,7 @@ static const plot_kind plot_kinds[] = {
     {"regularization", "regularization", "sensitivity to the regularization parameter",
      regularization_draw, NULL},
     {.group = "grid", .single = plots_grid}, /* group: its rows only (an early plot) */
+    {.single = plot_awrejcewicz},
     {.single = plot_contact_restitution},
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},

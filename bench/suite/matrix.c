@@ -516,6 +516,41 @@ static void stable_step_group(builder *b, const fb_model_type *const *models)
   }
 }
 
+/* [Xiong2013] §5.3, fig. 11 (group `awrejcewicz`, docs/scenarios/awrejcewicz.md): the
+ * DAI->ODE of eq. 49 (kikuuwe) at its defaults and under RK4 at 1 ms (the paper's
+ * integrator), and Awrejcewicz's linear smoothing of eq. 50 (smooth-sign, phi =
+ * linear-frozen) at each eps of the Tikhonov ladder, one experiment per eps (a sweep would
+ * write their trajectories to one file).  Trajectories kept, sampled every 10 ms: the report
+ * draws their phase curves against the limit cycle and reads period and orbit distance off
+ * them. */
+#define AWR_SAMPLES 10001
+static void awrejcewicz_group(builder *b)
+{
+  static const struct {
+    const char *tag, *model, *integrator, *set1, *set2;
+    double h;
+  } runs[] = {
+      {"eq49", "kikuuwe", NULL, NULL, NULL, NAN},
+      {"eq49-rk4", "kikuuwe", "rk4", NULL, NULL, 1e-3},
+      {"eq50-eps1e-1", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.1", NAN},
+      {"eq50-eps1e-2", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.01", NAN},
+      {"eq50-eps1e-3", "smooth-sign", NULL, "phi=linear-frozen", "eps_v=0.001", NAN},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+    const fb_model_type *m = fb_model_find(runs[k].model);
+    if (m == NULL)
+      continue;
+    fb_experiment *x = add(b, "awrejcewicz", runs[k].tag, "awrejcewicz", m, runs[k].integrator,
+                           TR | Q);
+    if (x == NULL)
+      return;
+    x->samples = AWR_SAMPLES;
+    x->h = runs[k].h;
+    x->sets[0] = runs[k].set1;
+    x->sets[1] = runs[k].set2;
+  }
+}
+
 int fb_table_default(fb_table *t)
 {
   builder b = {t, 0, 0};
@@ -676,6 +711,7 @@ int fb_table_default(fb_table *t)
   practitioner_group(&b, models);
   contact_groups(&b);
   stable_step_group(&b, models);
+  awrejcewicz_group(&b);
   two_beam_groups(&b); /* last: the rows of earlier groups keep their run ids */
   conveyor_group(&b);  /* after them, for the same reason */
   if (b.failed) {
