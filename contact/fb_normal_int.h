@@ -13,6 +13,7 @@ extern const fb_normal_type fb_normal_penalty;
 extern const fb_normal_type fb_normal_hunt_crossley;
 extern const fb_normal_type fb_normal_kikuuwe;
 extern const fb_normal_type fb_normal_moreau_jean;
+extern const fb_normal_type fb_normal_penalty_nm;
 extern const fb_normal_type fb_normal_penalty_newmark;
 
 /* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */

@@ -10,12 +10,12 @@
  * start up and never removed. */
 const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1] = {
     &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
-    &fb_normal_moreau_jean, &fb_normal_penalty_newmark, NULL,
+    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *fb_normal_names[FB_NORMAL_MAX + 1] = {"newton", "penalty-n", "hunt-crossley",
                                                   "kikuuwe-n", "moreau-jean", "penalty-nm",
-                                                  NULL};
+                                                  "penalty-newmark", NULL};
 
 const fb_normal_type *fb_normal_at(double index)
 {

@@ -21,12 +21,24 @@
  * by projected Gauss–Seidel on the impulses (exact in one sweep for one normal without
  * friction), sweeps counted as inner iterations.
  *
+ * With `linear = implicit` the plant's linear forces -D v - K x are taken implicitly in the
+ * theta-method ([AB08] §10.1's iteration matrix W = M + theta h D + theta^2 h^2 K, for
+ * structures whose stiff modes the explicit predictor cannot step: an FE frame):
+ *
+ *   W (v_{k+1} - v_k) = h [f_{k+theta} - D v_k - K (x_k + theta h v_k)] + J_n^T P_n + e_j R,
+ *
+ * f the applied force only (theta-weighted at x_k + theta h v_k), and the impulses act
+ * through W^-1 in place of M^-1 (W inverted once per step size).  `explicit` (the default)
+ * is the scheme above, unchanged.
+ *
  * Statistics as the contact scheme's: a contact phase opens at the first step with
  * P_n > 0 after a free one (onset time: the linear estimate t_k + g_k / (-J_n v_k) of the
  * gap's crossing, clamped to the step; v_in = J_n v_k) and closes at the first free step
  * after it (v_out = J_n v at its start).  lambda_n = P_n / h (the step's mean force).
  */
 #include <float.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -37,8 +49,10 @@
 #include "fb_plant_int.h"
 
 typedef struct mj_n_params {
-  double e, theta, pgs_tol, pgs_max;
+  double e, theta, pgs_tol, pgs_max, linear;
 } mj_n_params;
+
+static const char *const mj_n_linear[] = {"explicit", "implicit", NULL};
 
 static const fb_param_desc mj_n_desc[] = {
     {"e", "1", "restitution coefficient of Newton's law at the velocity level",
@@ -50,8 +64,11 @@ static const fb_param_desc mj_n_desc[] = {
      FB_PARAM_MIN_OPEN, NULL, NULL},
     {"pgs_max", "1", "sweeps of projected Gauss-Seidel at most (more: the run fails)",
      offsetof(mj_n_params, pgs_max), 1000, 1, 1e9, FB_PARAM_INT, NULL, NULL},
+    {"linear", "", "the plant's linear forces D v + K x: explicit (predictor) or implicit "
+     "(W = M + theta h D + theta^2 h^2 K, for stiff structures)", offsetof(mj_n_params, linear),
+     0, 0, 1, FB_PARAM_CHOICE, NULL, mj_n_linear},
 };
-static const fb_param_set mj_n_set = {sizeof(mj_n_params), 4, mj_n_desc};
+static const fb_param_set mj_n_set = {sizeof(mj_n_params), 5, mj_n_desc};
 
 static int mj_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
 {
@@ -81,6 +98,10 @@ typedef struct mjw {
   double *MJt, *wt; /* per contact with a tangential row: M^-1 Jt^T (n), Jt M^-1 Jt^T */
   double *lamh, *Fh; /* the step's P_n / h (nn) and R_i / h (nc), for stats.on_step */
   int *closed, *inphase;
+  /* the matrix the impulses act through: the plant's M^-1, or W^-1 (linear = implicit,
+   * Wi: n x n, for the step h_w) */
+  const double *Mi;
+  double *Wi, h_w;
   int impacted;
 } mjw;
 
@@ -91,6 +112,7 @@ static void mjw_free(void *ws)
     return;
   free(W->buf);
   free(W->closed);
+  free(W->Wi);
   free(W);
 }
 
@@ -132,6 +154,16 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->lamh = q, q += nn;
   W->Fh = q;
   W->inphase = W->closed + nn;
+  W->Mi = pl->Minv;
+  W->h_w = NAN;
+  if (nn > 0 && ((const mj_n_params *)pl->normal[0].np_)->linear == 1) { /* implicit */
+    W->Wi = calloc(n * n, sizeof(double));
+    if (W->Wi == NULL) {
+      mjw_free(W);
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    }
+    W->Mi = W->Wi; /* filled, with MJ and w, at the first step */
+  }
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
     W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
@@ -205,14 +237,14 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
         bound = h * W->u[nc + i] * ci.N;
       }
       /* the impulse that stops v_r, projected on the disc |R| <= bound; a contact with a
-       * tangential row Jt (docs/design.md §13): v_r = Jt v - u, mass 1/(Jt M^-1 Jt^T) */
+       * tangential row Jt (docs/design.md §13): v_r = Jt v - u, mass 1/(Jt Mi Jt^T) */
       const double *Jt = pl->contact[i].Jt;
-      const double mjj = Jt == NULL ? 1.0 / pl->Minv[j * n + j] : 1.0 / W->wt[i];
+      const double mjj = Jt == NULL ? 1.0 / W->Mi[j * n + j] : 1.0 / W->wt[i];
       const double vr = (Jt == NULL ? v[j] : dotn(Jt, v, n)) - W->u[i];
       const double Ri = fmin(bound, fmax(-bound, W->R[i] - mjj * vr));
       const double d = Ri - W->R[i];
-      for (size_t r = 0; r < n; r++) /* M^-1 e_j d, or M^-1 Jt^T d */
-        v[r] += (Jt == NULL ? pl->Minv[r * n + j] : W->MJt[i * n + r]) * d;
+      for (size_t r = 0; r < n; r++) /* M^-1 e_j d, or M^-1 Jt^T d (W^-1 when implicit) */
+        v[r] += (Jt == NULL ? W->Mi[r * n + j] : W->MJt[i * n + r]) * d;
       W->R[i] = Ri;
       change = fmax(change, fabs(d));
       scale = fmax(scale, fabs(Ri));
@@ -287,6 +319,49 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
   }
 }
 
+/* linear = implicit: W^-1 = (M + theta h D + theta^2 h^2 K)^-1 for step h (once per step
+ * size), the impulse columns W^-1 J_n^T and w = J_n W^-1 J_n^T, and the free velocity
+ * v_free = v_k + W^-1 h [f_{k+theta} - D v_k - K (x_k + theta h v_k)] into v
+ * ([AB08] §10.1 with the linear forces implicit). */
+static int mj_implicit_free(mjw *W, double th, double t0, double t1, double h, const double *x,
+                            double *v, fb_err *err)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn;
+  if (W->h_w != h) {
+    for (size_t i = 0; i < n * n; i++)
+      W->Wi[i] = pl->M[i] + th * h * pl->D[i] + th * th * h * h * pl->K[i];
+    gsl_matrix_view Wv = gsl_matrix_view_array(W->Wi, n, n);
+    if (gsl_linalg_cholesky_decomp1(&Wv.matrix) != GSL_SUCCESS ||
+        gsl_linalg_cholesky_invert(&Wv.matrix) != GSL_SUCCESS)
+      return fb_err_set(err, FB_ESOLVE, "moreau-jean: M + theta h D + theta^2 h^2 K is not "
+                        "positive definite (h = %g)", h);
+    for (size_t k = 0; k < nn; k++) {
+      double *c = W->MJ + k * n;
+      for (size_t i = 0; i < n; i++)
+        c[i] = dotn(W->Wi + i * n, pl->normal[k].Jn, n);
+      W->w[k] = dotn(pl->normal[k].Jn, c, n);
+    }
+    for (size_t i = 0; i < pl->nc; i++) /* the tangential rows' columns likewise */
+      if (pl->contact[i].Jt != NULL) {
+        double *c = W->MJt + i * n;
+        for (size_t r = 0; r < n; r++)
+          c[r] = dotn(W->Wi + r * n, pl->contact[i].Jt, n);
+        W->wt[i] = dotn(pl->contact[i].Jt, c, n);
+      }
+    W->h_w = h;
+  }
+  for (size_t i = 0; i < n; i++)
+    W->xp[i] = x[i] + th * h * v[i];
+  fb_plant_smooth_force(pl, t0, W->xp, v, W->f0);
+  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+  for (size_t i = 0; i < n; i++)
+    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+  for (size_t i = 0; i < n; i++)
+    v[i] += dotn(W->Wi + i * n, W->f0, n);
+  return FB_OK;
+}
+
 /* One step from at->t of o->h (landing on T, the plant's breaks inside it: t1 = t0 + h
  * accumulated, as the scheme always stepped). */
 static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
@@ -303,17 +378,24 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     h = pl->T - t0; /* land on T */
   const double t1 = t0 + h;
   memcpy(W->v0, v, n * sizeof(double));
-  /* smooth forces, theta-weighted with an explicit predictor */
-  fb_plant_smooth_force(pl, t0, x, v, W->f0);
-  for (size_t i = 0; i < n; i++)
-    W->xp[i] = x[i] + h * v[i];
-  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
-  cnt->nfe += 2;
-  for (size_t i = 0; i < n; i++)
-    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
-  fb_plant_solve_mass(pl, W->f0, W->a);
-  for (size_t i = 0; i < n; i++)
-    v[i] += W->a[i]; /* v_free */
+  if (W->Wi != NULL) {
+    const int s = mj_implicit_free(W, th, t0, t1, h, x, v, err);
+    cnt->nfe += 2;
+    if (s != FB_OK)
+      return s;
+  } else {
+    /* smooth forces, theta-weighted with an explicit predictor */
+    fb_plant_smooth_force(pl, t0, x, v, W->f0);
+    for (size_t i = 0; i < n; i++)
+      W->xp[i] = x[i] + h * v[i];
+    fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+    cnt->nfe += 2;
+    for (size_t i = 0; i < n; i++)
+      W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+    fb_plant_solve_mass(pl, W->f0, W->a);
+    for (size_t i = 0; i < n; i++)
+      v[i] += W->a[i]; /* v_free */
+  }
   /* the index set: closed normals by the predicted gap */
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];

@@ -32,6 +32,7 @@ extern const fb_scenario_type fb_scenario_block_drop;
 extern const fb_scenario_type fb_scenario_conveyor_wall;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
 extern const fb_scenario_type fb_scenario_two_beam_impact;
+extern const fb_scenario_type fb_scenario_elastic_frame;
 extern const fb_scenario_type *const fb_contact_scenario_registry[];
 
 /* Private to scenarios/ and the layers above (issue 25 item 3); plugins and embedding

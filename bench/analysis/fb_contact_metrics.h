@@ -11,6 +11,9 @@
 
 /* Tolerance of the contact reference (newton's inner stepper, atol = rtol). */
 #define FB_CONTACT_REF_TOL 1e-12
+/* DOFs above which a plant has no event-driven contact reference (FE plants: the explicit
+ * stepper of newton's smooth phases cannot step their stiff modes). */
+#define FB_CONTACT_REF_NMAX 8
 /* Impacts whose onset times are compared (t_imp_err) and complete contact phases whose
  * effective restitution is averaged (e_eff). */
 #define FB_CONTACT_NIMP 5

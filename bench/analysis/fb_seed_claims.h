@@ -18,7 +18,8 @@
  *   003 [Shiau2005]      the multi-DOF splitting with Uzawa is first order on 2dof/3dof;
  *   004 [Engleder2002]   penalty parameter and step interact (eps x h grid); c_N, d_N
  *                        calibrated against the exact impact solution (two-beam system,
- *                        not in the suite yet).
+ *                        not in the suite yet); the elastic frame self-excites without
+ *                        lift-off at low belt speed, with lift-off at high (frame.csv).
  */
 #ifndef FB_SEED_CLAIMS_H
 #define FB_SEED_CLAIMS_H
@@ -58,7 +59,10 @@ typedef struct fb_claims {
  * claims then read "not measured").  FB_EIO when runs.csv has no header or no status. */
 int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
                            size_t orders_len, fb_claims *c, fb_err *err);
-/* Read DIR/runs.csv and DIR/orders.csv, write DIR/seed-claims.csv. */
+/* The elastic frame's claim ([Engleder2002] §4) judged on the text of frame.csv
+ * (bench/analysis/fb_frame_metrics.h; NULL: "not measured"), appended to c. */
+void fb_seed_claims_frame(fb_claims *c, const char *frame_csv, size_t len);
+/* Read DIR/runs.csv, DIR/orders.csv and DIR/frame.csv, write DIR/seed-claims.csv. */
 int fb_seed_claims_write(const char *dir, fb_err *err);
 /* [Xiong2013] §5.2's claim about conveyor-wall, appended to c: it reads the trajectory of
  * the conveyor group's kikuuwe-n run under dir/traj/ (bench/analysis/seed_claim_conveyor.c). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fb_csv.h"
+#include "fb_frame_metrics.h"
 #include "fb_verdicts.h"
 #include "fb_io.h"
 #include "fb_util.h"
@@ -552,6 +553,73 @@ static void claim_004_impact(fb_claims *c, const fb_csv *T)
              "isolated-collision grid)");
 }
 
+/* [Engleder2002] §4: "self-excitation without lift off for low driving velocities and
+ * motions with lift off for higher ones" on the elastic frame, judged on frame.csv
+ * (bench/analysis/fb_frame_metrics.h): the reference run (penalty-newmark, h = 1e-5) of each
+ * case is self-excited when its oscillation is sustained over the window (amp_ratio >=
+ * FB_FRAME_SUSTAINED); case no-liftoff must be so without lift-off, case liftoff with it.
+ * The rigid cross-check (moreau-jean, h = 1e-4) is quoted beside. */
+static const char *frame_cell(const fb_csv *F, const char *tag, double h, const char *col)
+{
+  for (size_t k = 0; F != NULL && k < F->nrows; k++)
+    if (streq(cs(F, k, "tag"), tag) && cd(F, k, "h") == h && streq(cs(F, k, "status"), "ok"))
+      return cs(F, k, col);
+  return "";
+}
+
+static double frame_d(const fb_csv *F, const char *tag, double h, const char *col)
+{
+  const char *v = frame_cell(F, tag, h, col);
+  return *v ? strtod(v, NULL) : (double)NAN;
+}
+
+void fb_seed_claims_frame(fb_claims *c, const char *frame_csv, size_t len)
+{
+  fb_claim *r = claim_new(c, "004", "the elastic frame self-excites without lift-off at low "
+                          "belt speed (mu 0.1, v0 0.1 m/s, q1^0 2.5 mm) and with lift-off and "
+                          "impacts at high (mu 0.2, v0 0.5 m/s, q1^0 5 mm)",
+                          "frame group, reference (penalty-newmark, h = 1e-5) over the last "
+                          "40 % of T: self-excited when the amplitude of u_P' is sustained "
+                          "(second half / first half >= 0.97); value: lift-off fraction of "
+                          "the high-speed case");
+  fb_csv F;
+  const int have = frame_csv != NULL && fb_csv_parse(&F, frame_csv, len) == FB_OK;
+  const char *cases[2] = {"no-liftoff", "liftoff"};
+  double lo[2], ar[2], st[2], fq[2], amp[2], mj_lo[2], mj_ar[2];
+  int ok[2];
+  for (unsigned k = 0; k < 2; k++) {
+    char tag[40];
+    snprintf(tag, sizeof tag, "reference_%s", cases[k]);
+    lo[k] = have ? frame_d(&F, tag, 1e-5, "liftoff") : (double)NAN;
+    ar[k] = have ? frame_d(&F, tag, 1e-5, "amp_ratio") : (double)NAN;
+    st[k] = have ? frame_d(&F, tag, 1e-5, "stick") : (double)NAN;
+    fq[k] = have ? frame_d(&F, tag, 1e-5, "freq_hz") : (double)NAN;
+    amp[k] = have ? frame_d(&F, tag, 1e-5, "amp_v") : (double)NAN;
+    snprintf(tag, sizeof tag, "moreau-jean_%s", cases[k]);
+    mj_lo[k] = have ? frame_d(&F, tag, 1e-4, "liftoff") : (double)NAN;
+    mj_ar[k] = have ? frame_d(&F, tag, 1e-4, "amp_ratio") : (double)NAN;
+    const int sus = ar[k] >= FB_FRAME_SUSTAINED;
+    ok[k] = k == 0 ? sus && lo[k] == 0 : sus && lo[k] > 0;
+  }
+  r->value = lo[1];
+  if (isnan(ar[0]) || isnan(ar[1]))
+    verdict(r, "not measured");
+  else
+    verdict(r, ok[0] && ok[1] ? "reproduced" : ok[0] || ok[1] ? "partly" : "not reproduced");
+  snprintf(r->why, sizeof r->why,
+           "low speed: amplitude ratio %.3g (%s), stick %.3g, lift-off %.3g, %.4g Hz, u_P' "
+           "amplitude %.3g m/s; high speed: ratio %.3g (%s), stick %.3g, lift-off %.3g, %.4g "
+           "Hz, amplitude %.3g m/s; rigid contact (moreau-jean): ratio %.3g / %.3g, lift-off "
+           "%.3g / %.3g",
+           ar[0], ar[0] >= FB_FRAME_SUSTAINED ? "sustained" : "decays", st[0], lo[0], fq[0],
+           amp[0], ar[1], ar[1] >= FB_FRAME_SUSTAINED ? "sustained" : "decays", st[1], lo[1],
+           fq[1], amp[1], mj_ar[0], mj_ar[1], mj_lo[0], mj_lo[1]);
+  if (!have)
+    snprintf(r->why, sizeof r->why, "no frame.csv: the suite ran no frame group");
+  if (have)
+    fb_csv_free(&F);
+}
+
 int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,
                            size_t orders_len, fb_claims *c, fb_err *err)
 {
@@ -594,6 +662,15 @@ int fb_seed_claims_write(const char *dir, fb_err *err)
     fb_seed_claim_conveyor(c, runs, rl, dir);
   free(runs);
   free(orders);
+  /* the frame's claim reads frame.csv (bench/analysis/fb_frame_metrics.h), when written */
+  char *frame = NULL;
+  size_t fl = 0;
+  snprintf(path, sizeof path, "%s/frame.csv", dir);
+  if (st == FB_OK) {
+    const int have_frame = fb_read_file(path, &frame, &fl) == 0;
+    fb_seed_claims_frame(c, have_frame ? frame : NULL, fl);
+  }
+  free(frame);
   fb_outfile of;
   snprintf(path, sizeof path, "%s/seed-claims.csv", dir);
   if (st == FB_OK)

@@ -46,6 +46,7 @@
 
 #include "fb_verdicts.h"
 #include "fb_seed_claims.h"
+#include "fb_frame_metrics.h"
 #include "fb_cli.h"
 #include "fb_csv.h"
 #include "fb_params.h"
@@ -1042,6 +1043,8 @@ static int merge_run(merge_set *M, const char *out, int plots, size_t jobs, fb_e
     st = write_text(out, "meta.json", mo.meta, mo.meta_len, err);
   if (st == FB_OK)
     st = fb_verdicts_write(out, err);
+  if (st == FB_OK) /* after the trajectories: frame.csv reads them */
+    st = fb_frame_write(out, err);
   if (st == FB_OK)
     st = fb_seed_claims_write(out, err);
   if (st == FB_OK) {

@@ -4,7 +4,7 @@
  *   report_gnuplot.c   the gnuplot processes
  *   report_draw.c      a plot entry, its data file and gnuplot run, plots drawn early
  *   report_contact.c, report_spatial.c, report_pract.c, report_two_beam.c,
- *   report_awrejcewicz.c   plot kinds of one topic each
+ *   report_awrejcewicz.c, report_frame.c   plot kinds of one topic each
  *   report_plots.c     every plot kind (calls the three above)
  *   report_html.c      the page (calls report_pract.c's table)
  *   report.c           the driver: loads, draws, writes (fb_report.h)
@@ -265,6 +265,9 @@ int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
 /* The two-beam system's plots (report_two_beam.c): phase curves, the h x c_N x d_N grid. */
 int plot_two_beam(report *rp, fb_err *err);
+/* The elastic frame (report_frame.c): tip velocity, gap and normal force per case against
+ * the fine-step reference, and the cost per step against the element count. */
+int plot_frame(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);

@@ -1012,6 +1012,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_contact_traj},
     {.single = plot_contact_cost},
     {.single = plot_two_beam},
+    {.single = plot_frame},
     {.single = plot_conveyor},
     {.single = plot_practitioner},
 };

@@ -821,6 +821,8 @@ static int suite_outputs(suite *S, double t0, const char *date, fb_err *err)
   }
   if (st == FB_OK && o->nparts == 0) /* a part's verdicts would judge a part: merge's */
     st = fb_verdicts_write(o->out_dir, err);
+  if (st == FB_OK && o->nparts == 0) /* the frame's observables, read by its claim */
+    st = fb_frame_write(o->out_dir, err);
   if (st == FB_OK && o->nparts == 0) /* the source papers' claims, judged like the verdicts */
     st = fb_seed_claims_write(o->out_dir, err);
   if (st == FB_OK && o->nparts > 0)

@@ -27,6 +27,7 @@
 #include "fb_report.h"
 #include "fb_verdicts.h"
 #include "fb_seed_claims.h"
+#include "fb_frame_metrics.h"
 #include "fb_resume.h"
 #include "fb_schedule.h"
 #include "fb_version.h"
