@@ -22,6 +22,9 @@ extern const fb_model_type fb_model_glowinski;
 extern const fb_model_type fb_model_karnopp;
 extern const fb_model_type fb_model_kikuuwe_be;
 extern const fb_model_type fb_model_moreau_jean;
+extern const fb_model_type fb_model_simscape;
+extern const fb_model_type fb_model_gms;
+extern const fb_model_type fb_model_tamsi;
 
 /* Their suite records (include/fricbench/fb_model_suite.h), beside each type in its file. */
 extern const fb_model_suite fb_suite_naive_sign;
@@ -36,5 +39,8 @@ extern const fb_model_suite fb_suite_glowinski;
 extern const fb_model_suite fb_suite_karnopp;
 extern const fb_model_suite fb_suite_kikuuwe_be;
 extern const fb_model_suite fb_suite_moreau_jean;
+extern const fb_model_suite fb_suite_simscape;
+extern const fb_model_suite fb_suite_gms;
+extern const fb_model_suite fb_suite_tamsi;
 
 #endif

@@ -20,7 +20,10 @@
   X(fb_model_glowinski, fb_suite_glowinski)                                                    \
   X(fb_model_karnopp, fb_suite_karnopp)                                                        \
   X(fb_model_kikuuwe_be, fb_suite_kikuuwe_be)                                                  \
-  X(fb_model_moreau_jean, fb_suite_moreau_jean)
+  X(fb_model_moreau_jean, fb_suite_moreau_jean)                                                \
+  X(fb_model_simscape, fb_suite_simscape)                                                      \
+  X(fb_model_gms, fb_suite_gms)                                                                \
+  X(fb_model_tamsi, fb_suite_tamsi)
 
 #define FB_TYPE_OF_PAIR(type, suite) &type,
 #define FB_SUITE_OF_PAIR(type, suite) &suite,

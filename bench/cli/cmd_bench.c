@@ -18,7 +18,7 @@
  * largest component is reported, and one above 1e-12 fails the command (exit 1), since
  * then the two would not compute the same thing.
  * Model-owned schemes (glowinski-lie, switching's paper scheme, penalty's newmark,
- * kikuuwe-be's kbe-symplectic and kbe-relay, moreau-jean)
+ * kikuuwe-be's kbe-symplectic and kbe-relay, moreau-jean, tamsi)
  * have no hand-written twin: their ns per step is reported alone.
  *
  * Output: a table on stdout; with --out, CSV with the columns
@@ -385,7 +385,7 @@ static const char bench_help[] =
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
     "model on stick-slip under fixed-step rk4, alternating runs, medians of the repeats;\n"
     "and ns per step of the model-owned schemes glowinski-lie, paper (switching),\n"
-    "newmark (penalty), kbe-symplectic and kbe-relay (kikuuwe-be) and moreau-jean.\n"
+    "newmark (penalty), kbe-symplectic and kbe-relay (kikuuwe-be), moreau-jean and tamsi.\n"
     "Both must end in the same state (checked, exit 1 if not).\n"
     "Prints a table; --out also writes CSV (columns model,integrator,scenario,h,steps,\n"
     "ns_per_step,ns_per_rhs,loop_ns_per_step,loop_ns_per_rhs,ratio,max_rel_diff,repeats).\n"
@@ -605,7 +605,7 @@ int fb_cmd_bench(int argc, char **argv)
   static const char *const owned[][2] = {
       {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"},
       {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"},
-      {"moreau-jean", "moreau-jean"}};
+      {"moreau-jean", "moreau-jean"}, {"tamsi", "tamsi"}};
   for (size_t m = 0; o.scenario == NULL && fb_model_registry[m] != NULL && nr < 60; m++)
     if ((fb_model_registry[m]->caps & FB_MODEL_ODE) &&
         wanted(only, nonly, fb_model_registry[m]->name))

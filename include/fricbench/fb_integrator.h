@@ -13,9 +13,9 @@
  * far, which is itself a result), the forcing breaks (stepped to exactly, the stepper
  * reset there), the fixed-step grid, events' order of reports, the last good state and
  * the observer.  Every in-tree scheme is a stepper (the GSL family, heun3, beuler, bdf2,
- * glowinski, kbe, newmark, moreau-jean, event, paper and the contact scheme with its
- * normal treatments, moreau-jean's time stepping included); only a plugin's own scheme
- * may still run a whole-run evolve under fb_drive.  The contact scheme keeps its own
+ * glowinski, kbe, newmark, moreau-jean, event, paper, tamsi and the contact scheme with
+ * its normal treatments, moreau-jean's time stepping included); only a plugin's own
+ * scheme may still run a whole-run evolve under fb_drive.  The contact scheme keeps its own
  * books (flags, budget, stopped, finish below), so that its results did not change when
  * it moved onto the driver.  On return y and *t hold the last good state.
  */
