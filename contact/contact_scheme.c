@@ -28,44 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_models.h"
-#include "fb_normal_int.h"
+#include "fb_contact_ws.h"
 #include "fb_plant_int.h"
 #include "fb_integrator_int.h"
 
-typedef struct cws {
-  const fb_problem *pb;
-  const fb_plant *pl;
-  size_t n, nc, nz, nn, dim, dimY, ne;
-  fb_int_opts o;
-  gsl_odeiv2_step *step;
-  gsl_odeiv2_control *ctl;
-  gsl_odeiv2_evolve *ev;
-  gsl_odeiv2_system sys;
-  gsl_root_fsolver *root; /* Brent, for event location (allocated once) */
-  double *Y, *Y0, *Yt, *yerr, *dY, *f, *a, *lam, *w, *MJ, *F, *E0, *E1, *Et;
-  size_t *soff;
-  int *mode;  /* per normal: newton 1 = persistent contact; force laws 1 = gap < 0 */
-  int *fnewt; /* per friction contact: 1 when bounded by a newton normal */
-  int *fmode; /* newton-bounded friction: 1 stick, 0 slip */
-  double *fdir;
-  long *fnorm; /* per friction contact: its normal, or -1 */
-  unsigned long nfe;
-  fb_impact_stats st;
-  double *wlam, *wgd; /* per normal: lambda_n and gap rate at the last step end (work_n) */
-  double wt;          /* that step end's time */
-  int impacted;
-  int fail;
-  double h;      /* GSL evolve's next step */
-  double *yin;   /* the run's initial y (dim): what a failed force law leaves, as it did */
-  int nosync;    /* a force law failed: the run ends without the scheme's counts */
-  size_t q_event; /* the event the last step ended at */
-  /* a time-stepping treatment (moreau-jean): its stepper runs the plant in place of the
-   * events above, statistics into st (tso.stats) */
-  const fb_integrator_type *ts;
-  void *tsws;
-  fb_int_opts tso;
-} cws;
 
 static double dotn(const double *a, const double *b, size_t n)
 {
@@ -104,6 +70,13 @@ static int eval(cws *c, double t, const double *Y, double *dY)
   if (c->nc > 0)
     fb_plant_solve_mass(pl, c->f, c->a); /* accelerations without friction (stick force) */
   for (size_t i = 0; i < c->nc; i++) {
+    if (pl->contact[i].Jt != NULL) { /* a Jacobian row or a 2-D contact (docs/design.md §13) */
+      const int st = eval_rows(c, t, Y, dY, i);
+      if (st != FB_OK)
+        return st;
+      i += pl->contact[i].pair == FB_PAIR_X;
+      continue;
+    }
     fb_contact_in ci;
     double u, Fi = 0;
     fb_contact_in_at(pl, i, t, &ci, &u);
@@ -112,9 +85,7 @@ static int eval(cws *c, double t, const double *Y, double *dY)
       ci.N = fmax(0.0, c->lam[c->fnorm[i]]);
       ci.Fs = ci.N * pl->contact[i].law.mu_s;
     }
-    /* a contact with a tangential row (docs/design.md §13; force laws only, bind_friction)
-     * slips at Jt v - u and acts as Jt^T F; a one-DOF one at v_j - u on DOF j */
-    const double vr = fb_contact_vel(pl, i, v) - u;
+    const double vr = v[j] - u;
     double *dz = dY + 2 * n + i * nz;
     if (c->fnewt[i]) {
       for (size_t q = 0; q < nz; q++)
@@ -135,10 +106,12 @@ static int eval(cws *c, double t, const double *Y, double *dY)
         return st;
     }
     c->F[i] = Fi;
-    fb_contact_add_force(pl, i, Fi, c->f);
+    c->f[j] += Fi;
   }
   memcpy(dY, v, n * sizeof(double));
   fb_plant_solve_mass(pl, c->f, dY + n);
+  if (pl->kin.nquat > 0) /* qdot = T(q) nu: the attitudes (fb_kinematics) */
+    fb_kin_rates(pl, v, Y + c->qoff, dY + c->qoff);
   return FB_OK;
 }
 
@@ -179,6 +152,11 @@ static int events(cws *c, double t, const double *Y, double *E)
     double u;
     fb_contact_in_at(pl, i, t, &ci, &u);
     const double N = fmax(0.0, c->lam[c->fnorm[i]]);
+    if (pl->contact[i].Jt != NULL) { /* rows: the unit at its first entry */
+      if (pl->contact[i].pair != FB_PAIR_Y)
+        *e = rows_event(c, t, Y, i, N);
+      continue;
+    }
     if (c->fmode[i])
       *e = N * pl->contact[i].law.mu_s - fabs(c->F[i]);
     else
@@ -198,7 +176,7 @@ static int fired(const cws *c, size_t q, double a, double b)
     return (a >= 0 && b < 0) || (a < 0 && b >= 0);
   }
   const size_t i = q - c->nn;
-  if (!c->fnewt[i])
+  if (!c->fnewt[i] || c->pl->contact[i].pair == FB_PAIR_Y)
     return 0;
   if (c->fmode[i])
     return a >= 0 && b < 0;
@@ -291,6 +269,16 @@ static void count_phase(cws *c, size_t q, double t)
     c->st.t_first[q] = t;
 }
 
+/* newton's stick/slip switch of a unit with Jacobian rows (contact_rows.c). */
+static void rows_switch(cws *c, double t, size_t i)
+{
+  if (rows_to_slip(c, i))
+    return;
+  rows_zero(c, t, i);
+  eval(c, t, c->Y, c->dY);
+  rows_keep_stick(c, i);
+}
+
 static void maybe_stick(cws *c, double t, size_t i)
 {
   /* from v_r = 0: stick if the holding force is within the cone, else slip along it */
@@ -318,6 +306,10 @@ static void handle(cws *c, double t, size_t q)
   double *x = c->Y, *v = c->Y + n;
   if (q >= c->nn) { /* newton-bounded friction */
     const size_t i = q - c->nn;
+    if (pl->contact[i].Jt != NULL) {
+      rows_switch(c, t, i);
+      return;
+    }
     if (c->fmode[i]) {
       c->fmode[i] = 0;
       c->fdir[i] = c->F[i] > 0 ? -1.0 : 1.0;
@@ -346,7 +338,9 @@ static void handle(cws *c, double t, size_t q)
         c->st.v_out[last] = gd;
       }
       if (q == 0 && c->st.n == 1 && nm->fric >= 0)
-        c->st.vt_after_first = fb_contact_vel(pl, (size_t)nm->fric, v);
+        c->st.vt_after_first = pl->contact[nm->fric].Jt != NULL
+                                   ? rows_speed(c, t, (size_t)nm->fric, v)
+                                   : v[pl->contact[nm->fric].dof];
     }
     return;
   }
@@ -365,7 +359,9 @@ static void handle(cws *c, double t, size_t q)
   /* kinetic energy along J_n changes by m_n (v+^2 - v-^2)/2, m_n = 1/w */
   c->st.work_n += 0.5 * (gp * gp - gd * gd) / c->w[q];
   c->impacted = 1;
-  if (nm->fric >= 0 && c->fnewt[nm->fric]) {
+  if (nm->fric >= 0 && c->fnewt[nm->fric] && pl->contact[nm->fric].Jt != NULL)
+    rows_impulse(c, t, (size_t)nm->fric, P);
+  else if (nm->fric >= 0 && c->fnewt[nm->fric]) {
     const size_t i = (size_t)nm->fric, j = pl->contact[i].dof;
     fb_contact_in ci;
     double u;
@@ -384,7 +380,11 @@ static void handle(cws *c, double t, size_t q)
   eval(c, t, c->Y, c->dY);
   const double an = dotn(nm->Jn, c->dY + n, n);
   const double zeno = nm->np_[1];
-  if (an < 0 && (gp <= 0 || 2 * gp / -an < zeno)) {
+  /* or its apex gp^2 / (2 |an|) would be below the round-off of the gap's offset g_0 (a
+   * sphere's centre at z = r, g_n = z - r: the flights stall at a few ulps of r instead of
+   * shrinking to zeno_tol; plants with g_0 = 0 are not affected) */
+  const double gres = 4 * DBL_EPSILON * fabs(nm->g0);
+  if (an < 0 && (gp <= 0 || 2 * gp / -an < zeno || gp * gp < 2 * -an * gres)) {
     for (size_t i = 0; i < n; i++)
       v[i] -= MJ[i] * gp / c->w[q];
     c->st.work_n -= 0.5 * gp * gp / c->w[q];
@@ -392,7 +392,10 @@ static void handle(cws *c, double t, size_t q)
     if (isnan(c->st.t_rest))
       c->st.t_rest = t;
   }
-  if (nm->fric >= 0 && c->fnewt[nm->fric]) {
+  if (nm->fric >= 0 && c->fnewt[nm->fric] && pl->contact[nm->fric].Jt != NULL) {
+    if (c->mode[q] && rows_speed(c, t, (size_t)nm->fric, v) <= ROWS_ZERO * pl->v_scale)
+      rows_switch(c, t, (size_t)nm->fric);
+  } else if (nm->fric >= 0 && c->fnewt[nm->fric]) {
     const size_t i = (size_t)nm->fric;
     fb_contact_in ci;
     double u;
@@ -432,12 +435,16 @@ static int bind_friction(cws *c, const fb_model_type *mt, fb_err *err)
     for (size_t k = 0; k < c->nn; k++)
       if (pl->normal[k].fric == (long)i)
         c->fnorm[i] = (long)k;
+    if (pl->contact[i].pair == FB_PAIR_Y) /* a 2-D contact's y entry: its x entry's normal */
+      c->fnorm[i] = c->fnorm[i - 1];
     c->fnewt[i] = c->fnorm[i] >= 0 && (pl->normal[c->fnorm[i]].type->event ||
                                        pl->normal[c->fnorm[i]].type->stepper != NULL);
-    if (c->fnewt[i] && pl->contact[i].Jt != NULL && pl->normal[c->fnorm[i]].type->event)
-      return fb_err_set(err, FB_EUNSUP,
-                        "normal newton: friction contact %zu has a tangential row; newton's "
-                        "Coulomb impulse and stick/slip events act on one DOF", i);
+    if (pl->contact[i].Jt != NULL) {
+      const int st = rows_bind(c, mt, i, err);
+      if (st != FB_OK)
+        return st;
+      continue;
+    }
     if (!c->fnewt[i] && mt->force == NULL)
       return fb_err_set(err, FB_EUNSUP,
                         "model %s has no force law: under a normal treatment other than newton "
@@ -508,6 +515,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   c->nz = mt->nz;
   c->nn = pl->nn;
   c->dim = pb->dim;
+  c->qoff = 2 * pl->n + pl->nc * mt->nz;
   c->o = *o;
   size_t ns = 0;
   for (size_t k = 0; k < pl->nn; k++)
@@ -629,11 +637,15 @@ static void note_step(cws *c, double t)
       }
     }
     const long fi = pl->normal[k].fric;
-    if (fi >= 0 && !c->fnewt[fi] && c->impacted && isnan(c->st.t_stop)) {
+    if (fi >= 0 && pl->contact[fi].Jt != NULL) { /* rows: every treatment, newton too */
+      if (c->impacted && isnan(c->st.t_stop) &&
+          rows_speed(c, t, (size_t)fi, c->Y + c->n) < pl->v_stick)
+        c->st.t_stop = t;
+    } else if (fi >= 0 && !c->fnewt[fi] && c->impacted && isnan(c->st.t_stop)) {
       fb_contact_in ci;
       double u;
       fb_contact_in_at(pl, (size_t)fi, t, &ci, &u);
-      if (fabs(fb_contact_vel(pl, (size_t)fi, c->Y + c->n) - u) < pl->v_stick)
+      if (fabs(c->Y[c->n + pl->contact[fi].dof] - u) < pl->v_stick)
         c->st.t_stop = t;
     }
   }
@@ -684,7 +696,10 @@ static void step_begin(cws *c, double t0)
   const fb_plant *pl = c->pl;
   memcpy(c->Y0, c->Y, c->dimY * sizeof(double));
   for (size_t i = 0; i < c->nc; i++)
-    if (c->fnewt[i] && !c->fmode[i]) {
+    if (c->fnewt[i] && !c->fmode[i] && pl->contact[i].Jt != NULL) {
+      if (pl->contact[i].pair != FB_PAIR_Y)
+        rows_begin(c, t0, i);
+    } else if (c->fnewt[i] && !c->fmode[i]) {
       fb_contact_in ci;
       double u;
       fb_contact_in_at(pl, i, t0, &ci, &u);
@@ -780,6 +795,8 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   } else {
     memcpy(c->E0, c->E1, c->ne * sizeof(double));
   }
+  if (c->pl->kin.renormalize) /* asked for (fb_kinematics): never silently */
+    fb_kin_normalize(c->pl, c->Y + c->qoff);
   note_step(c, t);
   memcpy(y, c->Y, c->dim * sizeof(double));
   at->tnew = t;
@@ -859,6 +876,7 @@ const fb_integrator_type fb_integrator_contact = {
     .budget = cws_budget,
     .stopped = cws_stopped,
     .finish = cws_finish,
+    .takes_quat = 1,
 };
 
 int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_stats *st,

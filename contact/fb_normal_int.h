@@ -58,6 +58,11 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
  * itself (Coulomb with stick/slip events and the Coulomb impulse at impacts). */
 extern const fb_integrator_type fb_integrator_contact;
 
+/* 1 when integrator type can run plant pl's kinematic map (fb_kinematics): pl has none, or
+ * the type integrates it (fb_integrator_type.takes_quat) and so does the stepper of any
+ * time-stepping normal treatment of pl (contact/normal.c). */
+int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl);
+
 /* Per-impact record kept by the contact scheme. */
 #define FB_IMPACT_MAX 256
 #define FB_STATS_NN 4

@@ -95,7 +95,6 @@ typedef struct mjw {
   fb_impact_stats *st;
   double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
-  double *MJt, *wt; /* per contact with a tangential row: M^-1 Jt^T (n), Jt M^-1 Jt^T */
   double *lamh, *Fh; /* the step's P_n / h (nn) and R_i / h (nc), for stats.on_step */
   int *closed, *inphase;
   /* the matrix the impulses act through: the plant's M^-1, or W^-1 (linear = implicit,
@@ -122,7 +121,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nc * n + nc + nn + nc;
+  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nn + nc;
   mjw *W = calloc(1, sizeof *W);
   *out = NULL;
   if (W == NULL)
@@ -149,8 +148,6 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->vn0 = q, q += nn;
   W->gk = q, q += nn;
   W->u = q, q += 2 * nc;
-  W->MJt = q, q += nc * n;
-  W->wt = q, q += nc;
   W->lamh = q, q += nn;
   W->Fh = q;
   W->inphase = W->closed + nn;
@@ -168,11 +165,6 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
     W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
   }
-  for (size_t i = 0; i < nc; i++)
-    if (pl->contact[i].Jt != NULL) {
-      fb_plant_solve_mass(pl, pl->contact[i].Jt, W->MJt + i * n);
-      W->wt[i] = dotn(pl->contact[i].Jt, W->MJt + i * n, n);
-    }
   *out = W;
   return FB_OK;
 }
@@ -196,6 +188,51 @@ static int mjw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   W->impacted = 0;
   at->report = 1;
   return FB_OK;
+}
+
+/* Unit i's slip J_t v - u_surf into u[d] (d = 2 for a 2-D contact's x entry, else 1). */
+static size_t mj_rows_slip(const mjw *W, size_t i, const double *v, double *u)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t d = pl->contact[i].pair == FB_PAIR_X ? 2 : 1;
+  u[1] = 0;
+  for (size_t k = 0; k < d; k++)
+    u[k] = fb_contact_vel(pl, i + k, v) - W->u[i + k];
+  return d;
+}
+
+/* One Gauss-Seidel update of unit i's impulse R (entries i, i + 1 of a 2-D contact):
+ * the local solve W_tt dR = -u (W_tt = J_t M^-1 J_t^T), projected on the disc |R| <= bound
+ * ([AB08] eq. 10.10; exact for an isotropic W_tt, a sphere on a plane); v follows.
+ * Returns |dR|. */
+static double mj_rows_sweep(mjw *W, size_t i, double bound, double *v)
+{
+  const fb_plant *pl = W->pb->plant;
+  double u[2], R[2] = {W->R[i], 0};
+  const size_t d = mj_rows_slip(W, i, v, u);
+  if (d == 1) {
+    R[0] -= u[0] / fb_plant_contact_coupling(pl, i, i);
+  } else {
+    R[1] = W->R[i + 1];
+    const double a = fb_plant_contact_coupling(pl, i, i), o = fb_plant_contact_coupling(pl, i, i + 1);
+    const double b = fb_plant_contact_coupling(pl, i + 1, i + 1), det = a * b - o * o;
+    R[0] -= (b * u[0] - o * u[1]) / det;
+    R[1] -= (a * u[1] - o * u[0]) / det;
+  }
+  const double r = hypot(R[0], R[1]);
+  if (r > bound)
+    for (size_t k = 0; k < d; k++)
+      R[k] *= bound / r;
+  double dR[2] = {R[0] - W->R[i], d == 2 ? R[1] - W->R[i + 1] : 0};
+  memset(W->a, 0, pl->n * sizeof(double));
+  for (size_t k = 0; k < d; k++) {
+    fb_contact_add_force(pl, i + k, dR[k], W->a);
+    W->R[i + k] = R[k];
+  }
+  fb_plant_solve_mass(pl, W->a, W->xp); /* xp: scratch here (the predictor is used) */
+  for (size_t j = 0; j < pl->n; j++)
+    v[j] += W->xp[j];
+  return hypot(dR[0], dR[1]);
 }
 
 /* Projected Gauss-Seidel on P_n (normals) and R_i (friction) for the step to t1 of length
@@ -226,6 +263,8 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
     }
     for (size_t i = 0; i < nc; i++) {
       const size_t j = pl->contact[i].dof;
+      if (pl->contact[i].pair == FB_PAIR_Y)
+        continue; /* swept with its x entry */
       double bound = -1;
       for (size_t k = 0; k < nn; k++)
         if (pl->normal[k].fric == (long)i)
@@ -236,15 +275,19 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
         fb_contact_in_at(pl, i, t1, &ci, &us);
         bound = h * W->u[nc + i] * ci.N;
       }
-      /* the impulse that stops v_r, projected on the disc |R| <= bound; a contact with a
-       * tangential row Jt (docs/design.md §13): v_r = Jt v - u, mass 1/(Jt Mi Jt^T) */
-      const double *Jt = pl->contact[i].Jt;
-      const double mjj = Jt == NULL ? 1.0 / W->Mi[j * n + j] : 1.0 / W->wt[i];
-      const double vr = (Jt == NULL ? v[j] : dotn(Jt, v, n)) - W->u[i];
+      if (pl->contact[i].Jt != NULL) { /* a Jacobian row or a 2-D contact: the disc */
+        const double d = mj_rows_sweep(W, i, bound, v);
+        change = fmax(change, d);
+        scale = fmax(scale, hypot(W->R[i], pl->contact[i].pair == FB_PAIR_X ? W->R[i + 1] : 0));
+        continue;
+      }
+      /* the impulse that stops v_r, projected on the disc |R| <= bound */
+      const double mjj = 1.0 / W->Mi[j * n + j];
+      const double vr = v[j] - W->u[i];
       const double Ri = fmin(bound, fmax(-bound, W->R[i] - mjj * vr));
       const double d = Ri - W->R[i];
-      for (size_t r = 0; r < n; r++) /* M^-1 e_j d, or M^-1 Jt^T d (W^-1 when implicit) */
-        v[r] += (Jt == NULL ? W->Mi[r * n + j] : W->MJt[i * n + r]) * d;
+      for (size_t r = 0; r < n; r++)
+        v[r] += W->Mi[r * n + j] * d; /* M^-1 e_j d (W^-1 e_j d when implicit) */
       W->R[i] = Ri;
       change = fmax(change, fabs(d));
       scale = fmax(scale, fabs(Ri));
@@ -283,8 +326,12 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
           st->t_out[st->n] = st->v_out[st->n] = NAN;
         }
         st->n++;
-        if (nm->fric >= 0 && st->n == 1)
-          st->vt_after_first = fb_contact_vel(pl, (size_t)nm->fric, v);
+        if (nm->fric >= 0 && st->n == 1) {
+          double u[2];
+          st->vt_after_first = pl->contact[nm->fric].Jt != NULL
+                                   ? (mj_rows_slip(W, (size_t)nm->fric, v, u), hypot(u[0], u[1]))
+                                   : v[pl->contact[nm->fric].dof];
+        }
       }
     } else if (W->P[k] == 0 && W->inphase[k]) {
       W->inphase[k] = 0;
@@ -305,8 +352,13 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
         st->rest_lam_static = ls;
       }
       const long fi = nm->fric;
-      if (fi >= 0 && W->impacted && isnan(st->t_stop) &&
-          fabs(fb_contact_vel(pl, (size_t)fi, v) - W->u[fi]) < pl->v_stick)
+      double u[2] = {0, 0};
+      if (fi >= 0 && pl->contact[fi].Jt != NULL)
+        mj_rows_slip(W, (size_t)fi, v, u);
+      const double us = fi >= 0 && pl->contact[fi].Jt != NULL
+                            ? hypot(u[0], u[1])
+                            : fi >= 0 ? fabs(v[pl->contact[fi].dof] - W->u[fi]) : 0.0;
+      if (fi >= 0 && W->impacted && isnan(st->t_stop) && us < pl->v_stick)
         st->t_stop = t1;
     }
   }
@@ -342,13 +394,6 @@ static int mj_implicit_free(mjw *W, double th, double t0, double t1, double h, c
         c[i] = dotn(W->Wi + i * n, pl->normal[k].Jn, n);
       W->w[k] = dotn(pl->normal[k].Jn, c, n);
     }
-    for (size_t i = 0; i < pl->nc; i++) /* the tangential rows' columns likewise */
-      if (pl->contact[i].Jt != NULL) {
-        double *c = W->MJt + i * n;
-        for (size_t r = 0; r < n; r++)
-          c[r] = dotn(W->Wi + r * n, pl->contact[i].Jt, n);
-        W->wt[i] = dotn(pl->contact[i].Jt, c, n);
-      }
     W->h_w = h;
   }
   for (size_t i = 0; i < n; i++)
@@ -409,8 +454,22 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     fb_contact_in ci;
     double us;
     fb_contact_in_at(pl, i, t1, &ci, &us);
-    const double vr0 = fb_contact_vel(pl, i, W->v0) - us;
+    double vr0 = W->v0[pl->contact[i].dof] - us;
     W->u[i] = us;
+    if (pl->contact[i].Jt != NULL) { /* the unit's |u| (a 2-D contact's x entry: both) */
+      const size_t x0 = pl->contact[i].pair == FB_PAIR_Y ? i - 1 : i;
+      double ux = fb_contact_vel(pl, x0, W->v0), uy = 0;
+      fb_contact_in cx;
+      double usx;
+      fb_contact_in_at(pl, x0, t1, &cx, &usx);
+      ux -= usx;
+      if (pl->contact[x0].pair == FB_PAIR_X) {
+        double usy;
+        fb_contact_in_at(pl, x0 + 1, t1, &cx, &usy);
+        uy = fb_contact_vel(pl, x0 + 1, W->v0) - usy;
+      }
+      vr0 = hypot(ux, uy);
+    }
     W->u[nc + i] = fb_friction_mu(&pl->contact[i].law, fabs(vr0), NULL); /* mu(|v_r,k|) */
     W->R[i] = 0;
   }
@@ -425,6 +484,14 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   }
   for (size_t i = 0; i < n; i++)
     x[i] += h * ((1 - th) * W->v0[i] + th * v[i]);
+  if (pl->kin.nquat > 0) { /* Q <- exp(h/2 (0, omega_theta)) (x) Q: unit to round-off */
+    for (size_t i = 0; i < n; i++)
+      W->xp[i] = (1 - th) * W->v0[i] + th * v[i];
+    double *Q = y + 2 * n + nc * W->pb->model->type->nz;
+    fb_kin_rotate(pl, W->xp, h, Q);
+    if (pl->kin.renormalize)
+      fb_kin_normalize(pl, Q);
+  }
   mj_stats(W, t0, t1, h, y);
   at->tnew = t1;
   return FB_OK;
@@ -440,6 +507,7 @@ static const fb_integrator_type mj_n_stepper = {
     .free = mjw_free,
     .reset = mjw_reset,
     .step = mjw_step,
+    .takes_quat = 1, /* the attitude by the exponential map (fb_kin_rotate) */
 };
 
 const fb_normal_type fb_normal_moreau_jean = {

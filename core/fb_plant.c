@@ -181,6 +181,29 @@ static int check_forcing(const fb_plant *pl, const char *owner, fb_err *err)
   return st;
 }
 
+/* The kinematic map's blocks: three angular-velocity DOFs inside [0, n) each, not shared,
+ * and a unit initial quaternion (to 1e-12). */
+static int check_kinematics(const fb_plant *pl, const char *owner, fb_err *err)
+{
+  const fb_kinematics *k = &pl->kin;
+  if (k->nquat > FB_QUAT_MAX)
+    return fb_err_set(err, FB_EINVAL, "%s: %zu quaternion blocks: allowed is at most %d", owner,
+                      k->nquat, FB_QUAT_MAX);
+  for (size_t b = 0; b < k->nquat; b++) {
+    const double *q = k->quat[b].Q0;
+    const double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (k->quat[b].dof + 3 > pl->n || (b > 0 && k->quat[b].dof < k->quat[b - 1].dof + 3))
+      return fb_err_set(err, FB_EINVAL,
+                        "%s: quaternion block %zu at DOF %zu: allowed is three DOFs of its own "
+                        "below n = %zu, blocks ascending",
+                        owner, b, k->quat[b].dof, pl->n);
+    if (!(fabs(nq - 1.0) <= 1e-12))
+      return fb_err_set(err, FB_EINVAL, "%s: initial quaternion %zu has norm %.17g: allowed is 1",
+                        owner, b, nq);
+  }
+  return FB_OK;
+}
+
 int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
 {
   if (owner == NULL)
@@ -290,6 +313,9 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
       return fb_err_set(err, FB_EINVAL, "%s: normal force %g must be finite and >= 0", owner,
                         c->c0.N);
   }
+  const int stk = check_kinematics(pl, owner, err);
+  if (stk != FB_OK)
+    return stk;
   for (size_t a = 0; a < 2; a++)
     if (pl->path_dof[a] >= (long)n)
       return fb_err_set(err, FB_EINVAL, "%s: path DOF %ld, have %zu", owner, pl->path_dof[a], n);

@@ -14,6 +14,20 @@ double fb_plant_contact_stiffness(const fb_plant *pl, size_t i);
 /* Static friction force of contact i at time t0: N mu_s (N). */
 double fb_plant_contact_Fs(const fb_plant *pl, size_t i);
 
+/* The kinematic map (core/fb_kinematics.c; fb_kinematics in fricbench/fb_plant.h).  Q
+ * points at the plant's 4 nquat quaternion components (an integrator's y + 2 n + nc nz). */
+/* Qdot[4 nquat] = 1/2 (0, omega) (x) Q for each block, omega from v. */
+void fb_kin_rates(const fb_plant *pl, const double *v, const double *Q, double *Qdot);
+/* max over the blocks of |‖Q‖ - 1| (0 without blocks). */
+double fb_kin_norm_err(const fb_plant *pl, const double *Q);
+/* Every Q scaled to unit norm. */
+void fb_kin_normalize(const fb_plant *pl, double *Q);
+/* Q <- exp(h/2 (0, omega)) (x) Q with omega from v for each block: the exact rotation
+ * over h at constant omega (norm-preserving to round-off). */
+void fb_kin_rotate(const fb_plant *pl, const double *v, double h, double *Q);
+/* The quaternion product c = a (x) b ((w, x, y, z) each; c may not alias a or b). */
+void fb_quat_mul(const double *a, const double *b, double *c);
+
 /* Applied force plus -D v - K x (no friction) into f[n]. */
 void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const double *v,
                            double *f);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fb_kernel.h"
+#include "fb_plant_int.h"
 #include "fb_quiet.h"
 #include "fb_integrator_int.h"
 
@@ -119,6 +120,15 @@ static int counted_finite(const gsl_ode_ws *ws, const fb_step_at *at, const doub
   return fb_err_set(err, FB_ENONFINITE, "non-finite state at t=%.17g", at->tnew);
 }
 
+/* A plant's attitude quaternions rescaled to unit norm after a step, when it asks for it
+ * (fb_kinematics.renormalize; never silently). */
+static void renormalize(const gsl_ode_ws *ws, double *y)
+{
+  const fb_plant *pl = ws->pb->plant;
+  if (pl->kin.renormalize)
+    fb_kin_normalize(pl, y + 2 * pl->n + pl->nc * ws->pb->model->type->nz);
+}
+
 /* Fixed step: one apply() of at->dt, by the scalar kernel (fb_kernel.h) when there is
  * one.  Adaptive: one gsl_odeiv2_evolve_apply towards at->t1, rejections inside it
  * counted. */
@@ -139,6 +149,7 @@ int fb_gsl_ode_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
     at->tnew = t;
     if (st != GSL_SUCCESS)
       return step_failure(ws, st, at->t, err);
+    renormalize(ws, y);
     return counted_finite(ws, at, y, cnt, err);
   }
   const int gst = ws->kstep != NULL
@@ -156,6 +167,7 @@ int fb_gsl_ode_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
                       "bsimp refused the step at t=%.17g (its runaway test); the fixed step "
                       "%.3g is too large for it: use a smaller --h or beuler/bdf2",
                       at->t, at->dt);
+  renormalize(ws, y);
   return counted_finite(ws, at, y, cnt, err);
 }
 

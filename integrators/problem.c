@@ -24,7 +24,7 @@ void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m)
 {
   pb->plant = pl;
   pb->model = m;
-  pb->dim = 2 * pl->n + pl->nc * m->type->nz;
+  pb->dim = 2 * pl->n + pl->nc * m->type->nz + 4 * pl->kin.nquat;
 }
 
 int fb_problem_initial_state(const fb_problem *pb, double *y)
@@ -35,6 +35,8 @@ int fb_problem_initial_state(const fb_problem *pb, double *y)
   memcpy(y, pl->x0, n * sizeof(double));
   memcpy(y + n, pl->v0, n * sizeof(double));
   memset(y + 2 * n, 0, pl->nc * nz * sizeof(double));
+  for (size_t b = 0; b < pl->kin.nquat; b++) /* the attitudes after the model's states */
+    memcpy(y + 2 * n + pl->nc * nz + 4 * b, pl->kin.quat[b].Q0, 4 * sizeof(double));
   for (size_t i = 0; i < pl->nc; i++) {
     if (pl->contact[i].pair == FB_PAIR_X) { /* a 2-D contact: entries i, i+1 */
       fb_contact_in ci, ciy;
@@ -158,6 +160,8 @@ int fb_problem_deriv(const fb_problem *pb, double t, const double *y, const doub
     fb_contact_add_force(pl, i, F[i], work);
   memcpy(dydt, y + n, n * sizeof(double));
   fb_plant_solve_mass(pl, work, dydt + n);
+  if (pl->kin.nquat > 0) /* qdot = T(q) nu: the attitudes after the model's states */
+    fb_kin_rates(pl, y + n, y + 2 * n + pl->nc * nz, dydt + 2 * n + pl->nc * nz);
   /* With normal contacts the accelerations include lambda_n, held by the contact scheme
    * (treatment states, persistent-contact mode) and not seen here: unknown (docs/design.md
    * §12), so dense output falls back to lower-order Hermite. */

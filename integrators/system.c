@@ -110,6 +110,8 @@ static int rhs_eval(fb_system *s, double t, const double *y, double *dydt)
   }
   memcpy(dydt, v, n * sizeof(double));
   fb_plant_solve_mass(pl, f, dydt + n);
+  if (pl->kin.nquat > 0) /* qdot = T(q) nu: the attitudes after the model's states */
+    fb_kin_rates(pl, v, y + 2 * n + s->nc * nz, dydt + 2 * n + s->nc * nz);
   return FB_OK;
 }
 

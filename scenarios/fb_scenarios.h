@@ -20,6 +20,7 @@ extern const fb_scenario_type fb_scenario_glowinski_3dof;
 /* 2-D contacts (docs/design.md §13) */
 extern const fb_scenario_type fb_scenario_puck;
 extern const fb_scenario_type fb_scenario_billiard;
+extern const fb_scenario_type fb_scenario_sphere_drop;
 extern const fb_scenario_type fb_scenario_belt_2d;
 /* [Xiong2013] §5.3's conveyor oscillator (docs/scenarios/awrejcewicz.md) */
 extern const fb_scenario_type fb_scenario_awrejcewicz;

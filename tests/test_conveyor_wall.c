@@ -296,11 +296,17 @@ Test(conveyor_wall, newton_declared_out)
   fb_err err = {0};
   cr_assert_eq(fb_case_init(&c, "conveyor-wall", "switching", NULL, &err), FB_OK);
   cr_assert_eq(fb_case_set(&c, "normal=newton", &err), FB_OK);
-  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  /* refused when the case is prepared, or at the run's start */
+  int st = fb_case_prepare(&c, &err);
+  const char *msg = err.msg;
   fb_run_result res;
-  fb_case_run(&c, NULL, NULL, &res);
-  cr_assert_eq(res.status, FB_EUNSUP, "%d %s", res.status, res.message);
-  cr_assert(strstr(res.message, "coupled through the mass matrix") != NULL, "%s", res.message);
+  if (st == FB_OK) {
+    fb_case_run(&c, NULL, NULL, &res);
+    st = res.status;
+    msg = res.message;
+  }
+  cr_assert_eq(st, FB_EUNSUP, "%d %s", st, msg);
+  cr_assert(strstr(msg, "coupled through the mass matrix") != NULL, "%s", msg);
   fb_case_free(&c);
   const fb_normal_variant *nv = &fb_normal_variants[0];
   cr_assert(strcmp(nv->normal, "newton") == 0 && nv->coupled_why != NULL);

@@ -158,12 +158,16 @@ typedef struct fb_metrics {
    * magnitude; rest_energy_rise the largest rise of kinetic + spring + stored energy of a
    * plant nothing drives (J) */
   double push_creep_v, slide_ratio, slide_ratio_max, rest_energy_rise;
+  /* the kinematic map (fb_kinematics; docs/scenarios/sphere-drop.md): the largest
+   * |‖Q‖ - 1| of the attitude quaternions over the accepted steps (1; NaN for a plant
+   * without them): the scheme's drift, unless the plant asks for renormalization */
+  double q_norm_err;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 68
+#define FB_NMETRICS 69
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

@@ -137,6 +137,8 @@ int fb_case_run_metrics(fb_case *cs, fb_trace *tr, fb_run_result *res, FILE *fp,
   }
   if (res->status == FB_OK && kind != FB_REF_NONE)
     fb_metrics_stability(pl, &m);
+  if (res->status == FB_OK)
+    m.q_norm_err = res->q_norm_err;
   char unstable_why[160];
   const int unstable = fb_run_unstable(res->status, &m, unstable_why, sizeof unstable_why);
   if (st_ok)

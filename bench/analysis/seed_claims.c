@@ -454,6 +454,41 @@ static void claim_002_awr(fb_claims *c, const fb_csv *T)
     cat(r->why, sizeof r->why, "; not scored: %s", notok);
 }
 
+/* [Xiong2013] §5.1 (Example I, fig. 7): on the sphere dropped with spin, the DAI->ODE
+ * friction and contact integrated by RK4 keep static friction (the sphere rolls from the
+ * onset on, v_roll held) and a contact force that only repels (lambda_n >= 0).  Judged on the
+ * sphere group's run kikuuwe + kikuuwe-n under rk4 (bench/suite/matrix.c) against the
+ * closed form: rolling onset within FB_SC_SPHERE_ONSET (the regularized contact's duration
+ * plus O(h)), velocity at T within 1e-3 of |v_roll|, lambda_min >= 0. */
+#define FB_SC_SPHERE_ONSET 0.05
+static void claim_002_sphere(fb_claims *c, const fb_csv *T)
+{
+  fb_claim *r = claim_new(c, "002", "on the sphere dropped with spin (Example I) the ODE keeps "
+                          "static friction and a repulsive contact force with RK4",
+                          "sphere group, kikuuwe friction + kikuuwe-n contact under rk4 (tol "
+                          "1e-6): rolling onset within 0.05 s of the closed form, v at T within "
+                          "1e-3 |v_roll|, smallest lambda_n >= 0; value: the onset error (s)");
+  verdict(r, "not measured");
+  snprintf(r->why, sizeof r->why, "no sphere-drop run claim-rk4 in this suite");
+  for (size_t k = 0; k < T->nrows; k++) {
+    if (!streq(cs(T, k, "group"), "sphere") || !streq(cs(T, k, "tag"), "claim-rk4"))
+      continue;
+    if (!is_ok(T, k)) {
+      snprintf(r->why, sizeof r->why, "not scored: the run is %s", cs(T, k, "status"));
+      return;
+    }
+    const double on = cd(T, k, "stop_time_err"), ev = cd(T, k, "err_v_T");
+    const double lmin = cd(T, k, "lambda_min"), vroll = hypot(6.0 / 7, 2.0 / 7);
+    r->value = on;
+    const int rolls = fabs(on) <= FB_SC_SPHERE_ONSET && ev <= 1e-3 * vroll;
+    const int repels = lmin >= 0;
+    verdict(r, rolls && repels ? "reproduced" : rolls || repels ? "partly" : "not reproduced");
+    snprintf(r->why, sizeof r->why, "rolling onset %+.3g s from the closed form, |v - v_roll| "
+             "at T %.3g m/s, smallest lambda_n %.3g N", on, ev, lmin);
+    return;
+  }
+}
+
 /* ==== seed 004 ========================================================================== */
 
 static double grid_err(const fb_csv *T, const char *tag, double h, char *notok, size_t len)
@@ -639,6 +674,7 @@ int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *or
   claim_003(c, have_o ? &O : NULL);
   claim_004_grid(c, &T);
   claim_004_impact(c, &T);
+  claim_002_sphere(c, &T);
   if (have_o)
     fb_csv_free(&O);
   fb_csv_free(&T);

@@ -58,6 +58,8 @@ typedef struct fb_run_result {
   double t_reached;          /* last good time */
   fb_counters cnt;
   double wall_s, cpu_s;      /* elapsed and CPU (thread) seconds of the integration */
+  double q_norm_err;         /* largest |‖Q‖ - 1| of the plant's attitude quaternions over
+                                the reported states (NaN: the plant has none) */
 } fb_run_result;
 
 /* Limits on sizes given on the command line: a larger output grid would not fit in

@@ -239,16 +239,36 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   const fb_model_type *mt = c->md.type;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
-   * their model says so; the contact scheme of normals reads the rows of 1-D contacts
-   * (contact/contact_scheme.c), not 2-D ones. */
+   * their model says so; the contact scheme of normals reads them itself (it checks the
+   * friction model's vector law where it needs it, contact/contact_rows.c). */
   if ((pl->has_jt || pl->npairs > 0) &&
-      (pl->nn > 0 ? pl->npairs > 0
-                  : c->integ->one_dim ||
-                        (c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
+      (c->integ->one_dim ||
+       (pl->nn == 0 && c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not take 2-D contacts or contacts with a "
                       "tangential Jacobian (scenario %s; docs/design.md §13)",
                       c->integ->name, mt->name, c->sc.type->name);
+  /* The contact scheme checks a plant with Jacobian rows when it allocates (the friction
+   * model's vector law, contact/contact_rows.c): asked here, so that a refusal is the
+   * case's, before any run. */
+  if (pl->nn > 0 && (pl->has_jt || pl->npairs > 0)) {
+    void *ws = NULL;
+    fb_problem pb;
+    fb_problem_init(&pb, pl, &c->md);
+    st = c->integ->alloc(&ws, c->integ, &pb, &c->opts, err);
+    if (ws != NULL)
+      c->integ->free(ws);
+    if (st != FB_OK)
+      return st;
+  }
+  /* The kinematic map qdot = T(q) nu (fb_kinematics): only schemes that integrate it. */
+  if (pl->kin.nquat > 0 && !fb_integrator_takes_quat(c->integ, pl))
+    return fb_err_set(err, FB_EUNSUP,
+                      "%s %s does not integrate the attitude quaternions of scenario %s "
+                      "(qdot = T(q) nu; docs/scenarios/sphere-drop.md)",
+                      c->integ->takes_quat ? "normal treatment" : "integrator",
+                      c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
+                      c->sc.type->name);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)
@@ -341,6 +361,8 @@ typedef struct recorder {
   double x_bound, v_bound;
   const atomic_int *cancel;
   char why[160]; /* message when a guard stopped the run */
+  size_t qoff;    /* the plant's attitude quaternions in y (fb_kinematics), 0: none */
+  double q_err;   /* their largest |‖Q‖ - 1| so far */
 } recorder;
 
 /* Quintic Hermite in x (x, v, a at both ends), cubic in v (v, a) and in z (z, z'),
@@ -546,6 +568,8 @@ static int recorder_step(void *ctx, double t, const double *y)
   const int gst = recorder_guard(r, t, y);
   if (gst != 0)
     return gst;
+  if (r->qoff > 0)
+    r->q_err = fmax(r->q_err, fb_kin_norm_err(r->pb->plant, y + r->qoff));
   fb_trace *tr = r->tr;
   if (tr != NULL) {
     if (t < r->q.t_next && t != r->q.t_last) {
@@ -615,6 +639,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.x_bound = c->x_bound > 0 ? c->x_bound : (double)INFINITY;
   rec.v_bound = c->v_bound > 0 ? c->v_bound : (double)INFINITY;
   rec.cancel = c->cancel;
+  rec.qoff = pl->kin.nquat > 0 ? 2 * n + nc * c->md.type->nz : 0;
   if (tr != NULL) {
     tr->filled = 0;
     tr->base = 0;
@@ -651,6 +676,7 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   res->status = st;
   res->t_reached = t;
 done:
+  res->q_norm_err = rec.qoff > 0 ? rec.q_err : (double)NAN;
   if (res->status != FB_OK)
     snprintf(res->message, sizeof res->message, "%s", err.msg);
   if (ws != NULL)

@@ -45,6 +45,8 @@ static const char *group_about(const char *g)
       {"contact-wp", "bouncing-ball (e = 0.7): tolerance ladder of the contact scheme's stepper "
                      "(step ladder for moreau-jean)"},
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
+      {"sphere", "sphere-drop ([Xiong2013] §5.1): every normal treatment at mu = 0.1 and 0.2 "
+                 "(early-roll), and every friction model with a vector ODE law under penalty-n"},
       {"conveyor", "conveyor-wall (default, e = 0, pinned start): every treatment that takes "
                    "normals coupled through the mass matrix"},
       {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
@@ -828,7 +830,7 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   sb_html(&h, base);
   sb_puts(&h, "</h1>\n<p>Numerical treatments of dry friction compared on the same scenarios: does each stick, "
               "drift, chatter; how accurate is it; what does it cost.</p>\n<nav><a href=\"#answer\">Answer</a><a href=\"#run\">What was run</a>"
-              "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#omissions\">Omissions</a>"
+              "<a href=\"#verdicts\">Verdicts</a><a href=\"#seed-claims\">Seed claims</a><a href=\"#plots\">Plots</a><a href=\"#practitioner\">Practitioners</a><a href=\"#sphere\">Sphere</a><a href=\"#omissions\">Omissions</a>"
               "<a href=\"#numbers\">Numbers</a></nav>\n</header>\n");
   html_answer(&h, vt, rp);
   html_run(&h, rp);
@@ -836,6 +838,7 @@ int write_html(report *rp, const fb_vtable *vt, fb_err *err)
   html_seed_claims(&h, rp);
   html_plots(&h, rp);
   html_practitioner(&h, rp);
+  html_sphere(&h, rp);
   html_omissions(&h, rp);
   html_numbers(&h, rp);
   sb_puts(&h, "<footer class=\"small\"><p>Made by fricbench from the files of this results directory.</p></footer>\n"

@@ -275,6 +275,10 @@ void html_practitioner(sbuf *h, const report *rp);
 /* [Xiong2013] fig. 11 (report_awrejcewicz.c): group awrejcewicz's phase curves against the
  * scenario's limit cycle, with period, x_a, x_b, stick fraction and orbit distances. */
 int plot_awrejcewicz(report *rp, fb_err *err);
+/* sphere-drop (report_sphere.c): the fig. 7 panels per treatment against the closed form,
+ * and its section of report.html (key numbers, the models that cannot take part). */
+int plot_sphere(report *rp, fb_err *err);
+void html_sphere(sbuf *h, const report *rp);
 /* Colour of a normal treatment by its label (fb_normal_variants), also for "label_e0.3". */
 const char *treatment_color(const char *tag);
 /* The plots of kind `group` for `scenario` alone, or of the whole group for a kind that

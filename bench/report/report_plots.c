@@ -1015,6 +1015,7 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_frame},
     {.single = plot_conveyor},
     {.single = plot_practitioner},
+    {.single = plot_sphere},
 };
 
 int report_plot_one(report *rp, const char *group, const char *scenario, fb_err *err)

@@ -487,6 +487,80 @@ static void frame_group(builder *b)
   sweep(x, FB_SWEEP_PARAM, "scenario.ne", frame_ne, sizeof frame_ne / sizeof *frame_ne);
 }
 
+/* sphere-drop ([Xiong2013] §5.1; docs/scenarios/sphere-drop.md), group `sphere`, appended
+ * after every other group: every normal treatment of fb_normal_variants with smooth-sign
+ * (as the contact groups: newton and moreau-jean own the friction, the force laws take the
+ * model's vector law with N = lambda_n) at the default mu = 0.1 and at early-roll (mu = 0.2,
+ * rolling from inside an impact), trajectories kept every 0.5 ms; then under penalty-n every
+ * friction model with a vector ODE law (naive-sign left out: its chatter under a force law
+ * exhausts any budget, as in the contact groups); and `rest` (on the plane from t = 0, no
+ * normal contact) under rkf45 for the same models.  The models that cannot take part (no
+ * vector ODE law, or a law that reads f_app) have no rows: the report lists them with the
+ * reason the run gives (report_sphere.c). */
+#define SPHERE_SAMPLES 4001
+static void sphere_group(builder *b, const fb_model_type *const *models)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  char buf[160];
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
+    const char *sel = fb_table_strdup(b->t, buf);
+    for (int early = 0; early < 2; early++) {
+      snprintf(buf, sizeof buf, "%s%s", nv->label, early ? "_early-roll" : "");
+      const char *tag = fb_table_strdup(b->t, buf);
+      const unsigned q = !early && (nv == fb_normal_variants || strcmp(nv->normal, "penalty-n") == 0 ||
+                                    strcmp(nv->normal, "moreau-jean") == 0)
+                             ? Q
+                             : 0;
+      fb_experiment *x = add(b, "sphere", tag, "sphere-drop", m, NULL, TR | q);
+      if (x == NULL || tag == NULL || sel == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->samples = SPHERE_SAMPLES;
+      size_t k = 0;
+      x->sets[k++] = sel;
+      if (nv->set != NULL)
+        x->sets[k++] = nv->set;
+      if (early)
+        x->sets[k++] = "mu=0.2";
+    }
+  }
+  /* seed 002's claim on its own system (bench/analysis/seed_claims.c): the DAI->ODE pair
+   * (kikuuwe friction, kikuuwe-n contact) under RK4 */
+  const fb_model_type *kk = fb_model_find("kikuuwe");
+  fb_experiment *xk = kk != NULL ? add(b, "sphere", "claim-rk4", "sphere-drop", kk, "rk4", 0) : NULL;
+  if (xk != NULL) {
+    xk->samples = SPHERE_SAMPLES;
+    xk->sets[0] = "scenario.normal=kikuuwe-n";
+    xk->tol = 1e-6;
+  }
+  for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
+    if (*mm == m || strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL ||
+        ((*mm)->caps & FB_MODEL_NEEDS_FAPP))
+      continue;
+    fb_experiment *x = add(b, "sphere", "friction", "sphere-drop", *mm, NULL, 0);
+    if (x == NULL)
+      return;
+    x->samples = SPHERE_SAMPLES;
+    x->sets[0] = "scenario.normal=penalty-n";
+  }
+  /* rest = 1: on the plane from t = 0, no normal contact: the friction-only plant under the
+   * generic explicit stepper rkf45 (the GSL ODE system integrates the attitude), every
+   * model with a vector ODE law but naive-sign */
+  for (const fb_model_type *const *mm = models; *mm != NULL; mm++) {
+    if (strcmp((*mm)->name, "naive-sign") == 0 || (*mm)->force2 == NULL)
+      continue;
+    fb_experiment *x = add(b, "sphere", "rest", "sphere-drop", *mm, "rkf45", 0);
+    if (x == NULL)
+      return;
+    x->samples = SPHERE_SAMPLES;
+    x->sets[0] = "rest=1";
+  }
+}
+
 /* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
@@ -784,6 +858,7 @@ int fb_table_default(fb_table *t)
   awrejcewicz_group(&b);
   two_beam_groups(&b);
   frame_group(&b); /* the newest last: the rows before them keep their run ids */
+  sphere_group(&b, models); /* after them, for the same reason */
   conveyor_group(&b); /* after them, for the same reason */
   if (b.failed) {
     fb_table_free(t);

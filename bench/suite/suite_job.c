@@ -43,6 +43,8 @@ int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result
   }
   if (status == FB_OK && have_ref)
     fb_metrics_stability(pl, m);
+  if (status == FB_OK)
+    m->q_norm_err = res->q_norm_err;
   if (st_ok)
     fb_stream_free(&stream);
   return status;

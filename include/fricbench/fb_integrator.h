@@ -71,7 +71,7 @@ typedef struct fb_observer {
 typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
-  size_t dim; /* 2 n + nc nz */
+  size_t dim; /* 2 n + nc nz + 4 nquat (the plant's quaternions last, fb_kinematics) */
 } fb_problem;
 
 /* Initial y: x0, v0 and the model's initial states. */
@@ -181,6 +181,10 @@ typedef struct fb_integrator_type {
   /* At the end of a run under fb_drive, whatever its status st: hand over what the
    * scheme kept for itself (counts, statistics).  Never changes y or the steps. */
   void (*finish)(void *ws, int st, fb_counters *cnt);
+  /* 1: integrates the plant's kinematic map qdot = T(q) nu (the quaternions of
+   * fb_kinematics, at the end of y); 0: refused, with the reason, for plants that have one
+   * (fb_integrator_takes_quat) */
+  int takes_quat;
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */

@@ -89,6 +89,27 @@ typedef struct fb_forcing {
   double amp, omega; /* FB_FORCING_COS: amplitude (N), angular frequency (rad/s) */
 } fb_forcing;
 
+/* The kinematic map qdot = T(q) nu (docs/scenarios/sphere-drop.md "The kinematic map"):
+ * generalized velocities nu = v (n of them) that are not the rates of the positions.  The
+ * positions are q = (x, Q): x (n) with x' = v as everywhere else (for a rotational DOF the
+ * time integral of its omega, a bookkeeping coordinate), followed by one unit quaternion
+ * Q = (w, x, y, z) per block, Q' = 1/2 (0, omega) (x) Q with omega = (v[dof], v[dof+1],
+ * v[dof+2]) in the space frame ([Xiong2013] §5.1).  The quaternions sit at the end of an
+ * integrator's state, after the model's states (fb_problem: y = [x, v, z, Q]).  nquat = 0
+ * (what fb_plant_alloc sets): T = I, nothing changes. */
+#define FB_QUAT_MAX 2
+typedef struct fb_quat_block {
+  size_t dof;   /* first of its three angular-velocity DOFs (space frame, rad/s) */
+  double Q0[4]; /* initial attitude (w, x, y, z), unit */
+} fb_quat_block;
+typedef struct fb_kinematics {
+  size_t nquat;                   /* quaternion blocks, 0 ... FB_QUAT_MAX */
+  fb_quat_block quat[FB_QUAT_MAX];
+  int renormalize;                /* 1: schemes that integrate the map rescale every Q to unit
+                                     norm after each step; 0 (default): never, so that the
+                                     drift max |‖Q‖ - 1| is the scheme's own */
+} fb_kinematics;
+
 struct fb_plant_ext; /* private to core/fb_plant.c */
 
 typedef struct fb_plant {
@@ -126,6 +147,7 @@ typedef struct fb_plant {
   long path_dof[2];           /* DOFs of the body's path in the plane (x-y plots and the path
                                  error of 2-D scenarios, docs/design.md §13); -1: none */
   fb_forcing forcing;         /* force as data, optional (above) */
+  fb_kinematics kin;          /* the kinematic map (above); nquat = 0: T = I */
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
