@@ -355,6 +355,11 @@ typedef struct recorder {
   double *yp, *dyp, *dy;   /* dim each: previous state, its derivative, current derivative */
   double *Fp, *F, *work;   /* nc, nc, n */
   int *sp, *sk;            /* nc, nc */
+  /* the stepper's own dense output (fb_integrator_type.dense), NULL: none */
+  int (*dense)(void *ws, double ta, double tb, double t, double *y);
+  void *dense_ws;
+  double *yd, *Fd;         /* dim, nc: a dense output sample and its forces */
+  int *sd;                 /* nc: its stick flags */
   int status;
   /* guards checked after every accepted step (fb_case: x_bound, v_bound, cancel) */
   size_t n;
@@ -406,6 +411,27 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
   }
   tr->t[k] = tk;
   tr->filled = g + 1;
+}
+
+/* Sample k (just recorded by Hermite) from the stepper's own dense output of the step
+ * (r->tp, t] where it has one: every component it interpolates (the rest keep Hermite's
+ * values), and F and stick from the model at that state.  The stepper's interpolant is as
+ * accurate as its steps (dop853's is of order 7: docs/integrators/dop853.md), Hermite's
+ * is not (docs/design.md §4). */
+static void record_dense(recorder *r, size_t k, double tk, double t)
+{
+  fb_trace *tr = r->tr;
+  const size_t dim = tr->dim, nc = tr->nc, slot = k - tr->base;
+  if (r->dense(r->dense_ws, r->tp, t, tk, r->yd) != FB_OK)
+    return;
+  double *out = tr->y + slot * dim;
+  for (size_t i = 0; i < dim; i++)
+    if (isfinite(r->yd[i]))
+      out[i] = r->yd[i];
+  if (fb_problem_output(r->pb, tk, out, r->Fd, r->sd) == FB_OK) {
+    memcpy(tr->F + slot * nc, r->Fd, nc * sizeof(double));
+    memcpy(tr->stick + slot * nc, r->sd, nc * sizeof(int));
+  }
 }
 
 /* A streamed trace whose window is full before sample k: hand all but the last sample to
@@ -533,6 +559,8 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
         return r->status = FB_EIO;
       }
       record_sample(r, k, tk, theta, h, y);
+      if (theta < 1.0 && r->dense != NULL)
+        record_dense(r, k, tk, t);
       if (k + 1 == tr->ns)
         break;
     }
@@ -615,8 +643,8 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   fb_err err = {{0}};
   memset(res, 0, sizeof *res);
   const size_t n = pl->n;
-  double *y = calloc(4 * dim + 2 * nc + n + 1, sizeof(double));
-  int *ibuf = calloc(2 * nc + 1, sizeof(int));
+  double *y = calloc(5 * dim + 3 * nc + n + 1, sizeof(double));
+  int *ibuf = calloc(3 * nc + 1, sizeof(int));
   void *ws = NULL;
   recorder rec = {0};
   if (y == NULL || ibuf == NULL) {
@@ -633,8 +661,11 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.Fp = rec.dy + dim;
   rec.F = rec.Fp + nc;
   rec.work = rec.F + nc;
+  rec.yd = rec.work + n;
+  rec.Fd = rec.yd + dim;
   rec.sp = ibuf;
   rec.sk = ibuf + nc;
+  rec.sd = ibuf + 2 * nc;
   rec.n = n;
   rec.x_bound = c->x_bound > 0 ? c->x_bound : (double)INFINITY;
   rec.v_bound = c->v_bound > 0 ? c->v_bound : (double)INFINITY;
@@ -651,6 +682,8 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   res->status = c->integ->alloc(&ws, c->integ, pb, &c->opts, &err);
   if (res->status != FB_OK)
     goto done;
+  rec.dense = c->integ->dense;
+  rec.dense_ws = ws;
   /* Quiet steps (fb_quiet.h) when a step without a grid point only does recorder_skip:
    * a stepper with a fast path (the fixed-step rk4 kernels) then calls the recorder only
    * for the steps that fill the grid (1001 of 1e6 in `fricbench bench`). */

@@ -780,6 +780,14 @@ int fb_table_default(fb_table *t)
         sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, fb_model_suite_of(*m)->wp[i],
                   s == 0 && i == 0 ? Q : 0),
               FB_SWEEP_TOL, NULL, tols, sizeof tols / sizeof tols[0]);
+  /* dop853 on the same ladders beside every rk8pd one (docs/integrators/dop853.md): the
+   * two 8th-order pairs side by side in the work-precision diagrams */
+  for (size_t s = 0; s < 2; s++)
+    for (m = models; *m != NULL; m++)
+      for (size_t i = 0; i < 4 && fb_model_suite_of(*m)->wp[i] != NULL; i++)
+        if (strcmp(fb_model_suite_of(*m)->wp[i], "rk8pd") == 0)
+          sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, "dop853", 0), FB_SWEEP_TOL,
+                NULL, tols, sizeof tols / sizeof tols[0]);
   /* cost against mu: the sledges with A = 10 (stick and slip at every mu), the A = 2
    * series (pure stick from mu = 0.204 on) and stick-slip */
   static const struct {

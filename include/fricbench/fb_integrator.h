@@ -185,6 +185,12 @@ typedef struct fb_integrator_type {
    * fb_kinematics, at the end of y); 0: refused, with the reason, for plants that have one
    * (fb_integrator_takes_quat) */
   int takes_quat;
+  /* ---- dense output (NULL: none; the recorder then interpolates by Hermite)
+   * The scheme's own interpolant of its last accepted step [ta, tb] at t in it, into
+   * y[dim]; a component it does not interpolate is NaN (the recorder's Hermite fills it).
+   * Called by the observer, between steps; may evaluate the RHS (counted in the run's
+   * counters).  FB_EUNSUP when the last accepted step is not [ta, tb]. */
+  int (*dense)(void *ws, double ta, double tb, double t, double *y);
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
