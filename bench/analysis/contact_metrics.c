@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fb_contact_metrics.h"
+#include "fb_engine.h"
 
 #define FB_CONTACT_REF_MJ_STEPS 1e5
 
@@ -65,11 +66,16 @@ int fb_contact_reference(const fb_case *cs, unsigned long max_steps, unsigned lo
                          fb_impact_stats *ref, fb_err *err)
 {
   fb_case rc;
-  int st = fb_case_init(&rc, cs->sc.type->name, cs->md.type->name, NULL, err);
+  /* an engine steps its contacts itself (docs/engines.md): its contact reference is the
+   * contact scheme's with smooth-sign, the suite's friction model of the contact groups */
+  const int engine = fb_engine_of_model(cs->md.type) != NULL;
+  int st = fb_case_init(&rc, cs->sc.type->name, engine ? "smooth-sign" : cs->md.type->name,
+                        NULL, err);
   if (st != FB_OK)
     return st;
   memcpy(rc.sc.params, cs->sc.params, cs->sc.type->params->size);
-  memcpy(rc.md.params, cs->md.params, cs->md.type->params->size);
+  if (!engine)
+    memcpy(rc.md.params, cs->md.params, cs->md.type->params->size);
   /* an FE plant (elastic-frame): the event-driven newton reference steps its stiff
    * structural modes with an explicit stepper, which cannot finish; its reference is a
    * converged fine-step run of the suite's frame group (docs/scenarios/elastic-frame.md) */
