@@ -259,6 +259,8 @@ int plot_xy_all(report *rp, fb_err *err);
 /* The normal-contact plots (report_contact.c): effective against nominal e, bounce
  * trajectories against the reference, cost against stiffness. */
 int plot_contact_restitution(report *rp, fb_err *err);
+/* conveyor-wall's coordinates, normal forces and energy balance (report_conveyor.c). */
+int plot_conveyor(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
 /* The two-beam system's plots (report_two_beam.c): phase curves, the h x c_N x d_N grid. */
