@@ -275,6 +275,8 @@ static double mech_energy(const fb_plant *pl, const double *y)
 {
   const size_t n = pl->n;
   const double *x = y, *v = y + n;
+  if (pl->banded) /* O(n bw): the band's quadratic forms */
+    return 0.5 * fb_band_quad(pl, pl->Mb, v) + (pl->has_K ? 0.5 * fb_band_quad(pl, pl->Kb, x) : 0.0);
   double e = 0.0;
   for (size_t j = 0; j < n; j++) {
     if (pl->M_diagonal) {
@@ -583,7 +585,7 @@ void fb_metrics_stability(const fb_plant *pl, fb_metrics *m)
   const double span = pl->T - pl->t0;
   double mass = 0.0;
   for (size_t j = 0; j < pl->n; j++)
-    mass += pl->M[j * pl->n + j];
+    mass += pl->banded ? pl->Mb[j * (pl->bw + 1)] : pl->M[j * pl->n + j];
   const double norm = fmax(isnan(m->own_x_l2) ? 0.0 : m->own_x_l2, pl->L * sqrt(span));
   const double r_disc = norm > 0 ? m->disc_x_l2 / norm : (double)NAN;
   const double e_ref = m->energy_ref_max > 0 ? m->energy_ref_max

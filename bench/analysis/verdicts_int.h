@@ -20,13 +20,16 @@ typedef struct vrun {
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
   double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached;
+  /* the chain's cost against n (group scale, docs/scenarios/chain.md): steps (its CPU
+   * seconds: cpu_s below) */
+  double nsteps;
   int unstable;
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
   const char *sparams;
   double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
   /* the practitioners' questions (docs/design.md §6) and the CPU time, for the engines'
-   * rows (docs/engines.md) */
+   * rows (docs/engines.md) and the chain's cost against n */
   double push_creep_v, slide_ratio, slide_ratio_max, cpu_s;
   int ok;
 } vrun;

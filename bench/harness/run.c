@@ -152,9 +152,11 @@ static int case_bounds(fb_case *c)
     return FB_ENOMEM;
   fb_plant_smooth_force(pl, pl->t0, pl->x0, pl->v0, f);
   double fsum = 0, minv = 0, x0 = 0, v = fabs(pl->v_scale);
+  if (pl->banded)
+    minv = fb_plant_minv_norm(pl);
   for (size_t i = 0; i < n; i++) {
     double row = 0;
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n && !pl->banded; j++)
       row += fabs(pl->Minv[i * n + j]);
     minv = fmax(minv, row);
     fsum = fmax(fsum, fabs(f[i]));
@@ -278,6 +280,17 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->integ->takes_quat ? "normal treatment" : "integrator",
                       c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
                       c->sc.type->name);
+  /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
+   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
+  if (pl->banded &&
+      !fb_plant_banded_ok(mt->name, c->integ->name,
+                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
+                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
+    return fb_err_set(err, FB_EUNSUP,
+                      "integrator %s of model %s does not run a banded plant (scenario %s, n = "
+                      "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "
+                      "that do",
+                      c->integ->name, mt->name, c->sc.type->name, pl->n);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)

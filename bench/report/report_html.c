@@ -49,6 +49,8 @@ static const char *group_about(const char *g)
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
       {"sphere", "sphere-drop ([Xiong2013] §5.1): every normal treatment at mu = 0.1 and 0.2 "
                  "(early-roll), and every friction model with a vector ODE law under penalty-n"},
+      {"conveyor", "conveyor-wall (default, e = 0, pinned start): every treatment that takes "
+                   "normals coupled through the mass matrix"},
       {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
                        "0.1 ms, sliding at r = 2, rest energy; the puck's yaw sweep"},
   };

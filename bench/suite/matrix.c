@@ -289,6 +289,55 @@ static void contact_groups(builder *b)
   }
 }
 
+/* The group `conveyor` (docs/scenarios/conveyor-wall.md): conveyor-wall, its e = 0 and
+ * pinned-start variants under every treatment that takes normals coupled through the mass
+ * matrix (fb_normal_variant.coupled_why NULL; the others are listed with their reason by
+ * the report), with the friction model kikuuwe, whose ODE law holds stick under the force
+ * laws (moreau-jean solves the friction itself); trajectories on a 1 ms grid. */
+#define CONVEYOR_MODEL "kikuuwe"
+#define CONVEYOR_SAMPLES 3001
+static void conveyor_group(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONVEYOR_MODEL);
+  if (m == NULL || fb_scenario_find(FB_CONVEYOR_SCENARIO) == NULL)
+    return;
+  static const struct {
+    const char *suffix, *set;
+  } variants[] = {{"", NULL}, {"_e0", "e=0"}, {"_pinned", "pinned=1"}};
+  char buf[160];
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    if (nv->coupled_why != NULL)
+      continue;
+    snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
+    const char *sel = fb_table_strdup(b->t, buf);
+    /* quick: the reference's scheme, the cross-check's, and the paper's DAI->ODE (kikuuwe-n,
+     * whose run the seed claim reads) */
+    const unsigned q = strcmp(nv->normal, "moreau-jean") == 0 ||
+                               strcmp(nv->normal, "penalty-n") == 0 ||
+                               strcmp(nv->normal, "kikuuwe-n") == 0
+                           ? Q : 0;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      /* Flores et al.'s chi = 8 (1 - e)/(5 e v_in) has no value at e = 0 */
+      if (nv->set != NULL && strstr(nv->set, "flores") != NULL && strcmp(variants[v].suffix, "_e0") == 0)
+        continue;
+      snprintf(buf, sizeof buf, "%s%s", nv->label, variants[v].suffix);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = add(b, "conveyor", tag, FB_CONVEYOR_SCENARIO, m, NULL, TR | (v == 0 ? q : 0));
+      if (x == NULL || tag == NULL || sel == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->samples = CONVEYOR_SAMPLES;
+      size_t k = 0;
+      x->sets[k++] = sel;
+      if (nv->set != NULL)
+        x->sets[k++] = nv->set;
+      if (variants[v].set != NULL)
+        x->sets[k++] = variants[v].set;
+    }
+  }
+}
+
 /* The two-beam system of [Engleder2002] §3 (docs/scenarios/two-beam-impact.md):
  *  - two-beam: both cases, (e, Omega) = (0.3, 0.81) and (0.7, 1.569), under the reference
  *    newton, the paper's penalty-nm (c_N = 1e4, d_N = 50 / 20, h = 1e-4), penalty-n
@@ -510,6 +559,38 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
       return;
     x->samples = SPHERE_SAMPLES;
     x->sets[0] = "rest=1";
+  }
+}
+
+/* The chain's cost against its size (docs/scenarios/chain.md "Cost against n"; group `scale`):
+ * every treatment of a banded plant at n = 10, 100, 1000, 10000 (store=banded, so that every
+ * n runs the same code), 500 fixed steps of 1e-3 s (T = 0.5: block 1 breaks loose at 0.29 s)
+ * and 200 of rk4 at 1e-5 s (the regularized law's step); the report plots CPU time per step
+ * and per simulated second against n with the growth exponent.  Short spans, so the group
+ * adds about a second of CPU to the suite; 11 samples (a trajectory of n = 1e4 is 2e4 wide). */
+static const double scale_n[] = {10000, 1000, 100, 10}; /* --quick runs the first three */
+
+static void scale_group(builder *b)
+{
+  static const struct {
+    const char *model, *integ, *T;
+    double h;
+  } rows[] = {{"moreau-jean", "moreau-jean", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-relay", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-symplectic", "T=0.5", 1e-3},
+              {"smooth-sign", "rk4", "T=0.002", 1e-5}};
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    const fb_model_type *m = fb_model_find(rows[r].model);
+    if (m == NULL)
+      continue;
+    fb_experiment *x = add(b, "scale", rows[r].integ, "chain", m, rows[r].integ, Q);
+    if (x == NULL)
+      return;
+    x->sets[0] = "store=banded";
+    x->sets[1] = rows[r].T;
+    x->h = rows[r].h;
+    x->samples = 11;
+    sweep(x, FB_SWEEP_PARAM, "scenario.n", scale_n, sizeof scale_n / sizeof *scale_n);
   }
 }
 
@@ -805,8 +886,10 @@ int fb_table_default(fb_table *t)
     const int spatial = scenario_spatial(*sc);
     for (m = models; *m != NULL; m++) {
       const char *integ = spatial ? spatial_integrator(*m, NULL, 0) : NULL;
-      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own */
-      const unsigned q = spatial && strcmp((*sc)->name, "puck") != 0 ? 0 : Q;
+      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own, and
+       * the chain by the scale group */
+      const unsigned q =
+          (spatial && strcmp((*sc)->name, "puck") != 0) || strcmp((*sc)->name, "chain") == 0 ? 0 : Q;
       if (integ == NULL || *integ != '\0')
         add(&b, "baseline", "", (*sc)->name, *m, integ, TR | q);
     }
@@ -958,9 +1041,11 @@ int fb_table_default(fb_table *t)
   stable_step_group(&b, models);
   awrejcewicz_group(&b);
   two_beam_groups(&b);
-  frame_group(&b); /* the newest last: the rows before them keep their run ids */
+  frame_group(&b);
+  scale_group(&b); /* the newest last: the rows before them keep their run ids */
   sphere_group(&b, models); /* after them, for the same reason */
   engine_groups(&b); /* the newest last: main's rows keep their run ids */
+  conveyor_group(&b); /* after them, for the same reason */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

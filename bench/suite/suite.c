@@ -716,9 +716,11 @@ static void job_refs(suite *S, job *jb, double hmin)
     S->refs[r].want_traj = 1;
   jb->ref = r;
   jb->own = SIZE_MAX;
-  if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
-    return; /* [Engleder2002]'s picture, and the contact runs (measured against the
-               contact reference): no discretization study there */
+  if (strcmp(x->group, "grid") == 0 || strcmp(x->group, "scale") == 0 ||
+      jb->cs.sc.plant.nn > 0)
+    return; /* [Engleder2002]'s picture, the chain's cost against n (docs/scenarios/chain.md)
+               and the contact runs (measured against the contact reference): no
+               discretization study there */
   if (fb_model_suite_of(jb->cs.md.type)->exact_limit) {
     jb->own = r; /* no regularization: the Coulomb reference is its own */
     return;
