@@ -7,13 +7,15 @@
 # Variables (-e): sdir, fmt, out, data, np (panels), pfirst, plast (words: the first and
 # last block of each panel, 1-based), colors, pts, dts (words per block: colour per
 # treatment, point type per treatment, dash type per variant), scen, W, H, note (a line at
-# the bottom right: points drawn at the round-off floor or the blow-up ceiling; may be '').
+# the bottom right: points drawn at the round-off floor or the blow-up ceiling; may be ''),
+# nlo, nhi, clo, chi, elo, ehi (the ranges of evaluations, CPU time and error: every panel's).
 # Legibility: the legend is outside the data, right of each row's CPU-time panel.
 
 load sdir.'/common.gp'
 set multiplot title scen font ',15'
 if (exists("note") && note ne '') { set label 98 note at screen 0.99, screen 0.012 right font ',10' tc rgb '#444444' front }
 set logscale xy
+set yrange [elo:ehi]
 set format x '10^{%L}'
 set format y '10^{%L}'
 
@@ -30,12 +32,14 @@ do for [p = 1:np] {
   set lmargin at screen 0.07
   set rmargin at screen 0.36
   set xlabel 'RHS evaluations of the run [1]'
+  set xrange [nlo:nhi]
   set ylabel 'L2 error of x vs reference [m s^{1/2}]'
   plot for [k = k0:k1] data index (k - 1) u 1:3 w lp lw 2 ps 1.3 pt int(word(pts, k)) dt int(word(dts, k)) \
          lc rgb word(colors, k) notitle
   set lmargin at screen 0.43
   set rmargin at screen 0.70
   set xlabel 'CPU time of the run [s]'
+  set xrange [clo:chi]
   set ylabel ''
   plot for [k = k0:k1] data index (k - 1) u 2:3 w lp lw 2 ps 1.3 pt int(word(pts, k)) dt int(word(dts, k)) \
          lc rgb word(colors, k) title columnheader(1)

@@ -203,12 +203,12 @@ static void html_docs(sbuf *h, const report *rp, const char *scn)
       char line[1024];
       const size_t n = e != NULL ? (size_t)(e - tr - 1) : strlen(tr + 1);
       snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), tr + 1);
-      sb_puts(h, "<p>docs/design.md §5 table (id | source | reference | status):</p><pre>");
+      sb_puts(h, "<p>Its row of the scenario table of docs/design.md §5 (id | source | reference | status):</p><pre>");
       sb_html(h, line);
       sb_puts(h, "</pre>\n");
     }
     if (s != NULL) {
-      sb_puts(h, "<h3>Equations, parameters and reference</h3>\n");
+      sb_puts(h, "<h3>Its section of docs/design.md §5: equations, parameters, reference</h3>\n");
       doc_block(h, s, 3, "docs/design.md §5");
     } else if (tr == NULL) {
       sb_puts(h, "<p>Neither docs/design.md §5 nor docs/scenarios/ describes this scenario.</p>\n");

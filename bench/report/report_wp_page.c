@@ -44,6 +44,21 @@ static int wpp_point(const run *r)
          (r->h > 0 || r->atol > 0);
 }
 
+/* The step or tolerance that runs along a ladder. */
+static double wpp_rung(const run *r)
+{
+  return r->h > 0 ? r->h : r->atol;
+}
+
+/* Whether two rows have the same swept value, a swept step or tolerance aside (it is the
+ * rung); a value kept outside the parameter lists (a normal treatment's) tells ladders apart. */
+static int same_value(const run *x, const run *y)
+{
+  if (x->value == wpp_rung(x) && y->value == wpp_rung(y))
+    return 1;
+  return isnan(x->value) ? isnan(y->value) : x->value == y->value;
+}
+
 /* Whether rows a and b belong to the same ladder (everything but the step or tolerance). */
 static int wpp_same(const runs *R, size_t a, size_t b)
 {
@@ -52,7 +67,7 @@ static int wpp_same(const runs *R, size_t a, size_t b)
          streq(x->integrator, y->integrator) && streq(x->mode, y->mode) && streq(x->tag, y->tag) &&
          streq(x->sparams, y->sparams) &&
          streq(run_field(R, x, "model_params"), run_field(R, y, "model_params")) &&
-         streq(x->sweep, y->sweep) && (isnan(x->value) ? isnan(y->value) : x->value == y->value);
+         streq(x->sweep, y->sweep) && same_value(x, y);
 }
 
 const char *run_field(const runs *R, const run *r, const char *col)
@@ -67,11 +82,6 @@ const char *run_field(const runs *R, const run *r, const char *col)
   return "";
 }
 
-/* The step or tolerance that runs along a ladder. */
-static double wpp_rung(const run *r)
-{
-  return r->h > 0 ? r->h : r->atol;
-}
 
 static const char *wpp_variant_label(const run *r, char *buf, size_t len)
 {
@@ -246,12 +256,27 @@ static int wpp_draw(report *rp, plot_entry *p, const char *scn, const wpp_set *W
     sb_printf(pb_var(&b, "dts"), "%d ", 1 + cv->variant % 5);
   }
   sb_printf(pb_var(&b, "plast"), "%zu ", W->n);
+  /* one range for every panel, in whole decades, so that panels compare by eye */
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
+  for (size_t i = 0; i < W->n; i++)
+    for (size_t q = 0; q < W->c[i].n; q++) {
+      const run *x = &R->r[W->c[i].idx[q]];
+      const double v[3] = {x->nfe, x->cpu_s, fmin(fmax(x->err_x_l2, ERR_FLOOR), ERR_CEIL)};
+      for (int j = 0; j < 3; j++) {
+        lo[j] = fmin(lo[j], v[j]);
+        hi[j] = fmax(hi[j], v[j]);
+      }
+    }
+  for (int j = 0; j < 3; j++) {
+    lo[j] = pow(10, floor(log10(lo[j])));
+    hi[j] = pow(10, ceil(log10(hi[j]) + 1e-9));
+  }
   b.log_errors = 1;
   sb_printf(pb_var(&b, "scen"), "%s: work-precision, one curve per ladder (colour and marker: treatment; "
                                 "dash: variant)", scn);
   wpp_reading(R, W, &p->reading);
-  const int st = plot_draw(rp, p, "wp_page.gp", &b, err, "np=%zu; W=1500; H=%zu", npanel,
-                           (size_t)140 + 430 * npanel);
+  const int st = plot_draw(rp, p, "wp_page.gp", &b, err, "np=%zu; W=1500; H=%zu; nlo=%g; nhi=%g; clo=%g; chi=%g; elo=%g; ehi=%g",
+                           npanel, (size_t)140 + 430 * npanel, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
   pb_free(&b);
   return st;
 }
