@@ -217,7 +217,29 @@ static int wpp_draw(report *rp, plot_entry *p, const char *scn, const wpp_set *W
 {
   const runs *R = &rp->R;
   plot_build b = {0};
-  size_t npanel = 0, in_panel = 0, panel_treat0 = 0;
+  size_t npanel = 0, in_panel = 0, panel_treat0 = 0, nfloor = 0;
+  /* one range for every panel, in whole decades, so that panels compare by eye; errors
+   * below the round-off floor do not stretch it (drawn at its lower edge, and noted) */
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
+  for (size_t i = 0; i < W->n; i++)
+    for (size_t q = 0; q < W->c[i].n; q++) {
+      const run *x = &R->r[W->c[i].idx[q]];
+      const double v[3] = {x->nfe, x->cpu_s, fmin(x->err_x_l2, ERR_CEIL)};
+      for (int j = 0; j < 3; j++) {
+        if (j == 2 && v[j] < ERR_FLOOR)
+          continue;
+        lo[j] = fmin(lo[j], v[j]);
+        hi[j] = fmax(hi[j], v[j]);
+      }
+    }
+  if (!(hi[2] > 0)) /* every error at round-off */
+    lo[2] = hi[2] = ERR_FLOOR;
+  for (int j = 0; j < 3; j++) {
+    lo[j] = pow(10, floor(log10(lo[j])));
+    hi[j] = pow(10, ceil(log10(hi[j]) + 1e-9));
+  }
+  if (hi[2] < 100 * lo[2]) /* at least two decades of error: room for the floor's points */
+    lo[2] /= 10;
   for (size_t i = 0; i < W->n; i++) {
     const wpp_curve *cv = &W->c[i];
     /* a new panel every WPP_PER_PANEL curves, and never one treatment over two panels
@@ -244,9 +266,9 @@ static int wpp_draw(report *rp, plot_entry *p, const char *scn, const wpp_set *W
       const run *x = &R->r[cv->idx[q]];
       sb_dat(&b.data, x->nfe);
       sb_dat(&b.data, x->cpu_s);
-      sb_dat(&b.data, fmin(fmax(x->err_x_l2, ERR_FLOOR), ERR_CEIL));
+      sb_dat(&b.data, x->err_x_l2 < ERR_FLOOR ? lo[2] : fmin(x->err_x_l2, ERR_CEIL));
       sb_puts(&b.data, "\n");
-      b.nclamp += x->err_x_l2 < ERR_FLOOR;
+      nfloor += x->err_x_l2 < ERR_FLOOR;
       b.nceil += x->err_x_l2 > ERR_CEIL;
     }
     b.nb++;
@@ -256,22 +278,12 @@ static int wpp_draw(report *rp, plot_entry *p, const char *scn, const wpp_set *W
     sb_printf(pb_var(&b, "dts"), "%d ", 1 + cv->variant % 5);
   }
   sb_printf(pb_var(&b, "plast"), "%zu ", W->n);
-  /* one range for every panel, in whole decades, so that panels compare by eye */
-  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
-  for (size_t i = 0; i < W->n; i++)
-    for (size_t q = 0; q < W->c[i].n; q++) {
-      const run *x = &R->r[W->c[i].idx[q]];
-      const double v[3] = {x->nfe, x->cpu_s, fmin(fmax(x->err_x_l2, ERR_FLOOR), ERR_CEIL)};
-      for (int j = 0; j < 3; j++) {
-        lo[j] = fmin(lo[j], v[j]);
-        hi[j] = fmax(hi[j], v[j]);
-      }
-    }
-  for (int j = 0; j < 3; j++) {
-    lo[j] = pow(10, floor(log10(lo[j])));
-    hi[j] = pow(10, ceil(log10(hi[j]) + 1e-9));
-  }
-  b.log_errors = 1;
+  if (nfloor > 0)
+    sb_printf(pb_var(&b, "note"), "%zu error%s < %.0e (round-off) drawn at the lower edge", nfloor,
+              nfloor == 1 ? "" : "s", ERR_FLOOR);
+  if (b.nceil > 0)
+    sb_printf(pb_var(&b, "note"), "%s%zu error%s > %.0e (blow-up) drawn at %.0e", nfloor ? "; " : "", b.nceil,
+              b.nceil == 1 ? "" : "s", ERR_CEIL, ERR_CEIL);
   sb_printf(pb_var(&b, "scen"), "%s: work-precision, one curve per ladder (colour and marker: treatment; "
                                 "dash: variant)", scn);
   wpp_reading(R, W, &p->reading);
