@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_pages.h"
 
+#include "fb_model_registry.h"
 #include "fb_scenario.h"
 
 #define DOC_MAX_LINES 36   /* lines of a quoted doc block */
@@ -478,13 +479,25 @@ static void sb_shell(sbuf *b, const char *s)
   sb_puts(b, "'");
 }
 
-/* "--set <prefix>.k=v" for every entry of a "k=v;k=v" list. */
-static void sets_of(sbuf *b, const char *prefix, const char *list)
+/* "--set <prefix>.k=v" for every entry of a "k=v;k=v" list whose value is not the
+ * parameter's default as runs.csv prints it (%.10g, fb_param_format): a default is left to
+ * the program, where it is exact (pi, 1/3 and 200 pi printed with ten digits would start a
+ * slightly different run).  Every entry when the parameter table is unknown (set NULL). */
+static void sets_of(sbuf *b, const char *prefix, const char *list, const fb_param_set *set)
 {
   for (const char *p = list; p != NULL && *p != '\0';) {
     const char *e = strchr(p, ';');
     const size_t L = e != NULL ? (size_t)(e - p) : strlen(p);
-    if (L > 0) {
+    const char *eq = memchr(p, '=', L);
+    char name[128] = "", def[96] = "";
+    if (eq != NULL && (size_t)(eq - p) < sizeof name)
+      snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+    const fb_param_desc *d = set != NULL && name[0] ? fb_params_find(set, name) : NULL;
+    if (d != NULL)
+      fb_param_format(d, d->def, def, sizeof def);
+    const int is_default = d != NULL && strlen(def) == L - (size_t)(eq - p) - 1 &&
+                           strncmp(def, eq + 1, L - (size_t)(eq - p) - 1) == 0;
+    if (L > 0 && !is_default) {
       char kv[512];
       snprintf(kv, sizeof kv, "%s.%.*s", prefix, (int)(L < 480 ? L : 480), p);
       sb_puts(b, " --set ");
@@ -494,11 +507,38 @@ static void sets_of(sbuf *b, const char *prefix, const char *list)
   }
 }
 
+/* The step of fixed-step run r to full precision: runs.csv prints ten digits, and a step
+ * T/N (a model's default T/1e4) printed so would take N + 1 steps.  When the scenario's end
+ * time T is its default (exact here) and T/h is within 1e-6 of a whole N, the step is T/N;
+ * otherwise h as printed. */
+static double exact_step(const run *r, const fb_scenario_type *st)
+{
+  const fb_param_desc *d = st != NULL ? fb_params_find(st->params, "T") : NULL;
+  char tv[64], def[96];
+  list_value(r->sparams, "T", tv, sizeof tv);
+  if (d == NULL || tv[0] == '\0')
+    return r->h;
+  fb_param_format(d, d->def, def, sizeof def);
+  if (!streq(def, tv) || !(d->def > 0))
+    return r->h;
+  const double n = round(d->def / r->h);
+  if (n < 1 || fabs(d->def / r->h - n) > 1e-6 * n)
+    return r->h;
+  const double q = d->def / n;
+  char a[64], b[64];
+  snprintf(a, sizeof a, "%.10g", q);
+  snprintf(b, sizeof b, "%.10g", r->h);
+  return streq(a, b) ? q : r->h;
+}
+
 /* The command line that reproduces run r: its scenario, model, integrator, step or
- * tolerances, every scenario and model parameter it ran with, and the swept value when
+ * tolerances, every scenario and model parameter it ran with away from its default, and the swept value when
  * the sweep names a parameter kept outside both lists (e.g. a normal treatment's). */
 static void run_command(const runs *R, const run *r, sbuf *b)
 {
+  const char *mp = run_field(R, r, "model_params");
+  const fb_scenario_type *st = fb_scenario_find(r->scenario);
+  const fb_model_type *mt = fb_model_find(r->model);
   sb_puts(b, "fricbench run --scenario ");
   sb_shell(b, r->scenario);
   sb_puts(b, " --model ");
@@ -508,16 +548,15 @@ static void run_command(const runs *R, const run *r, sbuf *b)
   const char *rtol_s = run_field(R, r, "rtol");
   const double rtol = rtol_s[0] ? strtod(rtol_s, NULL) : (double)NAN;
   if (streq(r->mode, "fixed") && r->h > 0) {
-    sb_printf(b, " --h %.17g", r->h);
+    sb_printf(b, " --h %.17g", exact_step(r, st));
   } else if (r->atol > 0) {
     if (!(rtol > 0) || rtol == r->atol)
       sb_printf(b, " --tol %.17g", r->atol);
     else
       sb_printf(b, " --atol %.17g --rtol %.17g", r->atol, rtol);
   }
-  const char *mp = run_field(R, r, "model_params");
-  sets_of(b, "scenario", r->sparams);
-  sets_of(b, "model", mp);
+  sets_of(b, "scenario", r->sparams, st != NULL ? st->params : NULL);
+  sets_of(b, "model", mp, mt != NULL ? mt->params : NULL);
   if (r->sweep[0] != '\0' && !streq(r->sweep, "h") && !streq(r->sweep, "tol") && !isnan(r->value)) {
     const char *bare = r->sweep;
     if (strncmp(bare, "scenario.", 9) == 0)
@@ -527,7 +566,11 @@ static void run_command(const runs *R, const run *r, sbuf *b)
     char v[64], w[64];
     list_value(r->sparams, bare, v, sizeof v);
     list_value(mp, bare, w, sizeof w);
-    if (v[0] == '\0' && w[0] == '\0') {
+    /* only a parameter: a sweep may name a search (stable-step) rather than a value */
+    const int is_param = strncmp(bare, "normal.", 7) == 0 ||
+                         (st != NULL && fb_params_find(st->params, bare) != NULL) ||
+                         (mt != NULL && fb_params_find(mt->params, bare) != NULL);
+    if (v[0] == '\0' && w[0] == '\0' && is_param) {
       char kv[256];
       snprintf(kv, sizeof kv, "%s=%.17g", r->sweep, r->value);
       sb_puts(b, " --set ");
@@ -544,7 +587,8 @@ static void html_runs(sbuf *h, const runs *R, const char *scn)
       names_add(&groups, R->r[k].group);
   sb_puts(h, "<section id=\"runs\">\n<h2>Runs and the commands that reproduce them</h2>\n"
              "<p>Each command runs the same case as the suite (same scenario and model parameters, "
-             "integrator, step or tolerance): it reaches the same <code>t_reached</code> and "
+             "integrator, step or tolerance; parameters at their defaults are left out, as runs.csv "
+             "prints them to ten digits): it reaches the same <code>t_reached</code> and "
              "<code>nsteps</code>; add <code>--metrics</code> for the run's metrics, <code>--out FILE</code> "
              "for its trajectory.  Grouped by runs.csv's <code>group</code>.</p>\n");
   for (size_t g = 0; g < groups.n; g++) {
