@@ -16,6 +16,7 @@
 #include "report_pages.h"
 
 #include "fb_model_registry.h"
+#include "fb_normal_int.h"
 #include "fb_scenario.h"
 
 #define DOC_MAX_LINES 36   /* lines of a quoted doc block */
@@ -154,6 +155,61 @@ static const char *find_heading(const char *text, int level, const char *const *
   return NULL;
 }
 
+/* The line at p (inside text) as a string into buf. */
+static void line_at(const char *p, char *buf, size_t len)
+{
+  const char *e = strchr(p, '\n');
+  const size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+  snprintf(buf, len, "%.*s", (int)(n < len - 1 ? n : len - 1), p);
+}
+
+/* A Markdown table row of design.md (row: its first byte) under its table's header line,
+ * with the number of the "## N." section holding it. */
+static void html_table_row(sbuf *h, const char *text, const char *row)
+{
+  const char *head = row, *sec = NULL;
+  /* back over the table's lines to its first (the header) */
+  while (head > text + 1 && head[-1] == '\n') {
+    const char *prev = head - 1;
+    while (prev > text && prev[-1] != '\n')
+      prev--;
+    if (*prev != '|')
+      break;
+    head = prev;
+  }
+  for (const char *p = text; p != NULL && p < row; p = strstr(p + 1, "\n## "))
+    if (p != text || strncmp(p, "## ", 3) == 0)
+      sec = p;
+  char line[1024], num[16] = "";
+  if (sec != NULL) {
+    const char *q = sec + (*sec == '\n' ? 4 : 3);
+    size_t k = 0;
+    while (k + 1 < sizeof num && (isdigit((unsigned char)q[k]) || q[k] == '.'))
+      num[k] = q[k], k++;
+    num[k] = '\0';
+    if (k > 0 && num[k - 1] == '.')
+      num[k - 1] = '\0';
+  }
+  sb_puts(h, "<p>Its row in a scenario table of docs/design.md");
+  if (num[0])
+    sb_printf(h, " §%s", num);
+  sb_puts(h, ":</p>\n<pre>");
+  if (head != row) {
+    line_at(head, line, sizeof line);
+    sb_html(h, line);
+    sb_puts(h, "\n");
+  }
+  line_at(row, line, sizeof line);
+  for (char *c = line; *c; c++)
+    if (*c == '`')
+      memmove(c, c + 1, strlen(c));
+  sb_html(h, line);
+  sb_puts(h, "</pre>\n<p class=\"small\">Quoted from docs/design.md");
+  if (num[0])
+    sb_printf(h, " §%s", num);
+  sb_puts(h, ".</p>\n");
+}
+
 /* Equations and reference: from docs/scenarios/<scn>.md when present, else the
  * scenario's subsection of docs/design.md §5. */
 static void html_docs(sbuf *h, const report *rp, const char *scn)
@@ -195,19 +251,13 @@ static void html_docs(sbuf *h, const report *rp, const char *scn)
     snprintf(head, sizeof head, "`%s`", scn);
     const char *const w[] = {head};
     const char *s = find_heading(text, 3, w, 1);
-    /* the §5 table row: | `scn` | source | reference | status | */
+    /* its row in a scenario table (§5's, or §12's and §13's for contact and 2-D ones), under
+     * the table's header, with the section it is in */
     char row[300];
     snprintf(row, sizeof row, "\n| `%s` |", scn);
     const char *tr = strstr(text, row);
-    if (tr != NULL) {
-      const char *e = strchr(tr + 1, '\n');
-      char line[1024];
-      const size_t n = e != NULL ? (size_t)(e - tr - 1) : strlen(tr + 1);
-      snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), tr + 1);
-      sb_puts(h, "<p>Its row of the scenario table of docs/design.md §5 (id | source | reference | status):</p><pre>");
-      sb_html(h, line);
-      sb_puts(h, "</pre>\n");
-    }
+    if (tr != NULL)
+      html_table_row(h, text, tr + 1);
     if (s != NULL) {
       sb_puts(h, "<h3>Its section of docs/design.md §5: equations, parameters, reference</h3>\n");
       doc_block(h, s, 3, "docs/design.md §5");
@@ -577,6 +627,37 @@ static void run_command(const runs *R, const run *r, sbuf *b)
       sb_shell(b, kv);
     }
   }
+  /* a normal-contact variant named by the tag (docs/design.md §12) sets a damping law
+   * runs.csv does not list: e.g. hc-flores is hunt-crossley with normal.law=flores */
+  char nm[64];
+  list_value(r->sparams, "normal", nm, sizeof nm);
+  for (size_t k = 0; nm[0] != '\0' && fb_normal_variants[k].label != NULL; k++) {
+    const fb_normal_variant *nv = &fb_normal_variants[k];
+    const size_t L = strlen(nv->label);
+    if (nv->set != NULL && streq(nv->normal, nm) && strncmp(r->tag, nv->label, L) == 0 &&
+        (r->tag[L] == '\0' || r->tag[L] == '_')) {
+      sb_puts(b, " --set ");
+      sb_shell(b, nv->set);
+      break;
+    }
+  }
+}
+
+/* Whether run r's sweep is a search (its row sums several runs): neither the step, the
+ * tolerance nor a parameter of its scenario, model or normal treatment. */
+static int is_search(const run *r)
+{
+  const char *bare = r->sweep;
+  if (bare[0] == '\0' || streq(bare, "h") || streq(bare, "tol") || strncmp(bare, "normal.", 7) == 0)
+    return 0;
+  if (strncmp(bare, "scenario.", 9) == 0)
+    bare += 9;
+  else if (strncmp(bare, "model.", 6) == 0)
+    bare += 6;
+  const fb_scenario_type *st = fb_scenario_find(r->scenario);
+  const fb_model_type *mt = fb_model_find(r->model);
+  return !(st != NULL && fb_params_find(st->params, bare) != NULL) &&
+         !(mt != NULL && fb_params_find(mt->params, bare) != NULL);
 }
 
 static void html_runs(sbuf *h, const runs *R, const char *scn)
@@ -626,7 +707,14 @@ static void html_runs(sbuf *h, const runs *R, const char *scn)
       run_command(R, r, &c);
       sb_html(h, sb_str(&c));
       sb_free(&c);
-      sb_puts(h, "</code></td></tr>\n");
+      sb_puts(h, "</code>");
+      if (is_search(r)) {
+        sb_puts(h, "<br><span class=\"small\">its sweep <code>");
+        sb_html(h, r->sweep);
+        sb_puts(h, "</code> is a search, not a parameter: the command runs the case at the row's step; runs.csv's "
+                   "counts sum the search's trials</span>");
+      }
+      sb_puts(h, "</td></tr>\n");
     }
     sb_puts(h, "</table>\n</details>\n");
   }
