@@ -6,7 +6,8 @@
  * stepper (opts.stepper, default rk8pd) and tolerances.  After every accepted step the
  * event functions are compared with their values at the step's start; the earliest sign
  * change is located with Brent (gsl_root_fsolver_brent) on the length of one step taken
- * again from the step's start, and handled there:
+ * again from the step's start (with dop853 inside: on its 7th-order dense output of the
+ * step, which also fills the output grid; docs/integrators/dop853.md), and handled there:
  *  - force-law treatments: gap crossings (contact onset: Hunt–Crossley stores v_in;
  *    separation) are recorded for the effective restitution -v_out/v_in of each phase;
  *  - newton: an impact projects the gap to 0 and applies v_n+ = -e v_n- (with the Coulomb
@@ -29,6 +30,7 @@
 #include <string.h>
 
 #include "fb_contact_ws.h"
+#include "fb_dop853.h"
 #include "fb_plant_int.h"
 #include "fb_integrator_int.h"
 
@@ -190,9 +192,13 @@ typedef struct root_ctx {
   double val;
 } root_ctx;
 
-/* Y after one step of length hh from (t0, Y0) into Yt. */
+/* Y after one step of length hh from (t0, Y0) into Yt: from dop853's dense output of the
+ * step just made, where it covers t0 + hh; else one step taken again. */
 static int trial(cws *c, double t0, double hh)
 {
+  if (c->dense && hh > 0 && t0 == c->step_t0 && t0 + hh <= c->step_t1 &&
+      fb_dop853_dense(c->step->state, &c->sys, t0 + hh, c->Yt) == GSL_SUCCESS)
+    return FB_OK;
   memcpy(c->Yt, c->Y0, c->dimY * sizeof(double));
   if (hh <= 0)
     return FB_OK;
@@ -471,7 +477,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     if (it == NULL || it->data == NULL || it->needs != FB_MODEL_ODE || it->implicit)
       return fb_err_set(err, FB_EINVAL,
                         "contact stepper '%s': allowed is an explicit GSL stepper (rk2, rk4, "
-                        "rkf45, rkck, rk8pd, msadams, heun3)",
+                        "rkf45, rkck, rk8pd, msadams, heun3, dop853)",
                         o->stepper);
     T = *(const gsl_odeiv2_step_type *const *)it->data;
   }
@@ -487,6 +493,8 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
   c->dim = pb->dim;
   c->qoff = 2 * pl->n + pl->nc * mt->nz;
   c->o = *o;
+  c->dense = T == fb_step_dop853;
+  c->step_t0 = c->step_t1 = (double)NAN;
   size_t ns = 0;
   for (size_t k = 0; k < pl->nn; k++)
     ns += pl->normal[k].type->ns;
@@ -717,6 +725,8 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
                         "t=%.17g", c->o.max_rhs, t0);
     return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s, t0);
   }
+  c->step_t0 = t0;
+  c->step_t1 = t;
   const int st = events(c, t, c->Y, c->E1);
   if (st != FB_OK) { /* as the whole-run loop ended: at t, y as it was given, no counts */
     c->nosync = 1;
@@ -759,6 +769,18 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   note_step(c, t);
   memcpy(y, c->Y, c->dim * sizeof(double));
   at->tnew = t;
+  return FB_OK;
+}
+
+/* dop853's dense output of the last step [ta, tb] (or its part up to an event) at t
+ * (fb_integrator_type.dense); the time-stepping treatments and other steppers have none. */
+static int cws_dense(void *ws, double ta, double tb, double t, double *y)
+{
+  cws *c = ws;
+  if (c->ts != NULL || !c->dense || ta != c->step_t0 || !(tb > ta && tb <= c->step_t1) ||
+      fb_dop853_dense(c->step->state, &c->sys, t, c->Yt) != GSL_SUCCESS)
+    return FB_EUNSUP;
+  memcpy(y, c->Yt, c->dim * sizeof(double));
   return FB_OK;
 }
 
@@ -836,6 +858,7 @@ const fb_integrator_type fb_integrator_contact = {
     .stopped = cws_stopped,
     .finish = cws_finish,
     .takes_quat = 1,
+    .dense = cws_dense,
 };
 
 int fb_contact_run_stats(const fb_problem *pb, const fb_int_opts *o, fb_impact_stats *st,

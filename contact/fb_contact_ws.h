@@ -39,6 +39,8 @@ typedef struct cws {
   double *yin;   /* the run's initial y (dim): what a failed force law leaves, as it did */
   int nosync;    /* a force law failed: the run ends without the scheme's counts */
   size_t q_event; /* the event the last step ended at */
+  int dense;        /* the stepper is dop853: trial states from its dense output */
+  double step_t0, step_t1; /* the last GSL step (NaN: none since a reset) */
   /* a time-stepping treatment (moreau-jean): its stepper runs the plant in place of the
    * events above, statistics into st (tso.stats) */
   const fb_integrator_type *ts;

@@ -15,6 +15,8 @@ extern const fb_normal_type fb_normal_kikuuwe;
 extern const fb_normal_type fb_normal_moreau_jean;
 extern const fb_normal_type fb_normal_penalty_nm;
 extern const fb_normal_type fb_normal_penalty_newmark;
+extern const fb_normal_type fb_normal_ccp;
+extern const fb_normal_type fb_normal_sap;
 
 /* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */
 extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
@@ -79,6 +81,12 @@ typedef struct fb_impact_stats {
    * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
   double t_watch;
   double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
+  /* The hover of a sliding contact (time-stepping treatments: ccp, moreau-jean): over the
+   * step ends where normal 0 pushes (impulse > 0) and its friction contact slides
+   * (|v_r| > v_stick), their count, the sum of the gaps g and of h mu |v_r| (the gap
+   * Anitescu's relaxation holds a sliding body at; docs/models/ccp.md). */
+  size_t hover_n;
+  double hover_gap_sum, hover_pred_sum;
 } fb_impact_stats;
 
 /* Start values of a stats record (t_watch kept from *st when keep_watch). */

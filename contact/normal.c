@@ -10,12 +10,13 @@
  * start up and never removed. */
 const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1] = {
     &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
-    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, NULL,
+    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, &fb_normal_ccp,
+    &fb_normal_sap, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *fb_normal_names[FB_NORMAL_MAX + 1] = {"newton", "penalty-n", "hunt-crossley",
                                                   "kikuuwe-n", "moreau-jean", "penalty-nm",
-                                                  "penalty-newmark", NULL};
+                                                  "penalty-newmark", "ccp", "sap", NULL};
 
 const fb_normal_type *fb_normal_at(double index)
 {
@@ -77,6 +78,8 @@ fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
     {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
     {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
     {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
+    {"ccp", "ccp", NULL, NULL, {0}},
+    {"sap", "sap", NULL, NULL, {0}},
     {NULL, NULL, NULL, NULL, {0}},
 };
 

@@ -353,6 +353,11 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
                             : fi >= 0 ? fabs(v[pl->contact[fi].dof] - W->u[fi]) : 0.0;
       if (fi >= 0 && W->impacted && isnan(st->t_stop) && us < pl->v_stick)
         st->t_stop = t1;
+      if (fi >= 0 && W->P[k] > 0 && fabs(v[pl->contact[fi].dof] - W->u[fi]) > pl->v_stick) {
+        st->hover_n++; /* the gap of a sliding contact (docs/models/ccp.md: ccp's hover) */
+        st->hover_gap_sum += g;
+        st->hover_pred_sum += h * W->u[pl->nc + fi] * fabs(v[pl->contact[fi].dof] - W->u[fi]);
+      }
     }
   }
 }

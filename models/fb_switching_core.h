@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "fb_dop853.h"
 #include "fb_integrator.h"
 
 /* mode[k] is 0 in stick, the slip's sign otherwise (a unit of switching_disc.c: 1 in
@@ -54,6 +55,10 @@
   double *g0, *g1, *gt; /* switching functions at step start, end, trial */                \
   double *yc, *ys, *yt, *yerr, *yev, *ycand, *jf0, *jf1, *jy; /* m-vectors */              \
   int zeno;          /* consecutive events within 2 event_tol of each other */             \
+  int dense;         /* 1: the inner step type has a dense output (dop853): events are     \
+                        located and the output sampled on it, no re-integration */        \
+  double step_ta, step_tn; /* the last smooth step (NaN: none since the last restart) */  \
+  fb_dop853_ctl dctl; /* dense, adaptive: Hairer's control of the dop853 steps */          \
   double t_last_event;                                                                       \
   /* the scheme's evaluation at (t, y) with the modes frozen: F, Fs, u, ud and acc */      \
   int (*eval)(void *w, double t, const double *y, double *acc);                              \
@@ -115,6 +120,11 @@ void fb_sw_gsl_free(fb_sw_core *c);
  * report_initial), for the reset's at->report. */
 int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, const double *y, int initial,
                       int report_initial);
+
+/* The dense output of the inner step type (fb_integrator_type.dense): x and v of the
+ * last smooth step at t, for a step [ta, tb] that is its start and its end or an event in
+ * it; z is NaN (interpolated by the recorder).  FB_EUNSUP when there is none. */
+int fb_sw_dense(void *ws, double ta, double tb, double t, double *y);
 
 /* ---- The stepper operations' shared parts (fb_integrator.h: reset, step, event). */
 

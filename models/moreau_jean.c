@@ -52,7 +52,8 @@
  * tests/test_moreau_jean.c measures each.
  *
  * Parameters: theta (1, [1/2, 1], default 1/2); solver = auto | closed | pgs; pgs_tol
- * (default 1e-12), pgs_floor (16), pgs_max (10000).
+ * (default 1e-12), pgs_floor (16), pgs_max (10000); cone = disc | box | poly with facets
+ * (default 8) and rotation (rad, 0) for the N-facet cone (docs/models/poly-cone.md).
  * State per contact (nz = 2): F_step (N: the step's mean friction force r/h + c gamma_k),
  * stick_step (1 when the relay stuck).
  * Counters: nfe applied-force evaluations (one per step, two at segment starts when
@@ -84,11 +85,13 @@ typedef struct mj_params {
   double pgs_tol;   /* PGS stop: relative change of the impulses */
   double pgs_floor; /* factor of the PGS stop's round-off floor */
   double pgs_max;   /* PGS sweeps allowed per step */
-  double cone;      /* 2-D contacts: choice disc (isotropic) or box (per axis) */
+  double cone;      /* 2-D contacts: choice disc (isotropic), box (per axis) or poly */
+  double facets;    /* cone = poly: facets N of the regular polygon (docs/models/poly-cone.md) */
+  double rotation;  /* cone = poly: angle of the first facet's normal from +x (rad) */
 } mj_params;
 
 static const char *const mj_solver_names[] = {"auto", "closed", "pgs", NULL};
-static const char *const mj_cone_names[] = FB_CONE_NAMES_INIT;
+static const char *const mj_cone_names[] = FB_CONE_NAMES_POLY_INIT;
 
 static const fb_param_desc mj_desc[] = {
     {"theta", "1", "theta-method weight: 1/2 trapezoidal (default), 1 implicit Euler",
@@ -101,10 +104,15 @@ static const fb_param_desc mj_desc[] = {
      offsetof(mj_params, pgs_floor), 16, 0, 1e6, 0, NULL, NULL},
     {"pgs_max", "1", "PGS sweeps allowed per step", offsetof(mj_params, pgs_max), 10000, 1, 1e9,
      FB_PARAM_INT, NULL, NULL},
-    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb) or box (per axis)",
-     offsetof(mj_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, mj_cone_names},
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb), box (per axis) or "
+     "poly (regular polygon of `facets` facets)", offsetof(mj_params, cone), 0, 0, 2,
+     FB_PARAM_CHOICE, NULL, mj_cone_names},
+    {"facets", "1", "cone = poly: facets of the polygon circumscribing the disc (4: the box)",
+     offsetof(mj_params, facets), 8, 3, 1024, FB_PARAM_INT, NULL, NULL},
+    {"rotation", "rad", "cone = poly: angle of the first facet's normal from the x axis",
+     offsetof(mj_params, rotation), 0, -6.283185307179586, 6.283185307179586, 0, NULL, NULL},
 };
-static const fb_param_set mj_set = {sizeof(mj_params), 6, mj_desc};
+static const fb_param_set mj_set = {sizeof(mj_params), 8, mj_desc};
 /* Not "F" and "stick": run's CSV already has those columns (the reported force and flag,
  * here the same values), and two columns of one name are renamed by readers (pandas). */
 static const char *const mj_z[] = {"F_step", "stick_step"};
@@ -155,7 +163,9 @@ typedef struct mj_ws {
   double *Mhinv, *W, *f0, *f1, *q, *vfree, *vnew; /* n n, nc nc, n x5 */
   double *r, *vrf, *beta, *cg, *u1, *stick;               /* nc */
   double *MJ;   /* nc x n: row i = Mhat^-1 Jt_i^T (plants with Jacobian rows) */
-  int disc;     /* 2-D contacts take the disc (else the box: entries independent) */
+  int disc;     /* 2-D contacts are one block: the disc or the N-gon (else the box: entries
+                   independent) */
+  int poly;     /* the block's set is the N-gon (cone = poly, not the box's N = 4) */
   int rows;     /* some contact has a Jacobian row */
 } mj_ws;
 
@@ -232,6 +242,44 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
   return FB_OK;
 }
 
+/* The local problem of a 2-D contact on the N-gon C of inradius beta (docs/models/poly-cone.md):
+ * the maximal-dissipation law -v in N_C(r), r in C, i.e. r = P_C(r - rho v) for any rho > 0
+ * (Stewart & Trinkle's polyhedral friction, by the projection of its complementarity).  An
+ * isotropic block (Wb = w I) takes rho = 1/w: r = P_C(-a/w), stick when -a/w lies in C;
+ * otherwise the projected fixed point with rho = 1/lambda_max as for the disc.  Returns 1
+ * for stick. */
+static int mj_poly_local(const mj_ws *ws, const double *Wb, const double *a, double beta,
+                         double *r, unsigned long max_it, unsigned long *it)
+{
+  const int N = (int)ws->p.facets;
+  const double rot = ws->p.rotation;
+  if (Wb[1] == 0.0 && Wb[2] == 0.0 && Wb[0] == Wb[3]) {
+    r[0] = -a[0] / Wb[0];
+    r[1] = -a[1] / Wb[0];
+    const double r0[2] = {r[0], r[1]};
+    fb_poly_clamp(r, beta, N, rot);
+    return r[0] == r0[0] && r[1] == r0[1];
+  }
+  const double tr = Wb[0] + Wb[3], det = Wb[0] * Wb[3] - Wb[1] * Wb[2];
+  const double lmax = 0.5 * tr + sqrt(fmax(0.25 * tr * tr - det, 0.0)), rho = 1.0 / lmax;
+  fb_poly_clamp(r, beta, N, rot);
+  int inside = 1;
+  for (unsigned long k = 0; k < max_it; k++) {
+    double q[2] = {r[0] - rho * (a[0] + Wb[0] * r[0] + Wb[1] * r[1]),
+                   r[1] - rho * (a[1] + Wb[2] * r[0] + Wb[3] * r[1])};
+    const double q0[2] = {q[0], q[1]};
+    fb_poly_clamp(q, beta, N, rot);
+    inside = q[0] == q0[0] && q[1] == q0[1];
+    const double d = hypot(q[0] - r[0], q[1] - r[1]);
+    r[0] = q[0];
+    r[1] = q[1];
+    ++*it;
+    if (d <= 8.0 * DBL_EPSILON * fmax(beta, hypot(a[0], a[1]) * rho))
+      break;
+  }
+  return inside;
+}
+
 /* The local problem of a 2-D contact on the disc (docs/design.md §13): v = a + Wb r,
  * r in -beta Sgn(v) with Sgn the unit disc at 0, Wb the contact's 2x2 Delassus block
  * (row-major).  An isotropic block (Wb = w I: puck, billiard, any contact whose rows are
@@ -240,9 +288,11 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
  * Otherwise the projected fixed point r = P_disc(r - rho (a + Wb r)), rho = 1/lambda_max,
  * which holds exactly at the law's solution for any rho > 0 and converges for an SPD
  * block; iterations are counted in *it.  Returns 1 for stick. */
-static int mj_disc_local(const double *Wb, const double *a, double beta, double *r,
-                         unsigned long max_it, unsigned long *it)
+static int mj_disc_local(const mj_ws *ws, const double *Wb, const double *a, double beta,
+                         double *r, unsigned long max_it, unsigned long *it)
 {
+  if (ws->poly)
+    return mj_poly_local(ws, Wb, a, beta, r, max_it, it);
   if (Wb[1] == 0.0 && Wb[2] == 0.0 && Wb[0] == Wb[3]) {
     const double w = Wb[0], al = hypot(a[0], a[1]);
     if (al <= w * beta) {
@@ -317,7 +367,7 @@ static int mj_block_solve(mj_ws *ws, size_t i, size_t e, double *d, double *sc,
   const double Wb[4] = {W[i * nc + i], W[i * nc + e], W[e * nc + i], W[e * nc + e]};
   const double r0[2] = {ws->r[i], ws->r[e]};
   double rn[2] = {r0[0], r0[1]};
-  const int stick = mj_disc_local(Wb, a, ws->beta[i], rn, ws->pgs_max, &cnt->ninner);
+  const int stick = mj_disc_local(ws, Wb, a, ws->beta[i], rn, ws->pgs_max, &cnt->ninner);
   *d = fmax(fabs(rn[0] - r0[0]), fabs(rn[1] - r0[1]));
   *sc = fmax(s0 / Wb[0], s1 / Wb[3]);
   ws->r[i] = rn[0];
@@ -347,7 +397,10 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
       ws->r[i] = fb_clamp(ws->r[i], ws->beta[i]); /* warm start inside the bounds */
     } else {
       double rr[2] = {ws->r[i], ws->r[e]};
-      fb_clamp2(rr, ws->beta[i], FB_CONE_DISC);
+      if (ws->poly)
+        fb_poly_clamp(rr, ws->beta[i], (int)ws->p.facets, ws->p.rotation);
+      else
+        fb_clamp2(rr, ws->beta[i], FB_CONE_DISC);
       ws->r[i] = rr[0];
       ws->r[e] = rr[1];
       i = e;
@@ -384,9 +437,21 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
       const double a[2] = {mj_local_a(ws, i, i, e, &s0), mj_local_a(ws, e, i, e, &s0)};
       const int iso = W[i * nc + e] == 0.0 && W[e * nc + i] == 0.0 &&
                       W[i * nc + i] == W[e * nc + e];
-      ws->stick[i] = ws->stick[e] =
-          iso ? hypot(a[0], a[1]) <= W[i * nc + i] * ws->beta[i]
-              : hypot(ws->r[i], ws->r[e]) < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+      if (ws->poly) { /* stuck where the impulse is inside the polygon */
+        double q[2] = {ws->r[i], ws->r[e]};
+        if (iso) {
+          q[0] = -a[0] / W[i * nc + i];
+          q[1] = -a[1] / W[i * nc + i];
+        }
+        const double q0[2] = {q[0], q[1]};
+        fb_poly_clamp(q, ws->beta[i] * (iso ? 1.0 : 1.0 - 8.0 * DBL_EPSILON), (int)ws->p.facets,
+                      ws->p.rotation);
+        ws->stick[i] = ws->stick[e] = q[0] == q0[0] && q[1] == q0[1];
+      } else {
+        ws->stick[i] = ws->stick[e] =
+            iso ? hypot(a[0], a[1]) <= W[i * nc + i] * ws->beta[i]
+                : hypot(ws->r[i], ws->r[e]) < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+      }
       i = e;
     }
   }
@@ -523,7 +588,9 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->ev = gsl_vector_alloc(n);
   ws->col = gsl_vector_alloc(n);
   ws->rows = pl->has_jt;
-  ws->disc = (int)ws->p.cone == FB_CONE_DISC;
+  const int kind = fb_cone_kind(ws->p.cone, ws->p.facets, ws->p.rotation);
+  ws->disc = kind != FB_CONE_BOX; /* the disc or the N-gon: one block per 2-D contact */
+  ws->poly = kind == FB_CONE_POLY;
   ws->block = calloc(n * n + nc * nc + 5 * n + 6 * nc + nc * n + 1, sizeof(double));
   if (ws->Mh == NULL || ws->perm == NULL || ws->ev == NULL || ws->col == NULL ||
       ws->block == NULL) {

@@ -85,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_dop853.h"
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
 #include "fb_model.h"
@@ -355,12 +356,12 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   const char *sname = o->stepper != NULL ? o->stepper : cfg->default_stepper;
   const fb_integrator_type *it = fb_integrator_find_any(sname);
   const gsl_odeiv2_step_type *T = NULL;
-  if (it != NULL && it->alloc == fb_gsl_ode_alloc)
+  if (it != NULL && (it->alloc == fb_gsl_ode_alloc || it == &fb_integrator_dop853))
     T = *(const gsl_odeiv2_step_type *const *)it->data;
   if (T == NULL || T == gsl_odeiv2_step_msadams || T == gsl_odeiv2_step_msbdf)
     return fb_err_set(err, FB_EINVAL,
                       "%s: stepper '%s' is not allowed: use a one-step GSL stepper (rk2, rk4, "
-                      "rkf45, rkck, rk8pd, rk1imp, rk2imp, rk4imp, bsimp, heun3); multistep "
+                      "rkf45, rkck, rk8pd, rk1imp, rk2imp, rk4imp, bsimp, heun3, dop853); multistep "
                       "methods cannot restart from a saved step",
                       type->name, sname);
   const int fixed = isfinite(o->h);
@@ -560,6 +561,7 @@ static const fb_integrator_type sw_event = {
     .reset = sw_reset,
     .step = sw_step,
     .event = sw_switch_at_event,
+    .dense = fb_sw_dense,
 };
 
 static const fb_integrator_type sw_paper = {

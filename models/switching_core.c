@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fb_switching_core.h"
+#include "fb_switching_disc.h"
 #include "fb_util.h"
 
 int fb_sw_eval_counted(fb_sw_core *c, double t, const double *y)
@@ -124,9 +125,14 @@ static double root_g(double tau, void *params)
     return c->g0[r->i];
   if (tau >= r->tn)
     return c->g1[r->i];
-  memcpy(c->yt, c->ys, c->m * sizeof(double));
-  int st = gsl_odeiv2_step_apply(c->d->s, r->tprev, tau - r->tprev, c->yt, c->yerr, NULL, NULL,
-                                 &c->sys);
+  int st;
+  if (c->dense) { /* the step's own interpolant (dop853's, order 7): no re-integration */
+    st = fb_dop853_dense(c->d->s->state, &c->sys, tau, c->yt);
+  } else {
+    memcpy(c->yt, c->ys, c->m * sizeof(double));
+    st = gsl_odeiv2_step_apply(c->d->s, r->tprev, tau - r->tprev, c->yt, c->yerr, NULL, NULL,
+                               &c->sys);
+  }
   if (st != GSL_SUCCESS) {
     r->failed = st;
     return NAN;
@@ -202,6 +208,9 @@ int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T)
   const double atol = isfinite(c->o.atol) && c->o.atol > 0 ? c->o.atol : 1e-10;
   const double rtol = isfinite(c->o.rtol) && c->o.rtol > 0 ? c->o.rtol : 1e-10;
   c->d = gsl_odeiv2_driver_alloc_y_new(&c->sys, T, c->h, atol, rtol);
+  c->dense = T == fb_step_dop853;
+  c->dctl = (fb_dop853_ctl){atol, rtol, c->o.hmax, (double)NAN, 0};
+  c->step_ta = c->step_tn = (double)NAN;
   c->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   return c->d == NULL || c->rs == NULL ? FB_EGSL : FB_OK;
 }
@@ -245,6 +254,10 @@ void fb_sw_reset_begin(fb_sw_core *c, const fb_step_at *at, fb_counters *cnt, fb
   }
   c->t_hi = INFINITY;
   gsl_odeiv2_driver_reset(c->d);
+  c->step_ta = c->step_tn = (double)NAN;
+  if (at->seg == 0)
+    c->dctl.h = (double)NAN;
+  c->dctl.reject = 0;
 }
 
 void fb_sw_step_begin(fb_sw_core *c, const fb_step_at *at, const double *y, fb_err *err)
@@ -262,9 +275,12 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
   gsl_odeiv2_driver *d = c->d;
   const double tprev = at->t;
   int gst;
+  c->step_ta = c->step_tn = (double)NAN;
   if (c->fixed) {
     gst = gsl_odeiv2_step_apply(d->s, tprev, at->dt, c->yc, c->yerr, NULL, NULL, &c->sys);
     *t = at->tnew;
+  } else if (c->dense) { /* dop853 under its own control (docs/integrators/dop853.md) */
+    gst = fb_dop853_evolve(d->s->state, &c->sys, &c->dctl, t, at->t1, c->yc, &cnt->nrejected);
   } else {
     const unsigned long failed0 = d->e->failed_steps;
     if (c->h > c->o.hmax)
@@ -295,6 +311,30 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
       return fb_sw_step_failure(c, GSL_EBADFUNC, tprev, err);
     return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", c->name, *t);
   }
+  c->step_ta = tprev;
+  c->step_tn = *t;
+  return FB_OK;
+}
+
+int fb_sw_dense(void *ws, double ta, double tb, double t, double *y)
+{
+  fb_sw_core *c = ws; /* either scheme's workspace starts with the core */
+  if (!c->dense || ta != c->step_ta || !(tb > ta && tb <= c->step_tn) || !(t >= ta && t <= tb))
+    return FB_EUNSUP;
+  if (fb_dop853_dense(c->d->s->state, &c->sys, t, c->yt) != GSL_SUCCESS)
+    return FB_EUNSUP;
+  memcpy(y, c->yt, c->nxv * sizeof(double));
+  for (size_t i = c->nxv; i < c->pb->dim; i++)
+    y[i] = (double)NAN;
+  /* One-DOF contacts: z = [mode, F] from the modes and an evaluation at the interpolated
+   * state (the stick multiplier follows the forcing inside a long step; a line between
+   * its ends would not).  Not counted, as the recorder's outputs are not; every user of
+   * the evaluation's arrays evaluates again before reading them. */
+  if (c->tag == FB_SW_TAG_LINE && c->eval(c, t, c->yt, c->acc) == FB_OK)
+    for (size_t i = 0; i < c->nc; i++) {
+      y[c->nxv + 2 * i] = (double)c->mode[i];
+      y[c->nxv + 2 * i + 1] = c->F[i];
+    }
   return FB_OK;
 }
 
@@ -349,4 +389,6 @@ void fb_sw_event_end(fb_sw_core *c, double te, fb_counters *cnt)
   c->zeno = te - c->t_last_event <= 2.0 * c->o.event_tol ? c->zeno + 1 : 0;
   c->t_last_event = te;
   gsl_odeiv2_driver_reset(c->d);
+  c->step_ta = c->step_tn = (double)NAN;
+  c->dctl.reject = 0;
 }

@@ -8,7 +8,8 @@ asan=0
 [ "${1:-}" = "--asan" ] && asan=1
 cd "$(dirname "$0")/.."
 pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel
-      libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest)
+      libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest
+      libode-dev libbullet-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

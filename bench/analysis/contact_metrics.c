@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "fb_contact_metrics.h"
+#include "fb_engine.h"
 
 void fb_contact_metrics_nan(fb_metrics *m)
 {
   m->e_nominal = m->e_eff = m->e_first = m->t1_err = m->t_imp_err = m->pen_max = NAN;
   m->contact_dur = m->lambda_min = m->t_inf_ref = m->rest_pen = m->rest_gap = NAN;
   m->rest_force_err = m->work_n_err = m->ut_err = m->stop_err = NAN;
+  m->hover_gap = m->hover_gap_rel = NAN;
 }
 
 double fb_impact_e_eff(const fb_impact_stats *s, size_t kmax, double *first)
@@ -34,11 +36,16 @@ int fb_contact_reference(const fb_case *cs, unsigned long max_steps, unsigned lo
                          fb_impact_stats *ref, fb_err *err)
 {
   fb_case rc;
-  int st = fb_case_init(&rc, cs->sc.type->name, cs->md.type->name, NULL, err);
+  /* an engine steps its contacts itself (docs/engines.md): its contact reference is the
+   * contact scheme's with smooth-sign, the suite's friction model of the contact groups */
+  const int engine = fb_engine_of_model(cs->md.type) != NULL;
+  int st = fb_case_init(&rc, cs->sc.type->name, engine ? "smooth-sign" : cs->md.type->name,
+                        NULL, err);
   if (st != FB_OK)
     return st;
   memcpy(rc.sc.params, cs->sc.params, cs->sc.type->params->size);
-  memcpy(rc.md.params, cs->md.params, cs->md.type->params->size);
+  if (!engine)
+    memcpy(rc.md.params, cs->md.params, cs->md.type->params->size);
   /* an FE plant (elastic-frame): the event-driven newton reference steps its stiff
    * structural modes with an explicit stepper, which cannot finish; its reference is a
    * converged fine-step run of the suite's frame group (docs/scenarios/elastic-frame.md) */
@@ -101,5 +108,10 @@ void fb_contact_metrics(const fb_plant *pl, const fb_impact_stats *run,
   if (pl->normal[0].fric >= 0) {
     m->ut_err = run->vt_after_first - ref->vt_after_first;
     m->stop_err = run->t_stop - ref->t_stop;
+  }
+  if (run->hover_n > 0) { /* docs/models/ccp.md */
+    m->hover_gap = run->hover_gap_sum / (double)run->hover_n;
+    m->hover_gap_rel = run->hover_pred_sum > 0 ? run->hover_gap_sum / run->hover_pred_sum
+                                                 : (double)NAN;
   }
 }

@@ -717,7 +717,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(scenario_params); COL(e_nominal); COL(e_eff); COL(lambda_min); COL(rest_pen);
   COL(rest_gap); COL(rest_force_err); COL(hold_creep_v); COL(hold_excess); COL(hold_bound);
   COL(hold_slip_frac); COL(hold_accum); COL(L_scale); COL(v_scale); COL(t_reached);
-  COL(sweep); COL(sweep_value);
+  COL(sweep); COL(sweep_value); COL(push_creep_v); COL(slide_ratio); COL(slide_ratio_max);
+  COL(cpu_s);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -763,6 +764,10 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->L = fb_csv_d(&T, k, c_L_scale);
     r->v_scale = fb_csv_d(&T, k, c_v_scale);
     r->t_reached = fb_csv_d(&T, k, c_t_reached);
+    r->push_creep_v = fb_csv_d(&T, k, c_push_creep_v);
+    r->slide_ratio = fb_csv_d(&T, k, c_slide_ratio);
+    r->slide_ratio_max = fb_csv_d(&T, k, c_slide_ratio_max);
+    r->cpu_s = fb_csv_d(&T, k, c_cpu_s);
     r->ok = streq(r->status, "ok");
     r->unstable = streq(r->status, "unstable");
     if (r->scenario[0] != '\0' && r->model[0] != '\0')
@@ -781,6 +786,8 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     st = judge_spatial(v, R, n);
   if (st == FB_OK)
     st = judge_contact(v, R, n);
+  if (st == FB_OK)
+    st = vd_judge_engines(v, R, n);
   free(R);
   fb_csv_free(&T);
   if (st != FB_OK) {

@@ -25,6 +25,9 @@ typedef struct vrun {
   /* normal contact (docs/design.md §12) */
   const char *sparams;
   double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
+  /* the practitioners' questions (docs/design.md §6) and the CPU time, for the engines'
+   * rows (docs/engines.md) */
+  double push_creep_v, slide_ratio, slide_ratio_max, cpu_s;
   int ok;
 } vrun;
 
@@ -58,6 +61,10 @@ void vd_list_add(char *buf, size_t len, const char *name);
 const vrun *vd_partner(const vrun *R, size_t n, const vrun *r);
 /* "unstable at h (stable <= h_max)" for an unstable run r of R. */
 void vd_unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, size_t len);
+/* The engines' rows (verdicts_engines.c, docs/engines.md): per engine, stepper and setting,
+ * creep against the load fraction, the sliding force ratio, the yaw sweep, the stable step
+ * and the cost per simulated second. */
+int vd_judge_engines(fb_vtable *v, const vrun *R, size_t n);
 /* hold, creep, stable-step and cost/s of one set (docs/design.md §10.1-10.2, 10.6). */
 int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k);
 

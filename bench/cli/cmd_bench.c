@@ -28,6 +28,8 @@
  * repeats of each round's ns_per_step / loop_ns_per_step, the two timed back to back;
  * NaN where there is no loop; an untimed first round warms both up).  A benchmark,
  * never a test: timings depend on the machine.  meson registers it with benchmark().
+ * After the table (every model, or --model switching): bench_dop853.c's work-precision
+ * section, rk8pd against dop853 inside the event-driven scheme, RHS at matched error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -390,6 +392,9 @@ static const char bench_help[] =
     "Prints a table; --out also writes CSV (columns model,integrator,scenario,h,steps,\n"
     "ns_per_step,ns_per_rhs,loop_ns_per_step,loop_ns_per_rhs,ratio,max_rel_diff,repeats).\n"
     "Times are the thread's CPU time.  A benchmark: run it on an otherwise idle machine.\n"
+    "Then (every model, or --model switching) the work and precision of the event-driven\n"
+    "scheme on stick-slip with rk8pd and with dop853 inside: RHS evaluations at matched\n"
+    "error 1e-8 .. 1e-12 and their ratio dop853/rk8pd (counts, not times).\n"
     "\n"
     "  -o, --out FILE   CSV output (written atomically)\n"
     "  -m, --model M    only model M (repeatable; default: every model)\n"
@@ -499,6 +504,15 @@ static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const b
     fprintf(of->fp, ",%lu\n", o->repeats);
   }
   return fb_outfile_commit(of, err);
+}
+
+/* After the table (every model, or --model switching): the work-precision section of
+ * bench_dop853.c.  FB_EXIT_OK (0) or FB_EXIT_RUNTIME (1). */
+static int bench_sections(const bench_opts *o, const char *const *only, size_t nonly)
+{
+  if (o->scenario != NULL || !wanted(only, nonly, "switching"))
+    return FB_EXIT_OK;
+  return fb_bench_dop853(stdout) == FB_EXIT_OK ? FB_EXIT_OK : FB_EXIT_RUNTIME;
 }
 
 int fb_cmd_bench(int argc, char **argv)
@@ -613,7 +627,7 @@ int fb_cmd_bench(int argc, char **argv)
   for (size_t i = 0; o.scenario == NULL && i < sizeof owned / sizeof owned[0]; i++)
     if (wanted(only, nonly, owned[i][0]))
       bench_one(&rows[nr++], owned[i][0], owned[i][1], &o);
-  int rc = bench_print(rows, nr, &o);
+  int rc = bench_print(rows, nr, &o) | bench_sections(&o, only, nonly);
   if (out != NULL && bench_write(&of, rows, nr, &o, &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     rc = FB_EXIT_RUNTIME;

@@ -3,6 +3,8 @@
 #ifndef FB_CLI_H
 #define FB_CLI_H
 
+#include <stdio.h>
+
 #define FB_EXIT_OK 0
 #define FB_EXIT_RUNTIME 1
 #define FB_EXIT_USAGE 2
@@ -14,6 +16,9 @@ int fb_cmd_suite(int argc, char **argv);
 int fb_cmd_reference(int argc, char **argv);
 /* fricbench bench (bench/cli/cmd_bench.c) */
 int fb_cmd_bench(int argc, char **argv);
+/* `fricbench bench`'s section on dop853 against rk8pd at matched error, printed to fp
+ * (bench_dop853.c). */
+int fb_bench_dop853(FILE *fp);
 /* fricbench impacts (bench/cli/cmd_impacts.c) */
 int fb_cmd_impacts(int argc, char **argv);
 /* fricbench compare (bench/cli/compare.c) */

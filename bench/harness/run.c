@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_engine.h"
 #include "fb_quiet.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
@@ -62,6 +63,12 @@ int fb_case_init(fb_case *c, const char *scenario, const char *model, const char
                       scenario ? scenario : "", names);
   }
   const fb_model_type *mt = model ? fb_model_find(model) : NULL;
+  for (const fb_engine_entry *e = fb_engine_table; mt == NULL && model && e->name; e++)
+    if (strcmp(e->name, model) == 0) { /* an engine fricbench knows but was built without */
+      fb_engine_present(e, names, sizeof names);
+      return fb_err_set(err, FB_EUNSUP, "engine %s is absent: %s (docs/engines.md)", model,
+                        names);
+    }
   if (mt == NULL) {
     fb_names_models(names, sizeof names);
     return fb_err_set(err, FB_EINVAL, "unknown model '%s': use one of %s", model ? model : "",
@@ -234,14 +241,16 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   st = fb_model_resolve(&c->md, pl, err);
   if (st != FB_OK)
     return st;
-  if ((st = case_normals(c, err)) != FB_OK)
-    return st;
   const fb_model_type *mt = c->md.type;
+  /* an engine (docs/engines.md) steps contacts, normals and 2-D friction itself */
+  const int engine = fb_engine_of_model(mt) != NULL;
+  if (!engine && (st = case_normals(c, err)) != FB_OK)
+    return st;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
    * their model says so; the contact scheme of normals reads them itself (it checks the
    * friction model's vector law where it needs it, contact/contact_rows.c). */
-  if ((pl->has_jt || pl->npairs > 0) &&
+  if (!engine && (pl->has_jt || pl->npairs > 0) &&
       (c->integ->one_dim ||
        (pl->nn == 0 && c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
@@ -328,6 +337,7 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   if (case_bounds(c) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   fb_problem_init(&c->pb, pl, &c->md);
+  c->pb.scenario = c->sc.type->name;
   return FB_OK;
 }
 
@@ -355,6 +365,11 @@ typedef struct recorder {
   double *yp, *dyp, *dy;   /* dim each: previous state, its derivative, current derivative */
   double *Fp, *F, *work;   /* nc, nc, n */
   int *sp, *sk;            /* nc, nc */
+  /* the stepper's own dense output (fb_integrator_type.dense), NULL: none */
+  int (*dense)(void *ws, double ta, double tb, double t, double *y);
+  void *dense_ws;
+  double *yd, *Fd;         /* dim, nc: a dense output sample and its forces */
+  int *sd;                 /* nc: its stick flags */
   int status;
   /* guards checked after every accepted step (fb_case: x_bound, v_bound, cancel) */
   size_t n;
@@ -406,6 +421,27 @@ static void record_sample(recorder *r, size_t k, double tk, double theta, double
   }
   tr->t[k] = tk;
   tr->filled = g + 1;
+}
+
+/* Sample k (just recorded by Hermite) from the stepper's own dense output of the step
+ * (r->tp, t] where it has one: every component it interpolates (the rest keep Hermite's
+ * values), and F and stick from the model at that state.  The stepper's interpolant is as
+ * accurate as its steps (dop853's is of order 7: docs/integrators/dop853.md), Hermite's
+ * is not (docs/design.md §4). */
+static void record_dense(recorder *r, size_t k, double tk, double t)
+{
+  fb_trace *tr = r->tr;
+  const size_t dim = tr->dim, nc = tr->nc, slot = k - tr->base;
+  if (r->dense(r->dense_ws, r->tp, t, tk, r->yd) != FB_OK)
+    return;
+  double *out = tr->y + slot * dim;
+  for (size_t i = 0; i < dim; i++)
+    if (isfinite(r->yd[i]))
+      out[i] = r->yd[i];
+  if (fb_problem_output(r->pb, tk, out, r->Fd, r->sd) == FB_OK) {
+    memcpy(tr->F + slot * nc, r->Fd, nc * sizeof(double));
+    memcpy(tr->stick + slot * nc, r->sd, nc * sizeof(int));
+  }
 }
 
 /* A streamed trace whose window is full before sample k: hand all but the last sample to
@@ -533,6 +569,8 @@ static FB_NOINLINE int recorder_record(recorder *r, double t, const double *y)
         return r->status = FB_EIO;
       }
       record_sample(r, k, tk, theta, h, y);
+      if (theta < 1.0 && r->dense != NULL)
+        record_dense(r, k, tk, t);
       if (k + 1 == tr->ns)
         break;
     }
@@ -615,8 +653,8 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   fb_err err = {{0}};
   memset(res, 0, sizeof *res);
   const size_t n = pl->n;
-  double *y = calloc(4 * dim + 2 * nc + n + 1, sizeof(double));
-  int *ibuf = calloc(2 * nc + 1, sizeof(int));
+  double *y = calloc(5 * dim + 3 * nc + n + 1, sizeof(double));
+  int *ibuf = calloc(3 * nc + 1, sizeof(int));
   void *ws = NULL;
   recorder rec = {0};
   if (y == NULL || ibuf == NULL) {
@@ -633,8 +671,11 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.Fp = rec.dy + dim;
   rec.F = rec.Fp + nc;
   rec.work = rec.F + nc;
+  rec.yd = rec.work + n;
+  rec.Fd = rec.yd + dim;
   rec.sp = ibuf;
   rec.sk = ibuf + nc;
+  rec.sd = ibuf + 2 * nc;
   rec.n = n;
   rec.x_bound = c->x_bound > 0 ? c->x_bound : (double)INFINITY;
   rec.v_bound = c->v_bound > 0 ? c->v_bound : (double)INFINITY;
@@ -651,6 +692,8 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   res->status = c->integ->alloc(&ws, c->integ, pb, &c->opts, &err);
   if (res->status != FB_OK)
     goto done;
+  rec.dense = c->integ->dense;
+  rec.dense_ws = ws;
   /* Quiet steps (fb_quiet.h) when a step without a grid point only does recorder_skip:
    * a stepper with a fast path (the fixed-step rk4 kernels) then calls the recorder only
    * for the steps that fill the grid (1001 of 1e6 in `fricbench bench`). */

@@ -4,6 +4,8 @@
 #include "report_int.h"
 #include "report_pages.h"
 
+#include <jansson.h>
+
 /* ==== report.html ========================================================================= */
 
 static const char html_css[] =
@@ -66,6 +68,28 @@ static void html_meta_row(sbuf *h, const char *label, const char *value)
   sb_puts(h, "</td></tr>\n");
 }
 
+/* meta.json's engines (docs/engines.md): one row each, its version, or the note that it was
+ * absent and skipped (never a failure). */
+static void html_engine_rows(sbuf *h, const char *meta)
+{
+  json_t *root = json_loads(meta, 0, NULL);
+  json_t *engines = json_object_get(root, "engines");
+  const char *name;
+  json_t *e;
+  json_object_foreach(engines, name, e) {
+    char label[96], value[320];
+    snprintf(label, sizeof label, "engine %s", name);
+    const char *ver = json_string_value(json_object_get(e, "version"));
+    const char *why = json_string_value(json_object_get(e, "why"));
+    if (json_is_true(json_object_get(e, "present")))
+      snprintf(value, sizeof value, "present: %s", ver != NULL ? ver : "?");
+    else
+      snprintf(value, sizeof value, "absent, skipped (no rows): %s", why != NULL ? why : "?");
+    html_meta_row(h, label, value);
+  }
+  json_decref(root);
+}
+
 static void html_run(sbuf *h, const report *rp)
 {
   const runs *R = &rp->R;
@@ -126,6 +150,7 @@ static void html_run(sbuf *h, const report *rp)
       fb_json_get(m, rows[i].key, b, sizeof b);
       html_meta_row(h, rows[i].label, b);
     }
+    html_engine_rows(h, m);
   } else {
     html_meta_row(h, "meta.json", "absent or older than runs.csv: machine, versions and wall time unknown");
   }

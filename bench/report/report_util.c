@@ -371,6 +371,7 @@ static int integrator_pt(const char *integ)
       {"heun3", 7},         {"rk4", 5},   {"rkf45", 9},   {"rk8pd", 13},  {"msbdf", 15},
       {"rk2imp", 11},       {"rk4imp", 3}, {"newmark", 6}, {"glowinski-lie", 4},
       {"glowinski-strang", 8}, {"paper", 12}, {"event", 14}, {"rk2", 2},   {"rkck", 1},
+      {"dop853", 6},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].name, integ))

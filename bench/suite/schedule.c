@@ -15,7 +15,7 @@ static double evals_per_step(const char *integ)
       {"rk2", 3},      {"rk4", 4},     {"rkf45", 6},   {"rkck", 6},     {"rk8pd", 13},
       {"rk1imp", 8},   {"rk2imp", 12}, {"rk4imp", 24}, {"bsimp", 60},   {"msadams", 3},
       {"msbdf", 4},    {"heun3", 3},   {"newmark", 4}, {"glowinski-lie", 10},
-      {"glowinski-strang", 14},        {"event", 20},  {"paper", 4},
+      {"glowinski-strang", 14},        {"event", 20},  {"paper", 4},    {"dop853", 12},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, integ) == 0)

@@ -2,6 +2,7 @@
  * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
+#include "fb_engine.h"
 #include "fb_plan.h"
 
 
@@ -892,6 +893,12 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   fb_run_tally_text(&tally, counts, sizeof counts);
   fprintf(stderr, "fricbench suite: %s, %zu references, %.1f s on %d threads; results in %s/\n",
           counts, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
+  /* an absent engine is no failure: one line each (docs/engines.md) */
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why))
+      fprintf(stderr, "fricbench suite: engine %s skipped: %s\n", e->name, why);
+  }
   suite_free(&S);
   return st;
 }

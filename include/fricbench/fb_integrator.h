@@ -72,6 +72,9 @@ typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
   size_t dim; /* 2 n + nc nz + 4 nquat (the plant's quaternions last, fb_kinematics) */
+  /* The scenario's name when the caller knows it (fb_case_prepare sets it), else NULL:
+   * the engines map by it (docs/engines.md); no other scheme reads it. */
+  const char *scenario;
 } fb_problem;
 
 /* Initial y: x0, v0 and the model's initial states. */
@@ -185,6 +188,12 @@ typedef struct fb_integrator_type {
    * fb_kinematics, at the end of y); 0: refused, with the reason, for plants that have one
    * (fb_integrator_takes_quat) */
   int takes_quat;
+  /* ---- dense output (NULL: none; the recorder then interpolates by Hermite)
+   * The scheme's own interpolant of its last accepted step [ta, tb] at t in it, into
+   * y[dim]; a component it does not interpolate is NaN (the recorder's Hermite fills it).
+   * Called by the observer, between steps; may evaluate the RHS (counted in the run's
+   * counters).  FB_EUNSUP when the last accepted step is not [ta, tb]. */
+  int (*dense)(void *ws, double ta, double tb, double t, double *y);
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
