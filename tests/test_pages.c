@@ -1,13 +1,13 @@
 /* test_pages.c — the page per scenario (bench/report/report_pages.c, docs/design.md §8): a
  * quick suite cut to two scenarios (inclined-block: design.md's section, ladders, verdicts;
- * sphere-drop: its own docs/scenarios file) writes scenario-<name>.html for every scenario
+ * two-beam-impact: its own docs/scenarios file, no ladder with an error) writes scenario-<name>.html for every scenario
  * of its runs.csv, each linked from report.html; the pages are self-contained HTML (no
  * script, no external resource, every image a file of the directory, tags balanced);
  * they carry the parameter table, the quoted equations, the work-precision diagram and
  * the verdict rows; and the command a page gives for a run, run with the CLI, reproduces
  * that run's t_reached and nsteps of runs.csv (a fixed-step and an adaptive run).
  *
- * The cut suite (about 4 s with plots) runs once per test executable into a directory
+ * The cut suite (about 5 s with plots) runs once per test executable into a directory
  * keyed by the Criterion runner's pid; a POST_ALL hook removes it. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -43,7 +43,7 @@ static const char *suite_dir(void)
   base_dir(dir, sizeof dir, getppid());
   snprintf(runs, sizeof runs, "%s/runs.csv", dir);
   if (!exists_nonempty(runs)) {
-    const char *a[] = {"suite", "--quick", "--scenario", "inclined-block", "--scenario", "sphere-drop",
+    const char *a[] = {"suite", "--quick", "--scenario", "inclined-block", "--scenario", "two-beam-impact",
                        "--jobs", "2", "--out", dir, NULL};
     const int rc = fbt_cli(a, out, sizeof out, errbuf, sizeof errbuf);
     cr_assert_eq(rc, 0, "fricbench suite --quick --scenario ... failed with %d: %s", rc, errbuf);
@@ -153,7 +153,7 @@ Test(pages, pages_are_self_contained_html_with_every_part, .timeout = 300)
 {
   const char *dir = suite_dir();
   check_page(dir, "inclined-block");
-  check_page(dir, "sphere-drop");
+  check_page(dir, "two-beam-impact");
   char path[512];
   snprintf(path, sizeof path, "%s/scenario-inclined-block.html", dir);
   char *h = slurp_file(path);
@@ -169,10 +169,10 @@ Test(pages, pages_are_self_contained_html_with_every_part, .timeout = 300)
   cr_expect(strstr(v, "<th>verdict</th>") != NULL && strstr(v, "<td>stick</td>") != NULL,
             "verdict rows judged on inclined-block");
   free(h);
-  snprintf(path, sizeof path, "%s/scenario-sphere-drop.html", dir);
+  snprintf(path, sizeof path, "%s/scenario-two-beam-impact.html", dir);
   h = slurp_file(path);
-  cr_expect(strstr(h, "Quoted from docs/scenarios/sphere-drop.md") != NULL, "its own doc file");
-  cr_expect(strstr(h, "J_n = [0 0 1 | 0 0 0]") != NULL, "the equations of its doc");
+  cr_expect(strstr(h, "Quoted from docs/scenarios/two-beam-impact.md") != NULL, "its own doc file");
+  cr_expect(strstr(h, "g_n = q1 - q0 + g_0 &gt;= 0") != NULL, "the equations of its doc");
   cr_expect(strstr(h, "No ladder") != NULL, "no diagram without a ladder, and it says so");
   free(h);
 }
@@ -238,8 +238,8 @@ Test(pages, a_pages_commands_reproduce_its_runs, .timeout = 300)
   const char *dir = suite_dir();
   fb_csv t;
   load_runs(dir, &t);
-  /* a fixed-step run (a convergence rung, its parameters spelled out) and an adaptive one
-   * (sphere-drop: a normal treatment among the scenario's parameters) */
+  /* a fixed-step run (a convergence rung) and an adaptive one (two-beam-impact: a normal
+   * treatment among the scenario's parameters, some away from their defaults) */
   long fixed = -1, adaptive = -1;
   const int cg = fb_csv_col(&t, "group"), cm = fb_csv_col(&t, "mode"), cs = fb_csv_col(&t, "scenario"),
             cst = fb_csv_col(&t, "status");
@@ -248,11 +248,12 @@ Test(pages, a_pages_commands_reproduce_its_runs, .timeout = 300)
       continue;
     if (fixed < 0 && strcmp(fb_csv_s(&t, r, cg), "convergence") == 0 && strcmp(fb_csv_s(&t, r, cm), "fixed") == 0)
       fixed = (long)r;
-    if (adaptive < 0 && strcmp(fb_csv_s(&t, r, cs), "sphere-drop") == 0 &&
+    if (adaptive < 0 && strcmp(fb_csv_s(&t, r, cs), "two-beam-impact") == 0 &&
         strcmp(fb_csv_s(&t, r, cm), "adaptive") == 0)
       adaptive = (long)r;
   }
-  cr_assert(fixed >= 0 && adaptive >= 0, "the cut suite has a fixed-step convergence run and an adaptive sphere-drop run");
+  cr_assert(fixed >= 0 && adaptive >= 0,
+            "the cut suite has a fixed-step convergence run and an adaptive two-beam-impact run");
   reproduce(dir, &t, (size_t)fixed);
   reproduce(dir, &t, (size_t)adaptive);
   fb_csv_free(&t);
