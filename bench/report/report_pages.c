@@ -471,43 +471,75 @@ static void html_plots(sbuf *h, const report *rp, const char *scn)
 
 /* ==== verdicts ============================================================================ */
 
+/* Whether verdict row r was decided on scn: its scenarios column opens "worst <scn>" or
+ * names scn alone. */
+static int decided_on(const fb_vrow *r, const char *scn)
+{
+  const size_t n = strlen(scn);
+  if (strncmp(r->scenarios, "worst ", 6) == 0)
+    return strncmp(r->scenarios + 6, scn, n) == 0 && !isalnum((unsigned char)r->scenarios[6 + n]) &&
+           r->scenarios[6 + n] != '-';
+  return streq(r->scenarios, scn);
+}
+
+static void verdict_row(sbuf *h, const fb_vrow *r)
+{
+  sb_puts(h, "<tr><td>");
+  sb_html(h, r->model);
+  sb_puts(h, "</td><td>");
+  sb_html(h, r->integrator);
+  sb_puts(h, "</td><td>");
+  sb_html(h, r->view);
+  sb_puts(h, "</td><td>");
+  sb_html(h, r->step);
+  sb_puts(h, "</td><td>");
+  sb_html(h, r->property);
+  sb_puts(h, "</td><td><b>");
+  sb_html(h, r->verdict);
+  sb_puts(h, "</b></td><td class=\"num\">");
+  if (!isnan(r->value)) {
+    sb_num(h, r->value);
+    sb_puts(h, " ");
+    sb_html(h, r->unit);
+  }
+  sb_puts(h, "</td><td class=\"small\">");
+  sb_html(h, r->scenarios);
+  sb_puts(h, "</td></tr>\n");
+}
+
+/* The rows of verdicts.csv naming scn: first those it decided (its worst case, or it
+ * alone), then, folded, the ones it only took part in. */
 static void html_verdicts(sbuf *h, const fb_vtable *vt, const char *scn)
 {
-  size_t n = 0;
-  sb_puts(h, "<section id=\"verdicts\">\n<h2>Verdicts judged on this scenario</h2>\n");
-  for (size_t i = 0; vt != NULL && i < vt->n; i++) {
-    const fb_vrow *r = &vt->r[i];
-    if (!names_token(r->scenarios, scn))
-      continue;
-    if (n++ == 0)
-      sb_puts(h, "<p>The rows of verdicts.csv whose <code>scenarios</code> column names it (a verdict "
-                 "may be judged on several scenarios; the column says which).</p>\n<table>\n<tr><th>model</th>"
-                 "<th>integrator</th><th>view</th><th>step</th><th>property</th><th>verdict</th>"
-                 "<th>value</th><th>scenarios</th></tr>\n");
-    const char *v = r->verdict;
-    sb_puts(h, "<tr><td>");
-    sb_html(h, r->model);
-    sb_puts(h, "</td><td>");
-    sb_html(h, r->integrator);
-    sb_puts(h, "</td><td>");
-    sb_html(h, r->view);
-    sb_puts(h, "</td><td>");
-    sb_html(h, r->step);
-    sb_puts(h, "</td><td>");
-    sb_html(h, r->property);
-    sb_puts(h, "</td><td><b>");
-    sb_html(h, v);
-    sb_puts(h, "</b></td><td class=\"num\">");
-    if (!isnan(r->value)) {
-      sb_num(h, r->value);
-      sb_puts(h, " ");
-      sb_html(h, r->unit);
+  static const char head[] = "<table>\n<tr><th>model</th><th>integrator</th><th>view</th><th>step</th>"
+                             "<th>property</th><th>verdict</th><th>value</th><th>scenarios</th></tr>\n";
+  size_t nd = 0, no = 0;
+  for (size_t i = 0; vt != NULL && i < vt->n; i++)
+    if (names_token(vt->r[i].scenarios, scn)) {
+      nd += decided_on(&vt->r[i], scn);
+      no += !decided_on(&vt->r[i], scn);
     }
-    sb_puts(h, "</td><td class=\"small\">");
-    sb_html(h, r->scenarios);
-    sb_puts(h, "</td></tr>\n");
+  sb_puts(h, "<section id=\"verdicts\">\n<h2>Verdicts judged on this scenario</h2>\n");
+  if (nd + no == 0) {
+    sb_puts(h, "<p>No verdict row names this scenario.</p>\n</section>\n");
+    return;
   }
-  sb_puts(h, n ? "</table>\n" : "<p>No verdict row names this scenario.</p>\n");
+  sb_printf(h, "<p>The %zu rows of verdicts.csv whose <code>scenarios</code> column names it (a verdict may be "
+               "judged on several scenarios; the column says which, the worst first): %zu decided here "
+               "(it is their worst case, or their only one), %zu judged here among others.</p>\n",
+            nd + no, nd, no);
+  for (int pass = 0; pass < 2; pass++) {
+    if ((pass == 0 ? nd : no) == 0)
+      continue;
+    if (pass == 1)
+      sb_printf(h, "<details%s><summary>judged here among other scenarios (%zu rows)</summary>\n",
+                nd == 0 ? " open" : "", no);
+    sb_puts(h, head);
+    for (size_t i = 0; i < vt->n; i++)
+      if (names_token(vt->r[i].scenarios, scn) && decided_on(&vt->r[i], scn) == (pass == 0))
+        verdict_row(h, &vt->r[i]);
+    sb_puts(h, pass == 1 ? "</table>\n</details>\n" : "</table>\n");
+  }
   sb_puts(h, "</section>\n");
 }
 
