@@ -589,6 +589,18 @@ static void sets_of(sbuf *b, const char *prefix, const char *list, const fb_para
   }
 }
 
+/* v with the fewest digits (at most 17) that read back as v. */
+static void sb_shortest(sbuf *b, double v)
+{
+  char buf[40];
+  for (int digits = 10; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v)
+      break;
+  }
+  sb_puts(b, buf);
+}
+
 /* The step of fixed-step run r to full precision: runs.csv prints ten digits, and a step
  * T/N (a model's default T/1e4) printed so would take N + 1 steps.  When the scenario's end
  * time T is its default (exact here) and T/h is within 1e-6 of a whole N, the step is T/N;
@@ -630,12 +642,15 @@ static void run_command(const runs *R, const run *r, sbuf *b)
   const char *rtol_s = run_field(R, r, "rtol");
   const double rtol = rtol_s[0] ? strtod(rtol_s, NULL) : (double)NAN;
   if (streq(r->mode, "fixed") && r->h > 0) {
-    sb_printf(b, " --h %.17g", exact_step(r, st));
+    sb_puts(b, " --h ");
+    sb_shortest(b, exact_step(r, st));
   } else if (r->atol > 0) {
-    if (!(rtol > 0) || rtol == r->atol)
-      sb_printf(b, " --tol %.17g", r->atol);
-    else
-      sb_printf(b, " --atol %.17g --rtol %.17g", r->atol, rtol);
+    sb_puts(b, !(rtol > 0) || rtol == r->atol ? " --tol " : " --atol ");
+    sb_shortest(b, r->atol);
+    if (rtol > 0 && rtol != r->atol) {
+      sb_puts(b, " --rtol ");
+      sb_shortest(b, rtol);
+    }
   }
   sets_of(b, "scenario", r->sparams, st != NULL ? st->params : NULL);
   sets_of(b, "model", mp, mt != NULL ? mt->params : NULL);
@@ -654,7 +669,10 @@ static void run_command(const runs *R, const run *r, sbuf *b)
                          (mt != NULL && fb_params_find(mt->params, bare) != NULL);
     if (v[0] == '\0' && w[0] == '\0' && is_param) {
       char kv[256];
-      snprintf(kv, sizeof kv, "%s=%.17g", r->sweep, r->value);
+      sbuf val = {0};
+      sb_shortest(&val, r->value);
+      snprintf(kv, sizeof kv, "%s=%s", r->sweep, sb_str(&val));
+      sb_free(&val);
       sb_puts(b, " --set ");
       sb_shell(b, kv);
     }
