@@ -19,6 +19,9 @@ int fb_cmd_bench(int argc, char **argv);
 /* `fricbench bench`'s section on dop853 against rk8pd at matched error, printed to fp
  * (bench_dop853.c). */
 int fb_bench_dop853(FILE *fp);
+/* `fricbench bench`'s section on CVODE's BDF against msbdf on the stiff LuGre drift, RHS
+ * and CPU time at matched error (bench_sundials.c; one line without SUNDIALS). */
+int fb_bench_sundials(FILE *fp);
 /* fricbench impacts (bench/cli/cmd_impacts.c) */
 int fb_cmd_impacts(int argc, char **argv);
 /* fricbench compare (bench/cli/compare.c) */
