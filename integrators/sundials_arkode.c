@@ -3,9 +3,8 @@
  * `arkode-dirk` (diagonally implicit Runge-Kutta, ARKODE's default 4th-order table,
  * Newton with the model's Jacobian on the dense linear solver) and `arkode-imex`
  * (additive Runge-Kutta, ARKODE's default 4th-order ARK pair: the friction term
- * implicit, the rest of the plant explicit).  Reynolds et al., "ARKODE: a flexible IVP
- * solver infrastructure for one-step methods", ACM TOMS 49 (2023) 19; Kennedy &
- * Carpenter, Appl. Numer. Math. 44 (2003) 139-181 (the ARK pairs).
+ * implicit, the rest of the plant explicit).  [Reynolds2023] (ARKODE),
+ * [KennedyCarpenter2003] (the ARK pairs); docs/bibliography.md.
  *
  * The split of arkode-imex, y = [x, v, z, q]:
  *   explicit  f_E = [v, M^-1 (f(t) - D v - K x), 0, T(q) v]   (the plant, docs/design.md §2)

@@ -2,8 +2,7 @@
  * 1-5) and `cvode-adams` (Adams-Moulton orders 1-12), both with CVODE's Newton iteration,
  * which reuses the Jacobian and the factored iteration matrix across steps until its
  * convergence test asks for a new one, on the dense linear solver with the model's
- * Jacobian (fb_system_jac).  Hindmarsh et al., "SUNDIALS: Suite of nonlinear and
- * differential/algebraic equation solvers", ACM TOMS 31 (2005) 363-396, §3 (CVODE).
+ * Jacobian (fb_system_jac).  [Hindmarsh2005] §3 (CVODE; docs/bibliography.md).
  *
  * One step per call: CVode in CV_ONE_STEP mode with the segment's closing break as stop
  * time (CVODE lands on it exactly); at every break CVodeReInit restarts it (order 1, a
