@@ -174,3 +174,64 @@ Test(sundials, rhs_budget_ends_the_run)
     cr_assert_not_null(strstr(err, "rhs=300 "), "%s: %s", names[i], err);
   }
 }
+
+/* The dense output is the solver's: at every accepted step of the oscillator (y'' + y = 0
+ * from 3, 4), dense(ta, tb, tb) is the step's end state, dense at mid-step is within the
+ * run's error of the closed form, and a step that is not the last one is refused. */
+typedef struct dense_probe {
+  const fb_integrator_type *integ;
+  void *ws;
+  double tp, worst_end, worst_mid;
+  int have_prev, refused, steps;
+} dense_probe;
+
+static int probe_step(void *ctx, double t, const double *y)
+{
+  dense_probe *p = ctx;
+  double yd[2];
+  if (p->have_prev && t > p->tp) {
+    cr_assert_eq(p->integ->dense(p->ws, p->tp, t, t, yd), FB_OK);
+    p->worst_end = fmax(p->worst_end, fabs(yd[0] - y[0]) + fabs(yd[1] - y[1]));
+    const double tm = 0.5 * (p->tp + t);
+    cr_assert_eq(p->integ->dense(p->ws, p->tp, t, tm, yd), FB_OK);
+    p->worst_mid = fmax(p->worst_mid, fabs(yd[0] - (3.0 * cos(tm) + 4.0 * sin(tm))));
+    p->refused += p->integ->dense(p->ws, p->tp - 1e-3, t, tm, yd) == FB_EUNSUP;
+    p->steps++;
+  }
+  p->tp = t;
+  p->have_prev = 1;
+  return 0;
+}
+
+Test(sundials, dense_output_is_the_solvers)
+{
+  SKIP_WITHOUT_SUNDIALS();
+  const char *names[] = {"cvode-bdf", "arkode-dirk"};
+  for (size_t i = 0; i < 2; i++) {
+    fb_case c;
+    fb_err err;
+    cr_assert_eq(fb_case_init(&c, "stick-slip", "smooth-sign", names[i], &err), FB_OK);
+    cr_assert_eq(fb_case_set(&c, "mu=0", &err), FB_OK);
+    cr_assert_eq(fb_case_set(&c, "A=0", &err), FB_OK);
+    cr_assert_eq(fb_case_set(&c, "D=0", &err), FB_OK);
+    c.opts.atol = c.opts.rtol = 1e-9;
+    cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+    dense_probe p = {.integ = c.integ};
+    cr_assert_not_null(c.integ->dense);
+    cr_assert_eq(c.integ->alloc(&p.ws, c.integ, &c.pb, &c.opts, &err), FB_OK, "%s", err.msg);
+    double y[2], t = c.sc.plant.t0;
+    fb_problem_initial_state(&c.pb, y);
+    fb_counters cnt = {0};
+    const fb_observer obs = {probe_step, &p};
+    probe_step(&p, t, y);
+    cr_assert_eq(fb_drive(c.integ, p.ws, &c.pb, &c.opts, &t, y, &obs, NULL, &cnt, &err), FB_OK,
+                 "%s", err.msg);
+    c.integ->free(p.ws);
+    fb_case_free(&c);
+    cr_assert_gt(p.steps, 20);
+    cr_assert_eq(p.refused, p.steps, "%s: a step that is not the last one is refused",
+                 names[i]);
+    cr_assert_lt(p.worst_end, 1e-12, "%s: dense(tb) against y(tb): %g", names[i], p.worst_end);
+    cr_assert_lt(p.worst_mid, 1e-5, "%s: mid-step error %g", names[i], p.worst_mid);
+  }
+}
