@@ -266,6 +266,15 @@ static void push_phase(cws *c, double t, double vin, double tout, double vout)
   s->n++;
 }
 
+/* A contact phase of normal q opened at t (per-normal counts, the first FB_STATS_NN). */
+static void count_phase(cws *c, size_t q, double t)
+{
+  if (q >= FB_STATS_NN)
+    return;
+  if (c->st.nph[q]++ == 0)
+    c->st.t_first[q] = t;
+}
+
 /* newton's stick/slip switch of a unit with Jacobian rows (contact_rows.c). */
 static void rows_switch(cws *c, double t, size_t i)
 {
@@ -323,16 +332,18 @@ static void handle(cws *c, double t, size_t q)
       c->mode[q] = 1;
       if (nm->type->onset != NULL)
         nm->type->onset(nm->np_, gd, c->Y + c->dim + c->soff[q]);
-      push_phase(c, t, gd, NAN, NAN);
+      if (q == 0) /* the phase record is normal 0's (as moreau-jean's); others count */
+        push_phase(c, t, gd, NAN, NAN);
+      count_phase(c, q, t);
       c->impacted = 1;
     } else { /* separation */
       c->mode[q] = 0;
       size_t last = c->st.n - 1;
-      if (c->st.n > 0 && last < FB_IMPACT_MAX && isnan(c->st.t_out[last])) {
+      if (q == 0 && c->st.n > 0 && last < FB_IMPACT_MAX && isnan(c->st.t_out[last])) {
         c->st.t_out[last] = t;
         c->st.v_out[last] = gd;
       }
-      if (c->st.n == 1 && nm->fric >= 0)
+      if (q == 0 && c->st.n == 1 && nm->fric >= 0)
         c->st.vt_after_first = pl->contact[nm->fric].Jt != NULL
                                    ? rows_speed(c, t, (size_t)nm->fric, v)
                                    : v[pl->contact[nm->fric].dof];
@@ -369,6 +380,7 @@ static void handle(cws *c, double t, size_t q)
       c->st.vt_after_first = v[j];
   }
   push_phase(c, t, gd, t, gp);
+  count_phase(c, q, t);
   /* accumulation: the next flight 2 v+/a would be shorter than zeno_tol */
   c->mode[q] = 0;
   eval(c, t, c->Y, c->dY);
@@ -445,6 +457,24 @@ static int bind_friction(cws *c, const fb_model_type *mt, fb_err *err)
                         "a friction contact needs an ODE friction model",
                         mt->name);
   }
+  return FB_OK;
+}
+
+/* newton handles each normal's impacts and persistent contact alone: normals coupled
+ * through the mass matrix (J_n,k M^-1 J_n,l^T != 0, k != l: a push on one moves another's
+ * gap, as A between the wall and B) would need the impulse-level frictional LCP of
+ * simultaneous impacts, which it does not solve.  Uses c->MJ. */
+static int newton_decoupled(const cws *c, fb_err *err)
+{
+  const fb_plant *pl = c->pl;
+  for (size_t k = 0; k < c->nn; k++)
+    for (size_t l = 0; l < c->nn; l++)
+      if (l != k && (pl->normal[k].type->event || pl->normal[l].type->event) &&
+          dotn(pl->normal[l].Jn, c->MJ + k * c->n, c->n) != 0)
+        return fb_err_set(err, FB_EUNSUP,
+                          "normal newton: normals %zu and %zu are coupled through the mass "
+                          "matrix; simultaneous impacts would need an impulse-level LCP (use "
+                          "moreau-jean or a force law)", k, l);
   return FB_OK;
 }
 
@@ -543,13 +573,17 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     fb_plant_solve_mass(pl, nm->Jn, c->MJ + k * n);
     c->w[k] = dotn(nm->Jn, c->MJ + k * n, n);
   }
-  if (bind_friction(c, mt, err) != FB_OK) {
+  if (newton_decoupled(c, err) != FB_OK || bind_friction(c, mt, err) != FB_OK) {
     cws_free(c);
     return FB_EUNSUP;
   }
   fb_impact_stats_init(&c->st, 0);
-  if (o->stats != NULL)
-    c->st.t_watch = ((const fb_impact_stats *)o->stats)->t_watch;
+  if (o->stats != NULL) {
+    const fb_impact_stats *in = o->stats;
+    c->st.t_watch = in->t_watch;
+    c->st.on_step = in->on_step;
+    c->st.on_step_ctx = in->on_step_ctx;
+  }
   c->wlam = calloc(2 * c->nn, sizeof(double));
   if (c->wlam == NULL) {
     cws_free(c);
@@ -598,6 +632,8 @@ static void note_step(cws *c, double t)
       c->st.work_n += 0.5 * (c->wlam[k] * c->wgd[k] + c->lam[k] * gd) * (t - c->wt);
     c->wlam[k] = c->lam[k];
     c->wgd[k] = gd;
+    if (k < FB_STATS_NN)
+      c->st.lam_last[k] = c->lam[k];
     if (k == 0) {
       c->st.lam_T = c->lam[0];
       if (t >= c->st.t_watch) {
@@ -622,6 +658,11 @@ static void note_step(cws *c, double t)
     }
   }
   c->wt = t;
+  if (c->st.on_step != NULL) { /* the forces at (t, Y) itself: the last evaluation may
+                                  have been a trial's */
+    eval(c, t, c->Y, c->dY);
+    c->st.on_step(c->st.on_step_ctx, t, c->Y, c->lam, c->F);
+  }
 }
 
 /* Start of the run at (at->t, y) (BREAKS_INSIDE: the only reset): the treatments' states,

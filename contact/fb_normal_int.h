@@ -15,6 +15,8 @@ extern const fb_normal_type fb_normal_kikuuwe;
 extern const fb_normal_type fb_normal_moreau_jean;
 extern const fb_normal_type fb_normal_penalty_nm;
 extern const fb_normal_type fb_normal_penalty_newmark;
+extern const fb_normal_type fb_normal_ccp;
+extern const fb_normal_type fb_normal_sap;
 
 /* The treatments, NULL-terminated, in listing order (the built-ins, then the plugins'). */
 extern const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1];
@@ -31,7 +33,17 @@ typedef struct fb_normal_variant {
   const char *set;    /* a normal.NAME=VALUE setting (NULL: none) */
   const char *stiff;  /* normal.NAME of its stiffness (NULL: rigid) */
   double stiff_values[FB_NORMAL_NSTIFF];
+  /* why it does not take normals coupled through the mass matrix (J_n,k M^-1 J_n,l^T != 0:
+   * conveyor-wall's wall-A and A-B), for the suite and the report; NULL: it does */
+  const char *coupled_why;
 } fb_normal_variant;
+/* The reason of every event-driven treatment (contact/contact_scheme.c refuses the plant). */
+#define FB_NORMAL_COUPLED_WHY                                                               \
+  "event-driven, one normal at a time: simultaneous impacts of normals coupled through the " \
+  "mass matrix need an impulse-level frictional LCP it does not solve"
+/* The scenario whose normals are coupled through the mass matrix (the suite's group
+ * `conveyor`, bench/suite/matrix.c; its report, bench/report/report_conveyor.c). */
+#define FB_CONVEYOR_SCENARIO "conveyor-wall"
 /* the built-ins' variants, then one per plugin treatment; terminated by label NULL */
 #define FB_NORMAL_VARIANTS_MAX (FB_NORMAL_MAX + 8)
 extern fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1];
@@ -55,8 +67,10 @@ int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl)
 
 /* Per-impact record kept by the contact scheme. */
 #define FB_IMPACT_MAX 256
+#define FB_STATS_NN 4
 typedef struct fb_impact_stats {
-  size_t n;                      /* contact phases recorded (first FB_IMPACT_MAX kept) */
+  size_t n;                      /* contact phases of normal 0 recorded (first FB_IMPACT_MAX
+                                    kept) */
   double t_in[FB_IMPACT_MAX];    /* onset times (gap crossing 0 downward) (s) */
   double t_out[FB_IMPACT_MAX];   /* separation times (NaN: still in contact) (s) */
   double v_in[FB_IMPACT_MAX];    /* gap rate at onset (< 0) (m/s) */
@@ -79,9 +93,28 @@ typedef struct fb_impact_stats {
    * lambda_static = -(J_n M^-1 f)/(J_n M^-1 J_n^T) the load that holds the body at rest. */
   double t_watch;
   double rest_pen, rest_gap, rest_lam_err, rest_lam_static;
+  /* The hover of a sliding contact (time-stepping treatments: ccp, moreau-jean): over the
+   * step ends where normal 0 pushes (impulse > 0) and its friction contact slides
+   * (|v_r| > v_stick), their count, the sum of the gaps g and of h mu |v_r| (the gap
+   * Anitescu's relaxation holds a sliding body at; docs/models/ccp.md). */
+  size_t hover_n;
+  double hover_gap_sum, hover_pred_sum;
+  /* Per normal (the first FB_STATS_NN; plants with several contacts, docs/design.md §12):
+   * contact phases opened (a force law's gap crossing, a newton impact, a moreau-jean step
+   * with P_n > 0 after a free one), the first one's onset time (s; NaN: none) and lambda_n
+   * at the last step end (N; impulse / h for moreau-jean). */
+  size_t nph[FB_STATS_NN];
+  double t_first[FB_STATS_NN];
+  double lam_last[FB_STATS_NN];
+  /* Optional input, kept like t_watch: called at every step end with t, y = (x, v), the
+   * normal forces lambda_n[nn] (N) and the friction forces F[nc] on the bodies (N; for
+   * moreau-jean the step's impulses / h).  NULL: not called (and nothing is evaluated for
+   * it: the run's counts are those without it). */
+  void (*on_step)(void *ctx, double t, const double *y, const double *lam, const double *F);
+  void *on_step_ctx;
 } fb_impact_stats;
 
-/* Start values of a stats record (t_watch kept from *st when keep_watch). */
+/* Start values of a stats record (t_watch and on_step kept from *st when keep_watch). */
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
 
 /* Run a case's problem with the contact scheme and return its statistics (for the

@@ -10,12 +10,13 @@
  * start up and never removed. */
 const fb_normal_type *fb_normal_registry[FB_NORMAL_MAX + 1] = {
     &fb_normal_newton, &fb_normal_penalty, &fb_normal_hunt_crossley, &fb_normal_kikuuwe,
-    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, NULL,
+    &fb_normal_moreau_jean, &fb_normal_penalty_nm, &fb_normal_penalty_newmark, &fb_normal_ccp,
+    &fb_normal_sap, NULL,
 };
 /* the same names as a choice list for scenario parameters (order = registry order) */
 const char *fb_normal_names[FB_NORMAL_MAX + 1] = {"newton", "penalty-n", "hunt-crossley",
                                                   "kikuuwe-n", "moreau-jean", "penalty-nm",
-                                                  "penalty-newmark", NULL};
+                                                  "penalty-newmark", "ccp", "sap", NULL};
 
 const fb_normal_type *fb_normal_at(double index)
 {
@@ -60,24 +61,27 @@ int fb_normal_register(const fb_normal_type *t, fb_err *err)
   fb_normal_registry[n + 1] = NULL;
   fb_normal_names[n + 1] = NULL;
   /* the suite's contact groups, `impacts` and the report compare it with its defaults */
-  fb_normal_variants[nv] = (fb_normal_variant){t->name, t->name, NULL, NULL, {0}};
-  fb_normal_variants[nv + 1] = (fb_normal_variant){NULL, NULL, NULL, NULL, {0}};
+  fb_normal_variants[nv] = (fb_normal_variant){t->name, t->name, NULL, NULL, {0},
+                                               t->event ? FB_NORMAL_COUPLED_WHY : NULL};
+  fb_normal_variants[nv + 1] = (fb_normal_variant){NULL, NULL, NULL, NULL, {0}, NULL};
   return FB_OK;
 }
 
 /* Stiffness ladders around the auto values of a 1 m drop (penetration 1 % of it: c_N, K
  * ~ 2e5 N/m, Hertz k ~ 2.5e6 N/m^1.5), three decades below to two above. */
 fb_normal_variant fb_normal_variants[FB_NORMAL_VARIANTS_MAX + 1] = {
-    {"newton", "newton", NULL, NULL, {0}},
-    {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
+    {"newton", "newton", NULL, NULL, {0}, FB_NORMAL_COUPLED_WHY},
+    {"penalty-n", "penalty-n", NULL, "normal.cN", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}, NULL},
     {"hunt-crossley", "hunt-crossley", "normal.law=hunt-crossley", "normal.k",
-     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
     {"hc-lankarani", "hunt-crossley", "normal.law=lankarani-nikravesh", "normal.k",
-     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
-    {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}},
-    {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}},
-    {"moreau-jean", "moreau-jean", NULL, NULL, {0}},
-    {NULL, NULL, NULL, NULL, {0}},
+     {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
+    {"hc-flores", "hunt-crossley", "normal.law=flores", "normal.k", {1e4, 1e5, 1e6, 1e7, 1e8, 1e9}, NULL},
+    {"kikuuwe-n", "kikuuwe-n", NULL, "normal.K", {1e3, 1e4, 1e5, 1e6, 1e7, 1e8}, NULL},
+    {"moreau-jean", "moreau-jean", NULL, NULL, {0}, NULL},
+    {"ccp", "ccp", NULL, NULL, {0}, NULL},
+    {"sap", "sap", NULL, NULL, {0}, NULL},
+    {NULL, NULL, NULL, NULL, {0}, NULL},
 };
 
 const fb_normal_type *fb_normal_find(const char *name)
@@ -166,7 +170,14 @@ double fb_normal_zeta_of_e(double e)
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
 {
   const double tw = keep_watch ? st->t_watch : (double)NAN;
+  void (*on_step)(void *, double, const double *, const double *, const double *) =
+      keep_watch ? st->on_step : NULL;
+  void *on_ctx = keep_watch ? st->on_step_ctx : NULL;
   memset(st, 0, sizeof *st);
+  st->on_step = on_step;
+  st->on_step_ctx = on_ctx;
+  for (size_t k = 0; k < FB_STATS_NN; k++)
+    st->t_first[k] = st->lam_last[k] = NAN;
   st->max_pen = 0;
   st->min_lambda = INFINITY;
   st->t_rest = st->vt_after_first = st->t_stop = NAN;

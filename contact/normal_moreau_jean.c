@@ -95,6 +95,7 @@ typedef struct mjw {
   fb_impact_stats *st;
   double *buf;
   double *f0, *f1, *xp, *v0, *a, *P, *R, *MJ, *w, *vn0, *gk, *u;
+  double *lamh, *Fh; /* the step's P_n / h (nn) and R_i / h (nc), for stats.on_step */
   int *closed, *inphase;
   /* the matrix the impulses act through: the plant's M^-1, or W^-1 (linear = implicit,
    * Wi: n x n, for the step h_w) */
@@ -120,7 +121,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc;
+  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nn + nc;
   mjw *W = calloc(1, sizeof *W);
   *out = NULL;
   if (W == NULL)
@@ -146,7 +147,9 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->MJ = q, q += nn * n;
   W->vn0 = q, q += nn;
   W->gk = q, q += nn;
-  W->u = q;
+  W->u = q, q += 2 * nc;
+  W->lamh = q, q += nn;
+  W->Fh = q;
   W->inphase = W->closed + nn;
   W->Mi = pl->Minv;
   W->h_w = NAN;
@@ -308,10 +311,14 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
     st->max_pen = fmax(st->max_pen, -g);
     st->min_lambda = fmin(st->min_lambda, lam);
     st->work_n += W->P[k] * 0.5 * (W->vn0[k] + vn1);
+    if (k < FB_STATS_NN)
+      st->lam_last[k] = lam;
     if (W->P[k] > 0 && !W->inphase[k]) {
       const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
       W->inphase[k] = 1;
       W->impacted = 1;
+      if (k < FB_STATS_NN && st->nph[k]++ == 0)
+        st->t_first[k] = t0 + frac;
       if (k == 0) {
         if (st->n < FB_IMPACT_MAX) {
           st->t_in[st->n] = t0 + frac;
@@ -353,7 +360,19 @@ static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
                             : fi >= 0 ? fabs(v[pl->contact[fi].dof] - W->u[fi]) : 0.0;
       if (fi >= 0 && W->impacted && isnan(st->t_stop) && us < pl->v_stick)
         st->t_stop = t1;
+      if (fi >= 0 && W->P[k] > 0 && fabs(v[pl->contact[fi].dof] - W->u[fi]) > pl->v_stick) {
+        st->hover_n++; /* the gap of a sliding contact (docs/models/ccp.md: ccp's hover) */
+        st->hover_gap_sum += g;
+        st->hover_pred_sum += h * W->u[pl->nc + fi] * fabs(v[pl->contact[fi].dof] - W->u[fi]);
+      }
     }
+  }
+  if (st->on_step != NULL) {
+    for (size_t k = 0; k < nn; k++)
+      W->lamh[k] = W->P[k] / h;
+    for (size_t i = 0; i < pl->nc; i++)
+      W->Fh[i] = W->R[i] / h;
+    st->on_step(st->on_step_ctx, t1, y, W->lamh, W->Fh);
   }
 }
 

@@ -1,7 +1,8 @@
 /* fb_frame.c — plane Euler–Bernoulli frame assembly (core/fb_frame.h; docs/scenarios/
- * elastic-frame.md).  Dense store, node-by-node numbering: the only loops that know the
- * store are the scatter in fb_frame_assemble and fb_frame_rayleigh, so a banded store
- * (half-bandwidth fb_frame_half_bandwidth) replaces them alone.
+ * elastic-frame.md).  Node-by-node numbering; the dense store (fb_frame_assemble) or the
+ * banded one of a banded plant (fb_frame_assemble_band, half-bandwidth
+ * fb_frame_half_bandwidth; docs/scenarios/chain.md "The banded plant"): only scatter()
+ * knows the store.
  */
 #include <math.h>
 #include <string.h>
@@ -91,20 +92,36 @@ static void rotate(const double *L, double c, double s, double *G)
     }
 }
 
-int fb_frame_assemble(const fb_frame *fr, double *M, double *K)
+/* Add the element matrices of every element into the store: dense row-major n x n
+ * (band = 0), or GSL's symmetric band layout n x (bw + 1) (band = 1, upper
+ * triangle only, A(i, j) at [i (bw + 1) + j - i]): the only code that knows the store. */
+static void scatter(size_t n, size_t bw, int band, size_t gi, size_t gj, double k, double m,
+                    double *K, double *M)
+{
+  if (!band) {
+    K[gi * n + gj] += k;
+    M[gi * n + gj] += m;
+  } else if (gj >= gi) {
+    K[gi * (bw + 1) + (gj - gi)] += k;
+    M[gi * (bw + 1) + (gj - gi)] += m;
+  }
+}
+
+static int assemble(const fb_frame *fr, int band, double *M, double *K)
 {
   if (fr->nmember < 1 || fr->nmember > FB_FRAME_MAX_MEMBERS || fr->ne < 1 || !(fr->E > 0) ||
       !(fr->rho > 0) || !(fr->A > 0) || !(fr->I > 0))
     return -1;
-  const size_t n = fb_frame_ndof(fr);
-  memset(M, 0, n * n * sizeof(double));
-  memset(K, 0, n * n * sizeof(double));
+  const size_t n = fb_frame_ndof(fr), bw = fb_frame_half_bandwidth(fr);
+  const size_t len = band ? n * (bw + 1) : n * n;
+  memset(M, 0, len * sizeof(double));
+  memset(K, 0, len * sizeof(double));
   for (size_t m = 0; m < fr->nmember; m++) {
     const double dx = fr->px[m + 1] - fr->px[m], dy = fr->py[m + 1] - fr->py[m];
-    const double len = hypot(dx, dy);
-    if (!(len > 0) || !isfinite(len))
+    const double len_m = hypot(dx, dy);
+    if (!(len_m > 0) || !isfinite(len_m))
       return -1;
-    const double l = len / (double)fr->ne, c = dx / len, s = dy / len;
+    const double l = len_m / (double)fr->ne, c = dx / len_m, s = dy / len_m;
     double kl[36], ml[36], kg[36], mg[36];
     fb_frame_element_local(l, fr->E * fr->A, fr->E * fr->I, fr->rho * fr->A, kl, ml);
     rotate(kl, c, s, kg);
@@ -120,13 +137,22 @@ int fb_frame_assemble(const fb_frame *fr, double *M, double *K)
           if (node[j / 3] == 0)
             continue;
           const size_t gj = fb_frame_dof(node[j / 3], j % 3);
-          K[gi * n + gj] += kg[i * 6 + j];
-          M[gi * n + gj] += mg[i * 6 + j];
+          scatter(n, bw, band, gi, gj, kg[i * 6 + j], mg[i * 6 + j], K, M);
         }
       }
     }
   }
   return 0;
+}
+
+int fb_frame_assemble(const fb_frame *fr, double *M, double *K)
+{
+  return assemble(fr, 0, M, K);
+}
+
+int fb_frame_assemble_band(const fb_frame *fr, double *Mb, double *Kb)
+{
+  return assemble(fr, 1, Mb, Kb);
 }
 
 /* Rayleigh damping D = alpha M + beta K (Clough & Penzien, Dynamics of Structures, 1993,

@@ -46,6 +46,11 @@ size_t fb_frame_last_node(const fb_frame *fr);
  * (no member, ne = 0, a zero-length member, non-positive E, rho, A, I). */
 int fb_frame_assemble(const fb_frame *fr, double *M, double *K);
 
+/* The same into GSL's symmetric band layout of a banded plant (fb_plant_alloc_banded with
+ * bw = fb_frame_half_bandwidth): Mb, Kb are n x (bw + 1), row i holding A(i, i..i+bw);
+ * O(n) memory instead of n^2 (docs/scenarios/chain.md "The banded plant"). */
+int fb_frame_assemble_band(const fb_frame *fr, double *Mb, double *Kb);
+
 /* D = alpha M + beta K (Rayleigh damping), n x n. */
 void fb_frame_rayleigh(size_t n, const double *M, const double *K, double alpha, double beta,
                        double *D);

@@ -13,12 +13,13 @@
  * this file): it heads the single block behind the arrays, so no allocation is added. */
 struct fb_plant_ext {
   double *jt_rows; /* the rows of fb_plant_alloc_jacobians, or NULL */
-  double align_;   /* unused: the arrays after it start 16 bytes into the block, as
-                      malloc aligns it */
+  double *mfac;    /* banded plants: the banded Cholesky factor of M, n x (bw + 1) */
+  double *minv_d;  /* banded plants: 1 / M_ii (used when M is diagonal), n */
+  double minv_norm; /* banded plants: ||M^-1||_inf, exact (diagonal M) or LAPACK's estimate */
+  double align_;   /* unused: keeps the block's arrays 16 bytes aligned, as malloc's */
 };
 
-/* Sizes far beyond any plant, so that the block size below cannot wrap around. */
-#define FB_PLANT_MAX_N 4096u
+/* Counts far beyond any plant, so that the block size below cannot wrap around. */
 #define FB_PLANT_MAX_COUNT (1u << 24)
 
 int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
@@ -60,10 +61,53 @@ int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks)
   return FB_OK;
 }
 
+int fb_plant_alloc_banded(fb_plant *pl, size_t n, size_t bw, size_t nc, size_t nbreaks)
+{
+  if (pl == NULL)
+    return FB_EINVAL;
+  memset(pl, 0, sizeof *pl);
+  if (n == 0 || n > FB_PLANT_MAX_N_BANDED || bw >= n || bw > 64 || nc > FB_PLANT_MAX_COUNT ||
+      nbreaks > FB_PLANT_MAX_COUNT)
+    return FB_EINVAL;
+  /* One block: the private part, M, D, K and the factor (n (bw + 1) each), 1/M_ii, x0, v0,
+   * breaks, then the contacts: O(n bw + nc) memory, no n x n array anywhere. */
+  const size_t w = bw + 1, nd = 4 * n * w + 3 * n + nbreaks;
+  const size_t bytes = sizeof(struct fb_plant_ext) + nd * sizeof(double) +
+                       (nc ? nc : 1) * sizeof(fb_contact);
+  struct fb_plant_ext *ext = calloc(1, bytes);
+  if (ext == NULL)
+    return FB_ENOMEM;
+  double *b = (double *)(void *)(ext + 1);
+  pl->ext_ = ext;
+  pl->n = n;
+  pl->nc = nc;
+  pl->banded = 1;
+  pl->bw = bw;
+  pl->Mb = b;
+  pl->Db = b + n * w;
+  pl->Kb = b + 2 * n * w;
+  ext->mfac = b + 3 * n * w;
+  ext->minv_d = b + 4 * n * w;
+  pl->x0 = ext->minv_d + n;
+  pl->v0 = pl->x0 + n;
+  pl->breaks = pl->v0 + n;
+  pl->nbreaks = nbreaks;
+  pl->contact = (fb_contact *)(void *)(b + nd);
+  for (size_t i = 0; i < n; i++)
+    pl->Mb[i * w] = 1.0;
+  pl->t0 = 0.0;
+  pl->T = 1.0;
+  pl->f_c = NAN;
+  pl->v_scale = 1.0;
+  pl->v_stick = NAN;
+  pl->path_dof[0] = pl->path_dof[1] = -1;
+  return FB_OK;
+}
+
 int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 {
-  if (pl == NULL || pl->ext_ == NULL || nn > FB_PLANT_MAX_COUNT) /* before fb_plant_alloc */
-    return FB_EINVAL;
+  if (pl == NULL || pl->ext_ == NULL || nn > FB_PLANT_MAX_COUNT || (pl->banded && nn > 0))
+    return FB_EINVAL; /* before fb_plant_alloc; banded plants have no normals */
   if (nn == 0)
     return FB_OK;
   /* one block: the nn descriptors, then their nn rows of n doubles */
@@ -86,7 +130,7 @@ int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 
 int fb_plant_alloc_jacobians(fb_plant *pl)
 {
-  if (pl == NULL || pl->ext_ == NULL)
+  if (pl == NULL || pl->ext_ == NULL || pl->banded) /* banded plants: one-DOF contacts */
     return FB_EINVAL;
   if (pl->nc == 0)
     return FB_OK;
@@ -204,12 +248,9 @@ static int check_kinematics(const fb_plant *pl, const char *owner, fb_err *err)
   return FB_OK;
 }
 
-int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
+/* The dense store: M SPD and well conditioned, Minv, the flags. */
+static int finish_dense(fb_plant *pl, const char *owner, fb_err *err)
 {
-  if (owner == NULL)
-    owner = "plant";
-  if (pl == NULL || pl->ext_ == NULL)
-    return fb_err_set(err, FB_EINVAL, "%s: no plant (NULL, or not fb_plant_alloc'ed)", owner);
   const size_t n = pl->n, nn = n * n;
   if (!all_finite(pl->M, nn) || !all_finite(pl->D, nn) || !all_finite(pl->K, nn))
     return fb_err_set(err, FB_EINVAL, "%s: mass, damping and stiffness must be finite", owner);
@@ -263,6 +304,80 @@ int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
       pl->Minv[i * n + i] = 1.0 / pl->M[i * n + i];
   pl->has_D = !all_zero(pl->D, nn);
   pl->has_K = !all_zero(pl->K, nn);
+  return FB_OK;
+}
+
+/* The banded store: M SPD by GSL's banded Cholesky (Golub & Van Loan, Matrix Computations,
+ * 4th ed., §4.3.5, Algorithm 4.3.5), kept factored; condition from its 1-norm estimate; the
+ * exact reciprocals 1/M_ii when M is diagonal.  O(n bw^2) time, no allocation beyond the
+ * estimate's work vector. */
+static int finish_banded(fb_plant *pl, const char *owner, fb_err *err)
+{
+  const size_t n = pl->n, w = pl->bw + 1, nw = n * w;
+  if (!all_finite(pl->Mb, nw) || !all_finite(pl->Db, nw) || !all_finite(pl->Kb, nw))
+    return fb_err_set(err, FB_EINVAL, "%s: mass, damping and stiffness must be finite", owner);
+  pl->M_diagonal = 1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t d = 1; d < w; d++)
+      if (pl->Mb[i * w + d] != 0.0)
+        pl->M_diagonal = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!(pl->Mb[i * w] > 0.0))
+      return fb_err_set(err, FB_EINVAL, "%s: mass matrix must be positive definite (mass > 0)",
+                        owner);
+    pl->ext_->minv_d[i] = 1.0 / pl->Mb[i * w];
+    pl->ext_->minv_norm = fmax(pl->ext_->minv_norm, pl->ext_->minv_d[i]);
+  }
+  if (!pl->M_diagonal) {
+    double *F = pl->ext_->mfac;
+    memcpy(F, pl->Mb, nw * sizeof(double));
+    gsl_matrix_view fv = gsl_matrix_view_array(F, n, w);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int st = gsl_linalg_cholesky_band_decomp(&fv.matrix);
+    double rcond = 0.0;
+    if (st == GSL_SUCCESS) {
+      gsl_vector *work = gsl_vector_alloc(3 * n);
+      st = work == NULL ? GSL_ENOMEM : gsl_linalg_cholesky_band_rcond(&fv.matrix, &rcond, work);
+      gsl_vector_free(work);
+    }
+    gsl_set_error_handler(old);
+    if (st != GSL_SUCCESS)
+      return fb_err_set(err, FB_EINVAL, "%s: mass matrix must be positive definite (mass > 0)",
+                        owner);
+    if (!(rcond >= FB_MASS_RCOND_MIN))
+      return fb_err_set(err, FB_EINVAL,
+                        "%s: mass matrix is singular or ill-conditioned: condition number "
+                        "%.3g (1-norm estimate); allowed is at most %.0g",
+                        owner, rcond > 0 ? 1.0 / rcond : (double)INFINITY,
+                        1.0 / FB_MASS_RCOND_MIN);
+    double norm1 = 0.0; /* ||M||_1 = ||M||_inf (symmetric), then ||M^-1|| = 1/(rcond ||M||) */
+    for (size_t i = 0; i < n; i++) {
+      double row = 0.0;
+      for (size_t j = i > pl->bw ? i - pl->bw : 0; j < n && j <= i + pl->bw; j++)
+        row += fabs(fb_band_get(pl, pl->Mb, i, j));
+      norm1 = fmax(norm1, row);
+    }
+    pl->ext_->minv_norm = 1.0 / (rcond * norm1);
+  }
+  pl->has_D = !all_zero(pl->Db, nw);
+  pl->has_K = !all_zero(pl->Kb, nw);
+  for (size_t i = 0; i < pl->nc; i++)
+    if (pl->contact[i].Jt != NULL || pl->contact[i].pair != FB_PAIR_NONE)
+      return fb_err_set(err, FB_EINVAL,
+                        "%s: contact %zu: a banded plant takes one-DOF contacts only", owner, i);
+  return FB_OK;
+}
+
+int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
+{
+  if (owner == NULL)
+    owner = "plant";
+  if (pl == NULL || pl->ext_ == NULL)
+    return fb_err_set(err, FB_EINVAL, "%s: no plant (NULL, or not fb_plant_alloc'ed)", owner);
+  const size_t n = pl->n;
+  const int stm = pl->banded ? finish_banded(pl, owner, err) : finish_dense(pl, owner, err);
+  if (stm != FB_OK)
+    return stm;
   if (!all_finite(pl->x0, n) || !all_finite(pl->v0, n))
     return fb_err_set(err, FB_EINVAL, "%s: initial state must be finite", owner);
   if (!(isfinite(pl->t0) && isfinite(pl->T) && pl->T > pl->t0))
@@ -353,21 +468,141 @@ static double contact_form(const fb_plant *pl, const double *A, size_t i, size_t
   return s;
 }
 
+/* (M^-1)_{ab} of a banded plant: exact for a diagonal M, else one banded solve of the unit
+ * vector e_b (O(n bw), with an n-vector allocated: set-up callers only). */
+static double banded_minv(const fb_plant *pl, size_t a, size_t b)
+{
+  if (pl->M_diagonal)
+    return a == b ? pl->ext_->minv_d[a] : 0.0;
+  double *e = calloc(pl->n, sizeof(double));
+  if (e == NULL)
+    return NAN;
+  e[b] = 1.0;
+  gsl_matrix_view fv = gsl_matrix_view_array(pl->ext_->mfac, pl->n, pl->bw + 1);
+  gsl_vector_view ev = gsl_vector_view_array(e, pl->n);
+  gsl_linalg_cholesky_band_svx(&fv.matrix, &ev.vector);
+  const double r = e[a];
+  free(e);
+  return r;
+}
+
 double fb_plant_contact_coupling(const fb_plant *pl, size_t i, size_t k)
 {
   if (pl == NULL || pl->ext_ == NULL || i >= pl->nc || k >= pl->nc)
     return NAN;
+  if (pl->banded)
+    return banded_minv(pl, pl->contact[i].dof, pl->contact[k].dof);
   return contact_form(pl, pl->Minv, i, k);
 }
 
 double fb_plant_contact_mass(const fb_plant *pl, size_t i)
 {
+  if (pl->banded)
+    return 1.0 / banded_minv(pl, pl->contact[i].dof, pl->contact[i].dof);
   return 1.0 / contact_form(pl, pl->Minv, i, i);
 }
 
 double fb_plant_contact_stiffness(const fb_plant *pl, size_t i)
 {
+  if (pl->banded)
+    return fb_band_get(pl, pl->Kb, pl->contact[i].dof, pl->contact[i].dof);
   return contact_form(pl, pl->K, i, i);
+}
+
+double fb_plant_M_at(const fb_plant *pl, size_t i, size_t j)
+{
+  return pl->banded ? fb_band_get(pl, pl->Mb, i, j) : pl->M[i * pl->n + j];
+}
+
+double fb_plant_K_at(const fb_plant *pl, size_t i, size_t j)
+{
+  return pl->banded ? fb_band_get(pl, pl->Kb, i, j) : pl->K[i * pl->n + j];
+}
+
+double fb_plant_minv_norm(const fb_plant *pl)
+{
+  return pl->ext_->minv_norm;
+}
+
+double fb_plant_minv_diag(const fb_plant *pl, size_t j)
+{
+  return pl->banded ? banded_minv(pl, j, j) : pl->Minv[j * pl->n + j];
+}
+
+void fb_band_matvec(const fb_plant *pl, const double *A, const double *x, double *y)
+{
+  const size_t n = pl->n, w = pl->bw + 1;
+  for (size_t i = 0; i < n; i++)
+    y[i] = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    const double *row = A + i * w;
+    double s = row[0] * x[i];
+    for (size_t d = 1; d < w && i + d < n; d++) {
+      s += row[d] * x[i + d];
+      y[i + d] += row[d] * x[i];
+    }
+    y[i] += s;
+  }
+}
+
+double fb_band_quad(const fb_plant *pl, const double *A, const double *x)
+{
+  const size_t n = pl->n, w = pl->bw + 1;
+  double s = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    const double *row = A + i * w;
+    double r = 0.0;
+    for (size_t d = 1; d < w && i + d < n; d++)
+      r += row[d] * x[i + d];
+    s += x[i] * (row[0] * x[i] + 2.0 * r);
+  }
+  return s;
+}
+
+/* f -= A x for a band array A, without scratch: row i of A is the band above the diagonal
+ * and, by symmetry, the column below it. */
+static void band_sub(const fb_plant *pl, const double *A, const double *x, double *f)
+{
+  const size_t n = pl->n, w = pl->bw + 1;
+  for (size_t i = 0; i < n; i++) {
+    const double *row = A + i * w;
+    double s = row[0] * x[i];
+    for (size_t d = 1; d < w && i + d < n; d++) {
+      s += row[d] * x[i + d];
+      f[i + d] -= row[d] * x[i];
+    }
+    f[i] -= s;
+  }
+}
+
+/* The (model, integrator) pairs that run a banded plant, as data: each reads M, D, K only
+ * through fb_plant_sub_linear, fb_plant_solve_mass and the band arrays, and contacts through
+ * their DOF (docs/scenarios/chain.md, "Which treatments run a banded plant").  The generic
+ * explicit ODE steppers run every ODE model that needs no applied-force split. */
+static const char *const banded_pairs[][2] = {
+    {"moreau-jean", "moreau-jean"},
+    {"kikuuwe-be", "kbe-relay"},
+    {"kikuuwe-be", "kbe-symplectic"},
+    {NULL, NULL},
+};
+
+int fb_plant_banded_pair(size_t k, const char **model, const char **integ)
+{
+  if (k >= sizeof banded_pairs / sizeof banded_pairs[0] - 1)
+    return 0;
+  *model = banded_pairs[k][0];
+  *integ = banded_pairs[k][1];
+  return 1;
+}
+
+int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit)
+{
+  if (ode_explicit)
+    return 1;
+  for (size_t k = 0; banded_pairs[k][0] != NULL; k++)
+    if (strcmp(model, banded_pairs[k][0]) == 0 && strcmp(integ, banded_pairs[k][1]) == 0)
+      return 1;
+  return 0;
 }
 
 double fb_plant_contact_Fs(const fb_plant *pl, size_t i)
@@ -392,6 +627,13 @@ void fb_plant_smooth_force(const fb_plant *pl, double t, const double *x, const 
 void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, double *f)
 {
   const size_t n = pl->n;
+  if (pl->banded) { /* O(n bw) */
+    if (pl->has_D)
+      band_sub(pl, pl->Db, v, f);
+    if (pl->has_K)
+      band_sub(pl, pl->Kb, x, f);
+    return;
+  }
   if (pl->has_D)
     for (size_t i = 0; i < n; i++) {
       double s = 0.0;
@@ -411,6 +653,18 @@ void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, d
 void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a)
 {
   const size_t n = pl->n;
+  if (pl->banded) { /* exact reciprocals, or the two triangular band solves: O(n bw) */
+    if (pl->M_diagonal) {
+      for (size_t i = 0; i < n; i++)
+        a[i] = pl->ext_->minv_d[i] * f[i];
+      return;
+    }
+    memcpy(a, f, n * sizeof(double));
+    gsl_matrix_const_view fv = gsl_matrix_const_view_array(pl->ext_->mfac, n, pl->bw + 1);
+    gsl_vector_view av = gsl_vector_view_array(a, n);
+    gsl_linalg_cholesky_band_svx(&fv.matrix, &av.vector);
+    return;
+  }
   if (pl->M_diagonal) {
     for (size_t i = 0; i < n; i++)
       a[i] = pl->Minv[i * n + i] * f[i];

@@ -37,4 +37,24 @@ void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, d
 /* a = M^-1 f (a and f may not alias). */
 void fb_plant_solve_mass(const fb_plant *pl, const double *f, double *a);
 
+/* Entries of M and K in either store (i, j < n). */
+double fb_plant_M_at(const fb_plant *pl, size_t i, size_t j);
+double fb_plant_K_at(const fb_plant *pl, size_t i, size_t j);
+/* (M^-1)_jj: the dense inverse's entry, or from the banded factor (exact 1/M_jj for a
+ * diagonal M; one O(n bw) solve otherwise, set-up only). */
+double fb_plant_minv_diag(const fb_plant *pl, size_t j);
+/* ||M^-1||_inf of a banded plant (exact for a diagonal M, else LAPACK's 1-norm estimate). */
+double fb_plant_minv_norm(const fb_plant *pl);
+/* y = A x for a band array A (Mb, Db, Kb) of a banded plant; y and x may not alias. */
+void fb_band_matvec(const fb_plant *pl, const double *A, const double *x, double *y);
+
+/* x^T A x for a band array A of a banded plant. */
+double fb_band_quad(const fb_plant *pl, const double *A, const double *x);
+
+/* May this (model, integrator) pair run a banded plant?  ode_explicit: a generic explicit ODE
+ * stepper with a model that needs no applied-force split.  The table is data in
+ * core/fb_plant.c; fb_plant_banded_pair lists its entries k = 0, 1, ... (0 past the end). */
+int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit);
+int fb_plant_banded_pair(size_t k, const char **model, const char **integ);
+
 #endif

@@ -25,6 +25,7 @@ void fb_problem_init(fb_problem *pb, const fb_plant *pl, const fb_model *m)
   pb->plant = pl;
   pb->model = m;
   pb->dim = 2 * pl->n + pl->nc * m->type->nz + 4 * pl->kin.nquat;
+  pb->scenario = NULL;
 }
 
 int fb_problem_initial_state(const fb_problem *pb, double *y)

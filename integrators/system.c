@@ -20,16 +20,19 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
   s->dim = pb->dim;
   s->max_rhs = max_rhs;
   s->needs_fapp = (pb->model->type->caps & FB_MODEL_NEEDS_FAPP) != 0;
-  s->f = calloc(s->n + 2 * s->dim + s->n + s->n * s->dim + s->n + 2 * s->n, sizeof(double));
+  /* the n x dim Jacobian block A only for a dense plant: a banded one runs explicit steppers
+   * only (fb_plant_banded_ok), which never form it */
+  const size_t nA = pl->banded ? 0 : s->n * s->dim;
+  s->f = calloc(s->n + 2 * s->dim + s->n + nA + s->n + 2 * s->n, sizeof(double));
   if (s->f == NULL)
     return FB_ENOMEM;
   s->work = s->f + s->n;
   s->A = s->work + 2 * s->dim + s->n;
-  s->fa = s->A + s->n * s->dim;
+  s->fa = s->A + nA;
   s->fapp_f = s->fa + s->n;
   s->fapp_a = s->fapp_f + s->n;
   s->fa_t = NAN;
-  s->scalar = pl->n == 1 && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0 &&
+  s->scalar = pl->n == 1 && !pl->banded && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0 &&
               pl->contact[0].Jt == NULL &&
               !s->needs_fapp;
   if (s->scalar) {

@@ -18,6 +18,11 @@ extern const fb_model_suite *const fb_model_suite_registry[];
  * FB_EINVAL when the type has no name or no parameter set, its name is taken, it has more
  * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
  * is full. */
+/* The engines' models and their suite records (engines/registry.c, docs/engines.md),
+ * NULL-terminated, entry by entry: fb_model_find and fb_model_suite_of find them by name,
+ * fb_model_at never lists them (the suite gives engines rows of their own). */
+extern const fb_model_type *const fb_engine_models[];
+extern const fb_model_suite *const fb_engine_model_suites[];
 int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
 
 #endif

@@ -25,6 +25,8 @@ extern const fb_model_type fb_model_moreau_jean;
 extern const fb_model_type fb_model_simscape;
 extern const fb_model_type fb_model_gms;
 extern const fb_model_type fb_model_tamsi;
+extern const fb_model_type fb_model_ccp;
+extern const fb_model_type fb_model_sap;
 
 /* Their suite records (include/fricbench/fb_model_suite.h), beside each type in its file. */
 extern const fb_model_suite fb_suite_naive_sign;
@@ -42,5 +44,7 @@ extern const fb_model_suite fb_suite_moreau_jean;
 extern const fb_model_suite fb_suite_simscape;
 extern const fb_model_suite fb_suite_gms;
 extern const fb_model_suite fb_suite_tamsi;
+extern const fb_model_suite fb_suite_ccp;
+extern const fb_model_suite fb_suite_sap;
 
 #endif

@@ -229,6 +229,7 @@ typedef struct kbe_ws {
   double *block;                 /* scratch, one allocation */
   double *f, *a, *xold, *w; /* n, n, n, 2n */
   double *uold, *dp;             /* nc: surface velocity at the step start, anchor moves */
+  double *mdiag, *minv;          /* n: M_jj and (M^-1)_jj (kbe-relay: M is diagonal) */
   /* kbe-exact: Phi (2n x 2n) and Gamma (2n x n) for h and for each segment's last step. */
   size_t nseg;
   double *dt_last;   /* nseg */
@@ -320,13 +321,24 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
       return fb_err_set(err, FB_EUNSUP,
                         "kbe-relay needs a diagonal mass matrix (the relay step is per DOF): "
                         "use kbe-symplectic or kbe-exact, or moreau-jean");
-    for (size_t i = 0; i < nc; i++)
-      for (size_t k = 0; k < i; k++)
-        if (pl->contact[i].dof == pl->contact[k].dof)
-          return fb_err_set(err, FB_EUNSUP,
-                            "kbe-relay allows one contact per DOF (contacts %zu and %zu share "
-                            "DOF %zu): use kbe-symplectic or kbe-exact",
-                            k, i, pl->contact[i].dof);
+    /* one contact per DOF, in O(n + nc): the contact last seen on each DOF */
+    size_t *seen = malloc((n + 1) * sizeof(size_t));
+    if (seen == NULL)
+      return fb_err_set(err, FB_ENOMEM, "out of memory");
+    for (size_t j = 0; j < n; j++)
+      seen[j] = SIZE_MAX;
+    for (size_t i = 0; i < nc; i++) {
+      const size_t j = pl->contact[i].dof, k = seen[j];
+      seen[j] = i;
+      if (k != SIZE_MAX) {
+        free(seen);
+        return fb_err_set(err, FB_EUNSUP,
+                          "kbe-relay allows one contact per DOF (contacts %zu and %zu share "
+                          "DOF %zu): use kbe-symplectic or kbe-exact",
+                          k, i, j);
+      }
+    }
+    free(seen);
   }
   if (kind != KBE_RELAY)
     kbe_cap_to_step(pb, o->h);
@@ -341,7 +353,7 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->n = n;
   ws->nc = nc;
   int st = FB_OK;
-  ws->block = calloc(5 * n + 2 * nc + 1, sizeof(double));
+  ws->block = calloc(7 * n + 2 * nc + 1, sizeof(double));
   if (ws->block == NULL) {
     st = fb_err_set(err, FB_ENOMEM, "out of memory");
     goto fail;
@@ -352,7 +364,13 @@ static int kbe_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->xold = b, b += n;
   ws->w = b, b += 2 * n;
   ws->uold = b, b += nc;
-  ws->dp = b;
+  ws->dp = b, b += nc;
+  ws->mdiag = b, b += n;
+  ws->minv = b;
+  for (size_t j = 0; j < n && kind == KBE_RELAY; j++) {
+    ws->mdiag[j] = fb_plant_M_at(pl, j, j);
+    ws->minv[j] = fb_plant_minv_diag(pl, j); /* the dense inverse's entry, or 1/M_jj exactly */
+  }
   if (kind == KBE_EXACT) {
     ws->nseg = pl->nbreaks + 1;
     ws->dt_last = calloc(ws->nseg, sizeof(double));
@@ -509,20 +527,20 @@ static void kbe_step_relay(kbe_ws *ws, double t, double dt, double tnew, double 
     memset(ws->f, 0, n * sizeof(double));
   fb_plant_sub_linear(pl, x, v, ws->f);
   for (size_t j = 0; j < n; j++) /* v_free of the DOFs without contact is their v_{k+1} */
-    ws->a[j] = v[j] + dt * pl->Minv[j * n + j] * ws->f[j];
+    ws->a[j] = v[j] + dt * ws->minv[j] * ws->f[j];
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
     fb_contact_state cs0;
     double u1, Fr;
     int stick;
     const size_t j = pl->contact[i].dof;
-    const double m = pl->M[j * n + j];
+    const double m = ws->mdiag[j];
     fb_plant_contact_at(pl, i, t0, &cs0);
     fb_contact_in_at(pl, i, t1, &ci, &u1);
     const double vr0 = v[j] - cs0.u;
     /* c gamma(v_r,k) = sgn(v_r,k) (Fs - S(|v_r,k|)): explicit, at the step's start */
     const double cg = vr0 == 0.0 ? 0.0 : fb_sgn(vr0) * (ci.Fs - fb_contact_S(&ci, fabs(vr0), NULL));
-    const double vrf = ws->a[j] + dt * pl->Minv[j * n + j] * cg - u1;
+    const double vrf = ws->a[j] + dt * ws->minv[j] * cg - u1;
     const double vr1 = fb_kbe_relay_step(m, dt, ci.Fs, vrf, &Fr, &stick);
     ws->a[j] = u1 + vr1;
     z[3 * i] = 0.0;

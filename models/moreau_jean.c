@@ -52,7 +52,8 @@
  * tests/test_moreau_jean.c measures each.
  *
  * Parameters: theta (1, [1/2, 1], default 1/2); solver = auto | closed | pgs; pgs_tol
- * (default 1e-12), pgs_floor (16), pgs_max (10000).
+ * (default 1e-12), pgs_floor (16), pgs_max (10000); cone = disc | box | poly with facets
+ * (default 8) and rotation (rad, 0) for the N-facet cone (docs/models/poly-cone.md).
  * State per contact (nz = 2): F_step (N: the step's mean friction force r/h + c gamma_k),
  * stick_step (1 when the relay stuck).
  * Counters: nfe applied-force evaluations (one per step, two at segment starts when
@@ -84,11 +85,13 @@ typedef struct mj_params {
   double pgs_tol;   /* PGS stop: relative change of the impulses */
   double pgs_floor; /* factor of the PGS stop's round-off floor */
   double pgs_max;   /* PGS sweeps allowed per step */
-  double cone;      /* 2-D contacts: choice disc (isotropic) or box (per axis) */
+  double cone;      /* 2-D contacts: choice disc (isotropic), box (per axis) or poly */
+  double facets;    /* cone = poly: facets N of the regular polygon (docs/models/poly-cone.md) */
+  double rotation;  /* cone = poly: angle of the first facet's normal from +x (rad) */
 } mj_params;
 
 static const char *const mj_solver_names[] = {"auto", "closed", "pgs", NULL};
-static const char *const mj_cone_names[] = FB_CONE_NAMES_INIT;
+static const char *const mj_cone_names[] = FB_CONE_NAMES_POLY_INIT;
 
 static const fb_param_desc mj_desc[] = {
     {"theta", "1", "theta-method weight: 1/2 trapezoidal (default), 1 implicit Euler",
@@ -101,10 +104,15 @@ static const fb_param_desc mj_desc[] = {
      offsetof(mj_params, pgs_floor), 16, 0, 1e6, 0, NULL, NULL},
     {"pgs_max", "1", "PGS sweeps allowed per step", offsetof(mj_params, pgs_max), 10000, 1, 1e9,
      FB_PARAM_INT, NULL, NULL},
-    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb) or box (per axis)",
-     offsetof(mj_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, mj_cone_names},
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb), box (per axis) or "
+     "poly (regular polygon of `facets` facets)", offsetof(mj_params, cone), 0, 0, 2,
+     FB_PARAM_CHOICE, NULL, mj_cone_names},
+    {"facets", "1", "cone = poly: facets of the polygon circumscribing the disc (4: the box)",
+     offsetof(mj_params, facets), 8, 3, 1024, FB_PARAM_INT, NULL, NULL},
+    {"rotation", "rad", "cone = poly: angle of the first facet's normal from the x axis",
+     offsetof(mj_params, rotation), 0, -6.283185307179586, 6.283185307179586, 0, NULL, NULL},
 };
-static const fb_param_set mj_set = {sizeof(mj_params), 6, mj_desc};
+static const fb_param_set mj_set = {sizeof(mj_params), 8, mj_desc};
 /* Not "F" and "stick": run's CSV already has those columns (the reported force and flag,
  * here the same values), and two columns of one name are renamed by readers (pandas). */
 static const char *const mj_z[] = {"F_step", "stick_step"};
@@ -155,8 +163,15 @@ typedef struct mj_ws {
   double *Mhinv, *W, *f0, *f1, *q, *vfree, *vnew; /* n n, nc nc, n x5 */
   double *r, *vrf, *beta, *cg, *u1, *stick;               /* nc */
   double *MJ;   /* nc x n: row i = Mhat^-1 Jt_i^T (plants with Jacobian rows) */
-  int disc;     /* 2-D contacts take the disc (else the box: entries independent) */
+  int disc;     /* 2-D contacts are one block: the disc or the N-gon (else the box: entries
+                   independent) */
+  int poly;     /* the block's set is the N-gon (cone = poly, not the box's N = 4) */
   int rows;     /* some contact has a Jacobian row */
+  /* banded plants (mj_step_banded): Mhat in the plant's band layout, n x (bw + 1), and the
+   * contact on each DOF (-1: none) */
+  int banded;
+  double *Mhb, *tmp;
+  long *cof;
 } mj_ws;
 
 static void mj_free(void *wsv)
@@ -170,6 +185,7 @@ static void mj_free(void *wsv)
   gsl_vector_free(ws->ev);
   gsl_vector_free(ws->col);
   free(ws->block);
+  free(ws->cof);
   free(ws);
 }
 
@@ -232,6 +248,44 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
   return FB_OK;
 }
 
+/* The local problem of a 2-D contact on the N-gon C of inradius beta (docs/models/poly-cone.md):
+ * the maximal-dissipation law -v in N_C(r), r in C, i.e. r = P_C(r - rho v) for any rho > 0
+ * (Stewart & Trinkle's polyhedral friction, by the projection of its complementarity).  An
+ * isotropic block (Wb = w I) takes rho = 1/w: r = P_C(-a/w), stick when -a/w lies in C;
+ * otherwise the projected fixed point with rho = 1/lambda_max as for the disc.  Returns 1
+ * for stick. */
+static int mj_poly_local(const mj_ws *ws, const double *Wb, const double *a, double beta,
+                         double *r, unsigned long max_it, unsigned long *it)
+{
+  const int N = (int)ws->p.facets;
+  const double rot = ws->p.rotation;
+  if (Wb[1] == 0.0 && Wb[2] == 0.0 && Wb[0] == Wb[3]) {
+    r[0] = -a[0] / Wb[0];
+    r[1] = -a[1] / Wb[0];
+    const double r0[2] = {r[0], r[1]};
+    fb_poly_clamp(r, beta, N, rot);
+    return r[0] == r0[0] && r[1] == r0[1];
+  }
+  const double tr = Wb[0] + Wb[3], det = Wb[0] * Wb[3] - Wb[1] * Wb[2];
+  const double lmax = 0.5 * tr + sqrt(fmax(0.25 * tr * tr - det, 0.0)), rho = 1.0 / lmax;
+  fb_poly_clamp(r, beta, N, rot);
+  int inside = 1;
+  for (unsigned long k = 0; k < max_it; k++) {
+    double q[2] = {r[0] - rho * (a[0] + Wb[0] * r[0] + Wb[1] * r[1]),
+                   r[1] - rho * (a[1] + Wb[2] * r[0] + Wb[3] * r[1])};
+    const double q0[2] = {q[0], q[1]};
+    fb_poly_clamp(q, beta, N, rot);
+    inside = q[0] == q0[0] && q[1] == q0[1];
+    const double d = hypot(q[0] - r[0], q[1] - r[1]);
+    r[0] = q[0];
+    r[1] = q[1];
+    ++*it;
+    if (d <= 8.0 * DBL_EPSILON * fmax(beta, hypot(a[0], a[1]) * rho))
+      break;
+  }
+  return inside;
+}
+
 /* The local problem of a 2-D contact on the disc (docs/design.md §13): v = a + Wb r,
  * r in -beta Sgn(v) with Sgn the unit disc at 0, Wb the contact's 2x2 Delassus block
  * (row-major).  An isotropic block (Wb = w I: puck, billiard, any contact whose rows are
@@ -240,9 +294,11 @@ static int mj_factor(mj_ws *ws, double dt, fb_err *err)
  * Otherwise the projected fixed point r = P_disc(r - rho (a + Wb r)), rho = 1/lambda_max,
  * which holds exactly at the law's solution for any rho > 0 and converges for an SPD
  * block; iterations are counted in *it.  Returns 1 for stick. */
-static int mj_disc_local(const double *Wb, const double *a, double beta, double *r,
-                         unsigned long max_it, unsigned long *it)
+static int mj_disc_local(const mj_ws *ws, const double *Wb, const double *a, double beta,
+                         double *r, unsigned long max_it, unsigned long *it)
 {
+  if (ws->poly)
+    return mj_poly_local(ws, Wb, a, beta, r, max_it, it);
   if (Wb[1] == 0.0 && Wb[2] == 0.0 && Wb[0] == Wb[3]) {
     const double w = Wb[0], al = hypot(a[0], a[1]);
     if (al <= w * beta) {
@@ -317,7 +373,7 @@ static int mj_block_solve(mj_ws *ws, size_t i, size_t e, double *d, double *sc,
   const double Wb[4] = {W[i * nc + i], W[i * nc + e], W[e * nc + i], W[e * nc + e]};
   const double r0[2] = {ws->r[i], ws->r[e]};
   double rn[2] = {r0[0], r0[1]};
-  const int stick = mj_disc_local(Wb, a, ws->beta[i], rn, ws->pgs_max, &cnt->ninner);
+  const int stick = mj_disc_local(ws, Wb, a, ws->beta[i], rn, ws->pgs_max, &cnt->ninner);
   *d = fmax(fabs(rn[0] - r0[0]), fabs(rn[1] - r0[1]));
   *sc = fmax(s0 / Wb[0], s1 / Wb[3]);
   ws->r[i] = rn[0];
@@ -347,7 +403,10 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
       ws->r[i] = fb_clamp(ws->r[i], ws->beta[i]); /* warm start inside the bounds */
     } else {
       double rr[2] = {ws->r[i], ws->r[e]};
-      fb_clamp2(rr, ws->beta[i], FB_CONE_DISC);
+      if (ws->poly)
+        fb_poly_clamp(rr, ws->beta[i], (int)ws->p.facets, ws->p.rotation);
+      else
+        fb_clamp2(rr, ws->beta[i], FB_CONE_DISC);
       ws->r[i] = rr[0];
       ws->r[e] = rr[1];
       i = e;
@@ -384,9 +443,21 @@ static int mj_relay(mj_ws *ws, double t, fb_counters *cnt, fb_err *err)
       const double a[2] = {mj_local_a(ws, i, i, e, &s0), mj_local_a(ws, e, i, e, &s0)};
       const int iso = W[i * nc + e] == 0.0 && W[e * nc + i] == 0.0 &&
                       W[i * nc + i] == W[e * nc + e];
-      ws->stick[i] = ws->stick[e] =
-          iso ? hypot(a[0], a[1]) <= W[i * nc + i] * ws->beta[i]
-              : hypot(ws->r[i], ws->r[e]) < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+      if (ws->poly) { /* stuck where the impulse is inside the polygon */
+        double q[2] = {ws->r[i], ws->r[e]};
+        if (iso) {
+          q[0] = -a[0] / W[i * nc + i];
+          q[1] = -a[1] / W[i * nc + i];
+        }
+        const double q0[2] = {q[0], q[1]};
+        fb_poly_clamp(q, ws->beta[i] * (iso ? 1.0 : 1.0 - 8.0 * DBL_EPSILON), (int)ws->p.facets,
+                      ws->p.rotation);
+        ws->stick[i] = ws->stick[e] = q[0] == q0[0] && q[1] == q0[1];
+      } else {
+        ws->stick[i] = ws->stick[e] =
+            iso ? hypot(a[0], a[1]) <= W[i * nc + i] * ws->beta[i]
+                : hypot(ws->r[i], ws->r[e]) < ws->beta[i] * (1.0 - 8.0 * DBL_EPSILON);
+      }
       i = e;
     }
   }
@@ -491,6 +562,8 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
   return FB_OK;
 }
 
+static int mj_alloc_banded(mj_ws *ws, fb_err *err);
+
 static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem *pb,
                     const fb_int_opts *o, fb_err *err)
 {
@@ -518,12 +591,20 @@ static int mj_alloc(void **out, const fb_integrator_type *type, const fb_problem
   ws->dt_fact = NAN;
   ws->f0_t = NAN;
   int st = FB_OK;
+  if (pl->banded) {
+    if ((st = mj_alloc_banded(ws, err)) != FB_OK)
+      goto fail;
+    *out = ws;
+    return FB_OK;
+  }
   ws->Mh = gsl_matrix_alloc(n, n);
   ws->perm = gsl_permutation_alloc(n);
   ws->ev = gsl_vector_alloc(n);
   ws->col = gsl_vector_alloc(n);
   ws->rows = pl->has_jt;
-  ws->disc = (int)ws->p.cone == FB_CONE_DISC;
+  const int kind = fb_cone_kind(ws->p.cone, ws->p.facets, ws->p.rotation);
+  ws->disc = kind != FB_CONE_BOX; /* the disc or the N-gon: one block per 2-D contact */
+  ws->poly = kind == FB_CONE_POLY;
   ws->block = calloc(n * n + nc * nc + 5 * n + 6 * nc + nc * n + 1, sizeof(double));
   if (ws->Mh == NULL || ws->perm == NULL || ws->ev == NULL || ws->col == NULL ||
       ws->block == NULL) {
@@ -554,8 +635,198 @@ fail:
   return st;
 }
 
+/* ---- banded plants (docs/scenarios/chain.md) ------------------------------------------ */
+
+/* y += alpha A x for a band array A of the plant (symmetric, half-bandwidth bw). */
+static void mj_band_axpy(const fb_plant *pl, double alpha, const double *A, const double *x,
+                         double *y)
+{
+  const size_t n = pl->n, w = pl->bw + 1;
+  for (size_t i = 0; i < n; i++) {
+    const double *row = A + i * w;
+    double s = row[0] * x[i];
+    for (size_t d = 1; d < w && i + d < n; d++) {
+      s += row[d] * x[i + d];
+      y[i + d] += alpha * row[d] * x[i];
+    }
+    y[i] += alpha * s;
+  }
+}
+
+/* Mhat = M + theta dt D + theta^2 dt^2 K in the band layout: O(n bw), nothing inverted. */
+static int mj_factor_banded(mj_ws *ws, double dt, fb_err *err)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t nw = ws->n * (pl->bw + 1);
+  const double a = ws->theta * dt, b = a * a;
+  int diag = 1;
+  for (size_t k = 0; k < nw; k++) {
+    ws->Mhb[k] = pl->Mb[k] + a * pl->Db[k] + b * pl->Kb[k];
+    if (k % (pl->bw + 1) != 0 && ws->Mhb[k] != 0.0)
+      diag = 0;
+  }
+  if (ws->solver == MJ_SOLVER_CLOSED && !diag)
+    return fb_err_set(err, FB_EINVAL,
+                      "moreau-jean: solver=closed needs a diagonal Delassus matrix (contacts "
+                      "not coupled through M, D, K): use solver=pgs or auto");
+  ws->dt_fact = dt;
+  return FB_OK;
+}
+
+/* One Gauss–Seidel sweep on the velocity form of the relay problem of a banded plant,
+ *     Mhat v = q + sum_i e_{j_i} r_i,   r_i in -beta_i Sgn(v_{j_i} - u_i),
+ * the optimality condition of the strictly convex min 1/2 v'Mhat v - q'v + sum beta_i
+ * |v_{j_i} - u_i|; coordinate descent on it converges for an SPD Mhat (Tseng, J. Optim.
+ * Theory Appl. 109 (2001) 475, Thm 5.1; Acary & Brogliato 2008 §12.4 for PGS on contact
+ * problems).  DOF j's local problem given the others: a = q_j - sum_{l != j} Mhat_jl v_l;
+ * with a contact, Kikuuwe's Theorem 1 (seed 002): stick (v_j = u, r = Mhat_jj u - a) when
+ * |a - Mhat_jj u| <= beta, else r = -beta sgn(a - Mhat_jj u), v_j = (a + r)/Mhat_jj.
+ * O(n bw) per sweep; the largest impulse change Mhat_jj |dv_j| into *dmax, the round-off
+ * scale into *sc. */
+static void mj_sweep_banded(mj_ws *ws, double *dmax, double *sc)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t n = ws->n, bw = pl->bw, w = bw + 1;
+  const double *Mh = ws->Mhb;
+  double *v = ws->vnew;
+  *dmax = 0.0;
+  *sc = 0.0;
+  for (size_t j = 0; j < n; j++) {
+    double a = ws->q[j], s = fabs(a);
+    for (size_t d = 1; d <= bw && d <= j; d++) { /* left of the diagonal: row j - d */
+      const double t = Mh[(j - d) * w + d] * v[j - d];
+      a -= t;
+      s += fabs(t);
+    }
+    for (size_t d = 1; d <= bw && j + d < n; d++) {
+      const double t = Mh[j * w + d] * v[j + d];
+      a -= t;
+      s += fabs(t);
+    }
+    const double mjj = Mh[j * w], vold = v[j];
+    const long i = ws->cof[j];
+    if (i < 0) {
+      v[j] = a / mjj;
+    } else {
+      const double u = ws->u1[i], e = a - mjj * u, beta = ws->beta[i];
+      const int stick = fabs(e) <= beta;
+      ws->r[i] = stick ? -e : -beta * fb_sgn(e);
+      v[j] = stick ? u : u + (e + ws->r[i]) / mjj;
+      ws->stick[i] = stick;
+    }
+    *dmax = fmax(*dmax, mjj * fabs(v[j] - vold));
+    *sc = fmax(*sc, s);
+  }
+}
+
+static int mj_step_banded(mj_ws *ws, double t, double dt, double tnew, double ta, double tb,
+                          double *y, fb_counters *cnt, fb_err *err)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t n = ws->n, nc = ws->nc;
+  const double th = ws->theta;
+  double *x = y, *v = y + n, *z = y + 2 * n;
+  const double t0 = mj_in(t, ta, tb), t1 = mj_in(tnew, ta, tb);
+  int st;
+  if (dt != ws->dt_fact && (st = mj_factor_banded(ws, dt, err)) != FB_OK)
+    return st;
+  mj_applied(pl, t1, x, v, ws->f1);
+  cnt->nfe++;
+  if (th < 1.0 && !(ws->f0_t == t0 && !pl->force_uses_state)) {
+    mj_applied(pl, t0, x, v, ws->f0);
+    cnt->nfe++;
+  }
+  /* q = M v_k + dt (f_theta - K (x_k + theta (1 - theta) dt v_k) - (1 - theta) D v_k) */
+  for (size_t j = 0; j < n; j++) {
+    ws->q[j] = dt * ((1.0 - th) * ws->f0[j] + th * ws->f1[j]);
+    ws->tmp[j] = x[j] + th * (1.0 - th) * dt * v[j];
+  }
+  mj_band_axpy(pl, 1.0, pl->Mb, v, ws->q);
+  if (pl->has_K)
+    mj_band_axpy(pl, -dt, pl->Kb, ws->tmp, ws->q);
+  if (pl->has_D)
+    mj_band_axpy(pl, -dt * (1.0 - th), pl->Db, v, ws->q);
+  double bmax = 0.0;
+  for (size_t i = 0; i < nc; i++) {
+    fb_contact_in ci;
+    fb_contact_state cs0;
+    fb_plant_contact_at(pl, i, t0, &cs0);
+    fb_contact_in_at(pl, i, t1, &ci, &ws->u1[i]);
+    const double vr0 = v[pl->contact[i].dof] - cs0.u;
+    ws->cg[i] = vr0 == 0.0 ? 0.0 : fb_sgn(vr0) * (ci.Fs - fb_contact_S(&ci, fabs(vr0), NULL));
+    ws->q[pl->contact[i].dof] += dt * ws->cg[i];
+    ws->beta[i] = dt * ci.Fs;
+    bmax = fmax(bmax, ws->beta[i]);
+  }
+  memcpy(ws->vnew, v, n * sizeof(double)); /* warm start: the step's initial velocity */
+  double dmax = INFINITY, thr = 0.0, sc;
+  unsigned long k;
+  for (k = 0; k < ws->pgs_max && !(dmax <= thr); k++) {
+    mj_sweep_banded(ws, &dmax, &sc);
+    thr = fmax(ws->p.pgs_tol * bmax, ws->p.pgs_floor * DBL_EPSILON * sc);
+    cnt->ninner++;
+  }
+  if (!(dmax <= thr))
+    return fb_err_set(err, FB_ESOLVE,
+                      "moreau-jean: Gauss-Seidel on the banded relay problem did not converge "
+                      "in %lu sweeps at t=%.17g (max impulse change %.3g > %.3g)",
+                      ws->pgs_max, t, dmax, thr);
+  for (size_t i = 0; i < nc; i++) {
+    z[2 * i] = ws->r[i] / dt + ws->cg[i];
+    z[2 * i + 1] = ws->stick[i];
+  }
+  for (size_t j = 0; j < n; j++) {
+    x[j] += dt * ((1.0 - th) * v[j] + th * ws->vnew[j]);
+    v[j] = ws->vnew[j];
+  }
+  memcpy(ws->f0, ws->f1, n * sizeof(double));
+  ws->f0_t = t1;
+  return FB_OK;
+}
+
+/* The work space of a banded plant: O(n bw + nc), no n x n array. */
+static int mj_alloc_banded(mj_ws *ws, fb_err *err)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t n = ws->n, nc = ws->nc, nw = n * (pl->bw + 1);
+  ws->banded = 1;
+  ws->block = calloc(nw + 6 * n + 6 * nc + 1, sizeof(double));
+  ws->cof = malloc(n * sizeof(long));
+  if (ws->block == NULL || ws->cof == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  double *b = ws->block;
+  ws->Mhb = b, b += nw;
+  ws->f0 = b, b += n;
+  ws->f1 = b, b += n;
+  ws->q = b, b += n;
+  ws->vfree = b, b += n;
+  ws->vnew = b, b += n;
+  ws->tmp = b, b += n;
+  ws->r = b, b += nc;
+  ws->vrf = b, b += nc;
+  ws->beta = b, b += nc;
+  ws->cg = b, b += nc;
+  ws->u1 = b, b += nc;
+  ws->stick = b;
+  for (size_t j = 0; j < n; j++)
+    ws->cof[j] = -1;
+  for (size_t i = 0; i < nc; i++) {
+    const size_t j = pl->contact[i].dof;
+    if (ws->cof[j] >= 0)
+      return fb_err_set(err, FB_EUNSUP,
+                        "moreau-jean: a banded plant takes at most one contact per DOF (DOF "
+                        "%zu has contacts %ld and %zu)",
+                        j, ws->cof[j], i);
+    ws->cof[j] = (long)i;
+  }
+  return mj_factor_banded(ws, ws->h, err);
+}
+
 static int mj_step_at(void *ctx, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
+  const mj_ws *ws = ctx;
+  if (ws->banded)
+    return mj_step_banded(ctx, at->t, at->dt, at->tnew, at->tseg, at->t1, y, cnt, err);
   return mj_step(ctx, at->t, at->dt, at->tnew, at->tseg, at->t1, y, cnt, err);
 }
 

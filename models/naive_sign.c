@@ -17,15 +17,22 @@
 #include "fb_util.h"
 
 typedef struct naive_params {
-  double cone; /* 2-D contacts: choice disc (isotropic) or box (per axis) */
+  double cone;     /* 2-D contacts: choice disc (isotropic), box (per axis) or poly */
+  double facets;   /* cone = poly: facets N of the regular polygon */
+  double rotation; /* cone = poly: angle of the first facet's normal from +x (rad) */
 } naive_params;
 
-static const char *const naive_cone_names[] = FB_CONE_NAMES_INIT;
+static const char *const naive_cone_names[] = FB_CONE_NAMES_POLY_INIT;
 static const fb_param_desc naive_desc[] = {
-    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb) or box (per axis)",
-     offsetof(naive_params, cone), 0, 0, 1, FB_PARAM_CHOICE, NULL, naive_cone_names},
+    {"cone", "-", "friction set of 2-D contacts: disc (isotropic Coulomb), box (per axis) or "
+     "poly (regular polygon of `facets` facets)", offsetof(naive_params, cone), 0, 0, 2,
+     FB_PARAM_CHOICE, NULL, naive_cone_names},
+    {"facets", "1", "cone = poly: facets of the polygon circumscribing the disc (4: the box)",
+     offsetof(naive_params, facets), 8, 3, 1024, FB_PARAM_INT, NULL, NULL},
+    {"rotation", "rad", "cone = poly: angle of the first facet's normal from the x axis",
+     offsetof(naive_params, rotation), 0, -6.283185307179586, 6.283185307179586, 0, NULL, NULL},
 };
-static const fb_param_set naive_set = {sizeof(naive_params), 1, naive_desc};
+static const fb_param_set naive_set = {sizeof(naive_params), 3, naive_desc};
 
 /* [ShourbagyMatuttis] eq. 1. */
 static int naive_sign_force(const void *p, const fb_contact_in *c, double vr, const double *z,
@@ -47,16 +54,24 @@ static int naive_sign_jac(const void *p, const fb_contact_in *c, double vr, cons
 }
 
 /* The vector form (docs/design.md §13): F = -S(|u|) u/|u| on the disc, 0 at u = 0; the
- * box cone takes the sign per axis, F_a = -S(|u|) sgn(u_a). */
+ * box cone takes the sign per axis, F_a = -S(|u|) sgn(u_a); the N-gon (cone = poly,
+ * docs/models/poly-cone.md) its vertex of largest dissipation, F = -S(|u|) s_N(u)
+ * (fb_poly_sign: magnitude S/cos(pi/N) off the facet normals). */
 static int naive_sign_force2(const void *pv, const fb_contact_in *c, const double *vr,
                              const double *z, double *F, double *dz)
 {
   const naive_params *p = pv;
   (void)z, (void)dz;
   const double w = hypot(vr[0], vr[1]), S = fb_contact_S(c, w, NULL);
-  if (p->cone == FB_CONE_BOX) {
+  const int kind = fb_cone_kind(p->cone, p->facets, p->rotation);
+  if (kind == FB_CONE_BOX) {
     F[0] = -S * fb_sgn(vr[0]);
     F[1] = -S * fb_sgn(vr[1]);
+  } else if (kind == FB_CONE_POLY) {
+    double s[2];
+    fb_poly_sign(vr, (int)p->facets, p->rotation, s);
+    F[0] = -S * s[0];
+    F[1] = -S * s[1];
   } else {
     F[0] = w > 0.0 ? -S * vr[0] / w : 0.0;
     F[1] = w > 0.0 ? -S * vr[1] / w : 0.0;

@@ -23,7 +23,9 @@
   X(fb_model_moreau_jean, fb_suite_moreau_jean)                                                \
   X(fb_model_simscape, fb_suite_simscape)                                                      \
   X(fb_model_gms, fb_suite_gms)                                                                \
-  X(fb_model_tamsi, fb_suite_tamsi)
+  X(fb_model_tamsi, fb_suite_tamsi)                                                            \
+  X(fb_model_ccp, fb_suite_ccp)                                                                \
+  X(fb_model_sap, fb_suite_sap)
 
 #define FB_TYPE_OF_PAIR(type, suite) &type,
 #define FB_SUITE_OF_PAIR(type, suite) &suite,
@@ -81,6 +83,9 @@ const fb_model_suite *fb_model_suite_of(const fb_model_type *t)
   for (size_t i = 0; i < n_plugin_models; i++)
     if (plugin_models[i] == t)
       return plugin_suites[i];
+  for (size_t i = 0; fb_engine_models[i] != NULL; i++)
+    if (fb_engine_models[i] == t)
+      return fb_engine_model_suites[i];
   return &none;
 }
 
@@ -90,6 +95,9 @@ const fb_model_type *fb_model_find(const char *name)
     return NULL;
   const fb_model_type *t;
   for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
+    if (strcmp(t->name, name) == 0)
+      return t;
+  for (size_t i = 0; (t = fb_engine_models[i]) != NULL; i++)
     if (strcmp(t->name, name) == 0)
       return t;
   return NULL;
@@ -107,5 +115,9 @@ const fb_integrator_type *fb_integrator_find_any(const char *name)
       if (strcmp(mt->schemes[i]->name, name) == 0)
         return mt->schemes[i];
   }
+  for (size_t m = 0; (mt = fb_engine_models[m]) != NULL; m++) /* the engines' steppers */
+    for (size_t i = 0; mt->schemes[i] != NULL; i++)
+      if (strcmp(mt->schemes[i]->name, name) == 0)
+        return mt->schemes[i];
   return NULL;
 }

@@ -12,6 +12,7 @@ extern const fb_scenario_type fb_scenario_preload_hold;
 extern const fb_scenario_type fb_scenario_push_hold;
 extern const fb_scenario_type fb_scenario_belt_oscillator;
 extern const fb_scenario_type fb_scenario_coupled_sledges;
+extern const fb_scenario_type fb_scenario_chain;
 extern const fb_scenario_type fb_scenario_two_mass_drive;
 extern const fb_scenario_type fb_scenario_glowinski_tp1;
 extern const fb_scenario_type fb_scenario_glowinski_tp2;
@@ -30,6 +31,7 @@ extern const fb_scenario_type fb_scenario_awrejcewicz;
  * friction suite; NULL-terminated. */
 extern const fb_scenario_type fb_scenario_bouncing_ball;
 extern const fb_scenario_type fb_scenario_block_drop;
+extern const fb_scenario_type fb_scenario_conveyor_wall;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
 extern const fb_scenario_type fb_scenario_two_beam_impact;
 extern const fb_scenario_type fb_scenario_elastic_frame;

@@ -21,6 +21,7 @@ const fb_scenario_type *const fb_scenario_registry[] = {
     &fb_scenario_billiard,
     &fb_scenario_belt_2d,
     &fb_scenario_awrejcewicz,
+    &fb_scenario_chain,
     NULL,
 };
 
@@ -31,6 +32,7 @@ const fb_scenario_type *const fb_contact_scenario_registry[] = {
     &fb_scenario_two_beam_impact,
     &fb_scenario_elastic_frame,
     &fb_scenario_sphere_drop,
+    &fb_scenario_conveyor_wall,
     NULL,
 };
 

@@ -19,7 +19,8 @@ for a in "$@"; do
 done
 cd "$(dirname "$0")/.."
 pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel
-      libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest)
+      libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest
+      libode-dev libbullet-dev)
 optional=(libsundials-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,7 +4,8 @@
 #     with (meson.build, bench/meson.build: the compiler refuses the rest; this is the second
 #     guard, and the rules' one written list): include/fricbench/ (the public API) by every
 #     folder; core/ its own; integrators/ core's; models/ core's and the integrators';
-#     contact/ (normal contact) those and the models'; scenarios/ core's; bench/ is layered
+#     contact/ (normal contact) those and the models'; scenarios/ core's; engines/ those of
+#     contact/; bench/ is layered
 #     harness < analysis < report < suite < cli, each seeing every folder below bench, its
 #     own headers and those of the bench folders before it; a public header includes only
 #     public headers (it is installed alone);
@@ -29,7 +30,7 @@ fail=0
 
 # where a header lives: include/fricbench, its top-level folder, or bench/<layer>
 declare -A home
-for f in include/fricbench/*.h core/*.h models/*.h contact/*.h integrators/*.h scenarios/*.h \
+for f in include/fricbench/*.h core/*.h models/*.h contact/*.h integrators/*.h scenarios/*.h engines/*.h \
          bench/*/*.h \
          bench/*/*.h.in; do
   [ -e "$f" ] || continue
@@ -41,13 +42,14 @@ done
 includes() { grep -o '^#include "[A-Za-z0-9_]*\.h"' "$1" | sed 's/#include "//; s/"$//'; }
 
 # 1. what each folder sees (besides include/fricbench, seen by all): meson's include paths
-below_bench="core integrators models contact scenarios"
+below_bench="core integrators models contact scenarios engines"
 declare -A sees=(
   [include/fricbench]=""
   [core]="core"
   [integrators]="core integrators"
   [models]="core integrators models"
   [contact]="core integrators models contact"
+  [engines]="core integrators models contact engines"
   [scenarios]="core scenarios"
   [bench/harness]="$below_bench bench/harness"
   [bench/analysis]="$below_bench bench/harness bench/analysis"
@@ -56,7 +58,7 @@ declare -A sees=(
   [bench/cli]="$below_bench bench/harness bench/analysis bench/report bench/suite bench/cli"
 )
 for f in include/fricbench/*.h core/*.[ch] integrators/*.[ch] models/*.[ch] contact/*.[ch] \
-         scenarios/*.[ch] bench/*/*.[ch]; do
+         scenarios/*.[ch] engines/*.[ch] bench/*/*.[ch]; do
   [ -e "$f" ] || continue
   dir=$(dirname "$f")
   if [ -z "${sees[$dir]+x}" ]; then
@@ -78,7 +80,7 @@ done
 # 2. top-level folders: edges, then a cycle search
 declare -A edge
 top_of() { case "$1" in bench/*) echo bench ;; *) echo "${1%%/*}" ;; esac; }
-for f in core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] \
+for f in core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] engines/*.[ch] \
          bench/*/*.[ch]; do
   [ -e "$f" ] || continue
   from=$(top_of "$f")
@@ -93,7 +95,7 @@ done
 # integrators/, so the model-owned schemes (models/) may use the integrators' driver
 # while the generic integrators see only the contract.
 allowed=""
-folders=(core models contact integrators scenarios bench)
+folders=(core models contact integrators scenarios engines bench)
 for a in "${folders[@]}"; do
   for b in "${folders[@]}"; do
     [ "$a" \< "$b" ] || continue
@@ -121,10 +123,10 @@ while read -r n f; do
     echo "length: $f has $n lines (at most 1,200)" >&2
     fail=1
   fi
-done < <(wc -l include/fricbench/*.h core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch] \
+done < <(wc -l include/fricbench/*.h core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] engines/*.[ch] bench/*/*.[ch] \
            tests/*.[ch] examples/*.c fuzz/*.[ch])
 # 4. and 5. read every function of the library (scripts/functions.awk)
-lib_sources=(core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] bench/*/*.[ch])
+lib_sources=(core/*.[ch] models/*.[ch] contact/*.[ch] integrators/*.[ch] scenarios/*.[ch] engines/*.[ch] bench/*/*.[ch])
 fns=$(awk -f scripts/functions.awk "${lib_sources[@]}")
 cycles=$(printf '%s\n' "$fns" | awk -f scripts/call-cycles.awk | sort)
 if [ -n "$cycles" ]; then
@@ -139,7 +141,7 @@ fi
 # default table built from the models' suite data (item 2) and the plant's assembly
 # (item 3, opaque plant internals).
 long_ok=" bench/suite/matrix.c:fb_table_default bench/harness/reference.c:fb_reference_run_opts
-  core/fb_plant.c:fb_plant_finish models/glowinski.c:glow_alloc
+  models/glowinski.c:glow_alloc
   integrators/system.c:fb_system_jac "
 long_ok=$(echo $long_ok)
 still_long=" "

@@ -250,10 +250,10 @@ static const bad catalogue[] = {
      "give a writable directory"},
     {{"impacts", "--out", "@/d/sub", "extra", NULL}, 2, "'extra'", "allowed are --out DIR"},
     /* ---- list and the command itself ----------------------------------------------------- */
-    {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios, integrators, contact or --json"},
-    {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios, integrators, contact or --json"},
-    {{"list", "", NULL}, 2, "''", "models, scenarios, integrators, contact or --json"},
-    {{"list", "Models", NULL}, 2, "'Models'", "models, scenarios, integrators, contact or --json"},
+    {{"list", "models", "extra", NULL}, 2, "'extra'", "models, scenarios, integrators, contact, engines or --json"},
+    {{"list", "--bogus", NULL}, 2, "'--bogus'", "models, scenarios, integrators, contact, engines or --json"},
+    {{"list", "", NULL}, 2, "''", "models, scenarios, integrators, contact, engines or --json"},
+    {{"list", "Models", NULL}, 2, "'Models'", "models, scenarios, integrators, contact, engines or --json"},
     {{"", NULL}, 2, "''", "list, run, reference"},
     {{"--versionx", NULL}, 2, "'--versionx'", "list, run, reference"},
 };

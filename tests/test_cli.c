@@ -167,7 +167,7 @@ Test(cli, list_shows_contact_section)
   cr_assert_eq(fbt_cli(c, out, sizeof out, err, sizeof err), 0, "%s", err);
   cr_expect(strstr(out, "  bouncing-ball ") != NULL && strstr(out, "\nmodels:") == NULL);
   cr_assert_eq(fbt_cli(h, out, sizeof out, err, sizeof err), 0, "%s", err);
-  cr_expect(strstr(out, "list [models|scenarios|integrators|contact]") != NULL, "%s", out);
+  cr_expect(strstr(out, "list [models|scenarios|integrators|contact|engines]") != NULL, "%s", out);
 }
 
 /* word occurs in s delimited by blanks, quotes or line ends (so --h is not --help) */

@@ -656,6 +656,82 @@ Test(resume, bisection_is_resumed, .timeout = 300)
   fbt_rmdir(base);
 }
 
+/* An engine's runs (docs/engines.md) are resumed like any others: rerun jobs replay to the
+ * bit (ODE's QuickStep included: each world keeps its own random seed). */
+static const char engine_plan[] =
+    "[engine creep]\n"
+    "group = practitioner\n"
+    "scenario = push-hold\n"
+    "model = ode\n"
+    "integrator = ode-quickstep\n"
+    "set = T=3\n"
+    "h = 1e-3\n"
+    "sweep = param:r\n"
+    "values = 0.9, 0.99, 1.05, 2\n"
+    "traj = yes\n"
+    "[engine step]\n"
+    "group = practitioner\n"
+    "scenario = push-hold\n"
+    "model = ode\n"
+    "integrator = ode-step\n"
+    "set = T=3, quickstep_iterations=50\n"
+    "h = 1e-3\n"
+    "sweep = param:r\n"
+    "values = 0.99, 2\n";
+
+Test(resume, engine_runs_are_resumed, .timeout = 300)
+{
+  const char *const probe[] = {"list", "engines", NULL};
+  cr_assert_eq(fbt_cli(probe, out, sizeof out, errbuf, sizeof errbuf), 0);
+  if (strstr(out, "ode            ODE 0.16 (libode-dev): present") == NULL)
+    cr_skip_test("ODE absent");
+  char base[64], plan[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/engine.ini", base);
+  spit(plan, engine_plan, sizeof engine_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 6);
+  fbt_rmdir(base);
+}
+
+/* Bullet's runs (docs/engines/bullet.md) are resumed the same: its solver is deterministic
+ * per world (no random constraint order by default). */
+static const char bullet_plan[] =
+    "[bullet creep]\n"
+    "group = practitioner\n"
+    "scenario = push-hold\n"
+    "model = bullet\n"
+    "integrator = bullet-si\n"
+    "set = T=3\n"
+    "h = 1e-3\n"
+    "sweep = param:r\n"
+    "values = 0.9, 0.99, 1.05, 2\n"
+    "traj = yes\n"
+    "[bullet puck]\n"
+    "group = practitioner\n"
+    "scenario = puck\n"
+    "model = bullet\n"
+    "integrator = bullet-si\n"
+    "set = solver_iterations=50, split_impulse_threshold=0\n"
+    "h = 1e-3\n"
+    "sweep = param:yaw\n"
+    "values = 0, 22.5\n";
+
+Test(resume, bullet_runs_are_resumed, .timeout = 300)
+{
+  const char *const probe[] = {"list", "engines", NULL};
+  cr_assert_eq(fbt_cli(probe, out, sizeof out, errbuf, sizeof errbuf), 0);
+  if (strstr(out, "bullet         Bullet 3.24 (libbullet-dev): present") == NULL)
+    cr_skip_test("Bullet absent");
+  char base[64], plan[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/bullet.ini", base);
+  spit(plan, bullet_plan, sizeof bullet_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 6);
+  fbt_rmdir(base);
+}
+
 Test(resume, scenario_and_model_filters_are_resumed, .timeout = 300)
 {
   char base[64];

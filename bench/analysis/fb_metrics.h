@@ -162,12 +162,17 @@ typedef struct fb_metrics {
    * |‖Q‖ - 1| of the attitude quaternions over the accepted steps (1; NaN for a plant
    * without them): the scheme's drift, unless the plant asks for renormalization */
   double q_norm_err;
+  /* the hover of a sliding contact under a time-stepping normal treatment (ccp,
+   * moreau-jean; docs/models/ccp.md), NaN elsewhere: over the step ends where normal 0
+   * pushes and its friction contact slides, hover_gap the mean gap g_n (m; Anitescu's
+   * relaxation: h mu |v_t|) and hover_gap_rel its ratio to the mean h mu |v_t| (1) */
+  double hover_gap, hover_gap_rel;
 } fb_metrics;
 
 /* Names of the metric columns, in fb_metrics field order (NULL-terminated), with units. */
 extern const char *const fb_metric_names[];
 extern const char *const fb_metric_units[];
-#define FB_NMETRICS 69
+#define FB_NMETRICS 71
 #define FB_EXP_MAX_LOCAL 16
 /* The fields as an array in the order of fb_metric_names. */
 void fb_metrics_to_array(const fb_metrics *m, double out[FB_NMETRICS]);

@@ -64,5 +64,9 @@ int fb_seed_claims_compute(const char *runs_csv, size_t runs_len, const char *or
 void fb_seed_claims_frame(fb_claims *c, const char *frame_csv, size_t len);
 /* Read DIR/runs.csv, DIR/orders.csv and DIR/frame.csv, write DIR/seed-claims.csv. */
 int fb_seed_claims_write(const char *dir, fb_err *err);
+/* [Xiong2013] §5.2's claim about conveyor-wall, appended to c: it reads the trajectory of
+ * the conveyor group's kikuuwe-n run under dir/traj/ (bench/analysis/seed_claim_conveyor.c). */
+void fb_seed_claim_conveyor(fb_claims *c, const char *runs_csv, size_t runs_len,
+                            const char *dir);
 
 #endif

@@ -24,7 +24,8 @@ const char *const fb_metric_names[] = {
     "path_err_max", "dir_err_max", "dir_err_rms", "stop_time_err",
     "hold_creep_v", "hold_excess", "hold_bound", "hold_slip_frac", "hold_accum", "L_scale",
     "v_scale", "own_x_l2", "energy_max", "energy_ref_max", "instability",
-    "push_creep_v", "slide_ratio", "slide_ratio_max", "rest_energy_rise", "q_norm_err", NULL};
+    "push_creep_v", "slide_ratio", "slide_ratio_max", "rest_energy_rise", "q_norm_err",
+    "hover_gap", "hover_gap_rel", NULL};
 const char *const fb_metric_units[] = {
     "m s^0.5", "m s^-0.5", "N s^0.5", "m",   "m/s", "m",   "m/s", "s",   "s",   "s",
     "s",       "1",        "1",       "m",   "m",   "1/s", "m/s", "1",   "1",   "W",
@@ -33,7 +34,7 @@ const char *const fb_metric_units[] = {
     "m", "1", "1", "m/s", "s",
     "m", "deg", "deg", "s",
     "m/s", "m", "m", "1", "m", "m", "m/s", "m s^0.5", "J", "J", "1",
-    "m/s", "1", "1", "J", "1", NULL};
+    "m/s", "1", "1", "J", "1", "m", "1", NULL};
 
 void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
 {
@@ -52,7 +53,7 @@ void fb_metrics_to_array(const fb_metrics *m, double o[FB_NMETRICS])
       m->hold_accum, m->L_scale, m->v_scale, m->own_x_l2, m->energy_max, m->energy_ref_max,
       m->instability,
       m->push_creep_v, m->slide_ratio, m->slide_ratio_max,
-      m->rest_energy_rise, m->q_norm_err};
+      m->rest_energy_rise, m->q_norm_err, m->hover_gap, m->hover_gap_rel};
   memcpy(o, v, sizeof v);
 }
 
@@ -82,7 +83,8 @@ void fb_metrics_from_array(fb_metrics *m, const double v[FB_NMETRICS])
                     .energy_max = v[61],      .energy_ref_max = v[62], .instability = v[63],
                     .push_creep_v = v[64], .slide_ratio = v[65],
                     .slide_ratio_max = v[66], .rest_energy_rise = v[67],
-                    .q_norm_err = v[68]};
+                    .q_norm_err = v[68],      .hover_gap = v[69],
+                    .hover_gap_rel = v[70]};
 }
 
 void fb_metrics_nan(fb_metrics *m)
@@ -273,6 +275,8 @@ static double mech_energy(const fb_plant *pl, const double *y)
 {
   const size_t n = pl->n;
   const double *x = y, *v = y + n;
+  if (pl->banded) /* O(n bw): the band's quadratic forms */
+    return 0.5 * fb_band_quad(pl, pl->Mb, v) + (pl->has_K ? 0.5 * fb_band_quad(pl, pl->Kb, x) : 0.0);
   double e = 0.0;
   for (size_t j = 0; j < n; j++) {
     if (pl->M_diagonal) {
@@ -581,7 +585,7 @@ void fb_metrics_stability(const fb_plant *pl, fb_metrics *m)
   const double span = pl->T - pl->t0;
   double mass = 0.0;
   for (size_t j = 0; j < pl->n; j++)
-    mass += pl->M[j * pl->n + j];
+    mass += pl->banded ? pl->Mb[j * (pl->bw + 1)] : pl->M[j * pl->n + j];
   const double norm = fmax(isnan(m->own_x_l2) ? 0.0 : m->own_x_l2, pl->L * sqrt(span));
   const double r_disc = norm > 0 ? m->disc_x_l2 / norm : (double)NAN;
   const double e_ref = m->energy_ref_max > 0 ? m->energy_ref_max

@@ -694,6 +694,8 @@ int fb_seed_claims_write(const char *dir, fb_err *err)
   fb_claims *c = malloc(sizeof *c);
   int st = c == NULL ? fb_err_set(err, FB_ENOMEM, "out of memory")
                      : fb_seed_claims_compute(runs, rl, have_orders ? orders : NULL, ol, c, err);
+  if (st == FB_OK)
+    fb_seed_claim_conveyor(c, runs, rl, dir);
   free(runs);
   free(orders);
   /* the frame's claim reads frame.csv (bench/analysis/fb_frame_metrics.h), when written */

@@ -20,11 +20,17 @@ typedef struct vrun {
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
   double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached;
+  /* the chain's cost against n (group scale, docs/scenarios/chain.md): steps (its CPU
+   * seconds: cpu_s below) */
+  double nsteps;
   int unstable;
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
   const char *sparams;
   double e_nominal, e_eff, lambda_min, rest_pen, rest_gap, rest_force_err;
+  /* the practitioners' questions (docs/design.md §6) and the CPU time, for the engines'
+   * rows (docs/engines.md) and the chain's cost against n */
+  double push_creep_v, slide_ratio, slide_ratio_max, cpu_s;
   int ok;
 } vrun;
 
@@ -58,6 +64,10 @@ void vd_list_add(char *buf, size_t len, const char *name);
 const vrun *vd_partner(const vrun *R, size_t n, const vrun *r);
 /* "unstable at h (stable <= h_max)" for an unstable run r of R. */
 void vd_unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, size_t len);
+/* The engines' rows (verdicts_engines.c, docs/engines.md): per engine, stepper and setting,
+ * creep against the load fraction, the sliding force ratio, the yaw sweep, the stable step
+ * and the cost per simulated second. */
+int vd_judge_engines(fb_vtable *v, const vrun *R, size_t n);
 /* hold, creep, stable-step and cost/s of one set (docs/design.md §10.1-10.2, 10.6). */
 int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k);
 

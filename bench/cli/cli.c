@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_engine.h"
 #include "fb_io.h"
 #include "fb_normal_int.h"
 #include "fb_plugin.h"
@@ -48,7 +49,7 @@ static const char main_help[] =
     "A comparative benchmark of numerical treatments of dry friction.\n"
     "\n"
     "commands:\n"
-    "  list [models|scenarios|integrators|contact]\n"
+    "  list [models|scenarios|integrators|contact|engines]\n"
     "                                        names, descriptions, parameters (contact:\n"
     "                                        normal-contact treatments and scenarios)\n"
     "  run --scenario S --model M [...]      run one case, write its trajectory as CSV\n"
@@ -105,14 +106,15 @@ static const char run_help[] =
     "Without --h or --tol: the model's default (adaptive at its tolerance, or h = T/1e4).\n";
 
 static const char list_help[] =
-    "usage: fricbench list [models|scenarios|integrators|contact|--json]\n"
+    "usage: fricbench list [models|scenarios|integrators|contact|engines|--json]\n"
     "\n"
     "Lists names with one-line descriptions; models and scenarios with their parameters\n"
     "(name = default [unit] meaning).  contact: the normal-contact treatments (--set\n"
-    "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  Without an\n"
-    "argument, lists all four.  --json: all of it as one JSON object (every parameter row\n"
-    "with its unit, range and default; what the Python package's models(), scenarios()\n"
-    "and integrators() read).\n";
+    "normal=NAME) and the scenarios with normal contacts (fricbench impacts).  engines: the\n"
+    "physics engines, present or absent, with their versions, steppers and settings\n"
+    "(docs/engines.md).  Without an argument, lists all five.  --json: all of it as one JSON\n"
+    "object (every parameter row with its unit, range and default; what the Python\n"
+    "package's models(), scenarios() and integrators() read).\n";
 
 static void list_models(FILE *fp)
 {
@@ -196,11 +198,41 @@ static void list_contact(FILE *fp)
   }
 }
 
+/* `list engines`: every engine fricbench knows, present or absent, with its version or why it
+ * is absent, its steppers and settings (docs/engines.md). */
+static void list_engines(FILE *fp)
+{
+  fputs("engines (a physics engine as a treatment: --model NAME --integrator STEPPER):\n", fp);
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char ver[160];
+    const int present = fb_engine_present(e, ver, sizeof ver);
+    fprintf(fp, "  %-14s %s: %s %s\n", e->name, e->library, present ? "present," : "absent:",
+            ver);
+    if (e->model == NULL)
+      continue;
+    const fb_model_type *m = e->model;
+    fprintf(fp, "    %s\n    steppers:", e->engine->title);
+    for (size_t i = 0; m->schemes[i] != NULL; i++)
+      fprintf(fp, " %s", m->schemes[i]->name);
+    fputs("\n    scenarios:", fp);
+    for (const char *const *s = e->engine->scenarios; *s != NULL; s++)
+      fprintf(fp, " %s", *s);
+    fputs("\n", fp);
+    for (const fb_engine_unsupported *u = e->engine->unsupported; u->scenario != NULL; u++)
+      fprintf(fp, "    unsupported %s: %s\n", u->scenario, u->why);
+    fb_model md;
+    if (fb_model_init(&md, m) == FB_OK) {
+      fb_params_print(m->params, md.params, "    ", fp);
+      fb_model_free(&md);
+    }
+  }
+}
+
 static int cmd_list(int argc, char **argv)
 {
   if (argc > 2)
     return usage_error("list takes at most one argument, got '%s': use models, scenarios, "
-                       "integrators, contact or --json%s",
+                       "integrators, contact, engines or --json%s",
                        argv[2], "");
   const char *what = argc == 2 ? argv[1] : NULL;
   if (what != NULL && (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)) {
@@ -211,15 +243,16 @@ static int cmd_list(int argc, char **argv)
     fb_err err = {{0}};
     return fb_catalog_json(stdout, &err) == FB_OK ? FB_EXIT_OK : fail(&err, FB_EXIT_RUNTIME);
   }
-  static const char *const kinds[] = {"models", "scenarios", "integrators", "contact"};
+  static const char *const kinds[] = {"models", "scenarios", "integrators", "contact",
+                                      "engines"};
   static void (*const listers[])(FILE *) = {list_models, list_scenarios, list_integrators,
-                                             list_contact};
+                                             list_contact, list_engines};
   int known = what == NULL;
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
     known |= what != NULL && strcmp(what, kinds[k]) == 0;
   if (!known)
-    return usage_error("unknown list '%s': use models, scenarios, integrators, contact or "
-                       "--json%s",
+    return usage_error("unknown list '%s': use models, scenarios, integrators, contact, "
+                       "engines or --json%s",
                        what, "");
   /* without an argument, every section: a new user sees the contact scenarios too */
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)

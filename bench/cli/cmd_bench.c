@@ -382,6 +382,7 @@ static void csv_num(FILE *fp, double v)
 static const char bench_help[] =
     "usage: fricbench bench [--out FILE.csv] [--model M]... [--steps N] [--repeats N] [--h H]\n"
     "       fricbench bench --scenario S [--set NAME=VALUE]... [--h H] [--model M]...\n"
+    "       fricbench bench --chain [--out FILE.csv]\n"
     "\n"
     "Times one step through fricbench's machinery against a hand-written RK4 loop of the\n"
     "same friction law, compiled into this binary and timed in this process: every ODE\n"
@@ -409,6 +410,11 @@ static const char bench_help[] =
     "                   integrator (fricbench list models) at --h (default 1e-3) over S's\n"
     "                   own span, with the --set settings that fit it; no loop twin\n"
     "      --set NAME=VALUE a parameter of S or of the models (repeatable)\n"
+    "      --chain      only the chain's ns per step at n = 10, 100, 1000, 10000 (store=banded,\n"
+    "                   200 steps, median of 3) with the ratios and the growth exponent for\n"
+    "                   every treatment of a banded plant (docs/scenarios/chain.md); plain\n"
+    "                   `bench` prints that table last; --out: its CSV (model,integrator,h,n,\n"
+    "                   ns_per_step,ratio_to_n10)\n"
     "  -h, --help       this help\n";
 
 static int wanted(const char *const *only, size_t n, const char *model)
@@ -510,8 +516,9 @@ static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const b
 }
 
 /* After the table: the work-precision sections of bench_dop853.c (every model, or
- * --model switching) and bench_sundials.c (every model, or --model lugre).  FB_EXIT_OK (0)
- * or FB_EXIT_RUNTIME (1). */
+ * --model switching) and bench_sundials.c (every model, or --model lugre), and the chain's
+ * cost against n (bench_chain.c; every model, or --model moreau-jean).  FB_EXIT_OK (0) or
+ * FB_EXIT_RUNTIME (1). */
 static int bench_sections(const bench_opts *o, const char *const *only, size_t nonly)
 {
   if (o->scenario != NULL)
@@ -521,7 +528,38 @@ static int bench_sections(const bench_opts *o, const char *const *only, size_t n
     rc = FB_EXIT_RUNTIME;
   if (wanted(only, nonly, "lugre") && fb_bench_sundials(stdout) != FB_EXIT_OK)
     rc = FB_EXIT_RUNTIME;
+  /* the chain's cost against n (bench/cli/bench_chain.c; its CSV: bench --chain --out) */
+  if (wanted(only, nonly, "moreau-jean") && fb_bench_chain(NULL, 200, 3) != 0)
+    rc = FB_EXIT_RUNTIME;
   return rc;
+}
+
+/* --set needs --scenario; the user's case defaults to h = 1e-3 and its sets must fit. */
+static int bench_check_user_case(bench_opts *o, int have_h, const char *const *only, size_t nonly)
+{
+  if (o->nsets > 0 && o->scenario == NULL) {
+    fputs("fricbench: bench --set needs --scenario S (the user's case)\n", stderr);
+    return FB_EXIT_USAGE;
+  }
+  if (o->scenario != NULL) {
+    if (!have_h)
+      o->h = 1e-3;
+    if (bench_sets_fit(o, only, nonly) != FB_EXIT_OK)
+      return FB_EXIT_USAGE;
+  }
+  return FB_EXIT_OK;
+}
+
+/* bench --chain: the chain's cost against n only (bench/cli/bench_chain.c), its CSV to of. */
+static int bench_chain_only(fb_outfile *of)
+{
+  fb_err err = {{0}};
+  const int rc = fb_bench_chain(of != NULL ? of->fp : NULL, 200, 3);
+  if (of != NULL && fb_outfile_commit(of, &err) != FB_OK) {
+    fprintf(stderr, "fricbench: %s\n", err.msg);
+    return FB_EXIT_RUNTIME;
+  }
+  return rc ? FB_EXIT_RUNTIME : FB_EXIT_OK;
 }
 
 int fb_cmd_bench(int argc, char **argv)
@@ -531,11 +569,11 @@ int fb_cmd_bench(int argc, char **argv)
       {"repeats", required_argument, NULL, 'r'}, {"h", required_argument, NULL, 'H'},
       {"model", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
       {"scenario", required_argument, NULL, 's'}, {"set", required_argument, NULL, 'S'},
-      {NULL, 0, NULL, 0},
+      {"chain", no_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
   };
   bench_opts o = {1000000, 5, 1e-5, NULL, NULL, 0};
   const char *sets[64];
-  int have_h = 0;
+  int have_h = 0, chain_only = 0;
   const char *out = NULL;
   const char *only[64];
   size_t nonly = 0;
@@ -545,6 +583,7 @@ int fb_cmd_bench(int argc, char **argv)
   while ((c = getopt_long(argc, argv, ":o:m:h", opts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
+    case 'C': chain_only = 1; break;
     case 's':
       if (fb_scenario_find(optarg) == NULL) {
         fprintf(stderr, "fricbench: --scenario '%s' is not allowed: use a name of "
@@ -600,22 +639,16 @@ int fb_cmd_bench(int argc, char **argv)
     return FB_EXIT_USAGE;
   }
   o.sets = sets;
-  if (o.nsets > 0 && o.scenario == NULL) {
-    fputs("fricbench: bench --set needs --scenario S (the user's case)\n", stderr);
+  if (bench_check_user_case(&o, have_h, only, nonly) != FB_EXIT_OK)
     return FB_EXIT_USAGE;
-  }
-  if (o.scenario != NULL) {
-    if (!have_h)
-      o.h = 1e-3;
-    if (bench_sets_fit(&o, only, nonly) != FB_EXIT_OK)
-      return FB_EXIT_USAGE;
-  }
   fb_err err = {{0}};
   fb_outfile of = {0};
   if (out != NULL && fb_outfile_open(&of, out, "--out", &err) != FB_OK) {
     fprintf(stderr, "fricbench: %s\n", err.msg);
     return FB_EXIT_USAGE;
   }
+  if (chain_only)
+    return bench_chain_only(out != NULL ? &of : NULL);
   bench_row rows[64];
   size_t nr = 0;
   if (o.scenario != NULL) /* the user's case: every model at its fixed-step integrator */
@@ -626,9 +659,9 @@ int fb_cmd_bench(int argc, char **argv)
     }
   /* every ODE model under rk4, then the model-owned schemes */
   static const char *const owned[][2] = {
-      {"glowinski", "glowinski-lie"}, {"switching", "paper"}, {"penalty", "newmark"},
-      {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"},
-      {"moreau-jean", "moreau-jean"}, {"tamsi", "tamsi"}};
+      {"glowinski", "glowinski-lie"}, {"switching", "paper"},     {"penalty", "newmark"},
+      {"kikuuwe-be", "kbe-symplectic"}, {"kikuuwe-be", "kbe-relay"}, {"moreau-jean", "moreau-jean"},
+      {"tamsi", "tamsi"}};
   for (size_t m = 0; o.scenario == NULL && fb_model_registry[m] != NULL && nr < 60; m++)
     if ((fb_model_registry[m]->caps & FB_MODEL_ODE) &&
         wanted(only, nonly, fb_model_registry[m]->name))

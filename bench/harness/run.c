@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_engine.h"
 #include "fb_quiet.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
@@ -62,6 +63,12 @@ int fb_case_init(fb_case *c, const char *scenario, const char *model, const char
                       scenario ? scenario : "", names);
   }
   const fb_model_type *mt = model ? fb_model_find(model) : NULL;
+  for (const fb_engine_entry *e = fb_engine_table; mt == NULL && model && e->name; e++)
+    if (strcmp(e->name, model) == 0) { /* an engine fricbench knows but was built without */
+      fb_engine_present(e, names, sizeof names);
+      return fb_err_set(err, FB_EUNSUP, "engine %s is absent: %s (docs/engines.md)", model,
+                        names);
+    }
   if (mt == NULL) {
     fb_names_models(names, sizeof names);
     return fb_err_set(err, FB_EINVAL, "unknown model '%s': use one of %s", model ? model : "",
@@ -145,9 +152,11 @@ static int case_bounds(fb_case *c)
     return FB_ENOMEM;
   fb_plant_smooth_force(pl, pl->t0, pl->x0, pl->v0, f);
   double fsum = 0, minv = 0, x0 = 0, v = fabs(pl->v_scale);
+  if (pl->banded)
+    minv = fb_plant_minv_norm(pl);
   for (size_t i = 0; i < n; i++) {
     double row = 0;
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n && !pl->banded; j++)
       row += fabs(pl->Minv[i * n + j]);
     minv = fmax(minv, row);
     fsum = fmax(fsum, fabs(f[i]));
@@ -234,14 +243,16 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   st = fb_model_resolve(&c->md, pl, err);
   if (st != FB_OK)
     return st;
-  if ((st = case_normals(c, err)) != FB_OK)
-    return st;
   const fb_model_type *mt = c->md.type;
+  /* an engine (docs/engines.md) steps contacts, normals and 2-D friction itself */
+  const int engine = fb_engine_of_model(mt) != NULL;
+  if (!engine && (st = case_normals(c, err)) != FB_OK)
+    return st;
   /* Contacts with a tangential Jacobian (docs/design.md §13) need an integrator that reads
    * the rows: every generic one (the assembled ODE does), model-owned schemes only when
    * their model says so; the contact scheme of normals reads them itself (it checks the
    * friction model's vector law where it needs it, contact/contact_rows.c). */
-  if ((pl->has_jt || pl->npairs > 0) &&
+  if (!engine && (pl->has_jt || pl->npairs > 0) &&
       (c->integ->one_dim ||
        (pl->nn == 0 && c->integ->needs != FB_MODEL_ODE && !(mt->caps & FB_MODEL_VEC2))))
     return fb_err_set(err, FB_EUNSUP,
@@ -269,6 +280,17 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->integ->takes_quat ? "normal treatment" : "integrator",
                       c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
                       c->sc.type->name);
+  /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
+   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
+  if (pl->banded &&
+      !fb_plant_banded_ok(mt->name, c->integ->name,
+                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
+                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
+    return fb_err_set(err, FB_EUNSUP,
+                      "integrator %s of model %s does not run a banded plant (scenario %s, n = "
+                      "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "
+                      "that do",
+                      c->integ->name, mt->name, c->sc.type->name, pl->n);
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)
@@ -328,6 +350,7 @@ int fb_case_prepare(fb_case *c, fb_err *err)
   if (case_bounds(c) != FB_OK)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   fb_problem_init(&c->pb, pl, &c->md);
+  c->pb.scenario = c->sc.type->name;
   return FB_OK;
 }
 

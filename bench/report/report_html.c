@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_int.h"
 
+#include <jansson.h>
+
 /* ==== report.html ========================================================================= */
 
 static const char html_css[] =
@@ -47,6 +49,8 @@ static const char *group_about(const char *g)
       {"contact-stiffness", "bouncing-ball (e = 0.7): ladder of each force law's stiffness"},
       {"sphere", "sphere-drop ([Xiong2013] §5.1): every normal treatment at mu = 0.1 and 0.2 "
                  "(early-roll), and every friction model with a vector ODE law under penalty-n"},
+      {"conveyor", "conveyor-wall (default, e = 0, pinned start): every treatment that takes "
+                   "normals coupled through the mass matrix"},
       {"practitioner", "the practitioners' questions: push-hold's creep against r at 1 ms and "
                        "0.1 ms, sliding at r = 2, rest energy; the puck's yaw sweep"},
   };
@@ -63,6 +67,28 @@ static void html_meta_row(sbuf *h, const char *label, const char *value)
   sb_puts(h, "</th><td>");
   sb_html(h, value[0] ? value : "unknown");
   sb_puts(h, "</td></tr>\n");
+}
+
+/* meta.json's engines (docs/engines.md): one row each, its version, or the note that it was
+ * absent and skipped (never a failure). */
+static void html_engine_rows(sbuf *h, const char *meta)
+{
+  json_t *root = json_loads(meta, 0, NULL);
+  json_t *engines = json_object_get(root, "engines");
+  const char *name;
+  json_t *e;
+  json_object_foreach(engines, name, e) {
+    char label[96], value[320];
+    snprintf(label, sizeof label, "engine %s", name);
+    const char *ver = json_string_value(json_object_get(e, "version"));
+    const char *why = json_string_value(json_object_get(e, "why"));
+    if (json_is_true(json_object_get(e, "present")))
+      snprintf(value, sizeof value, "present: %s", ver != NULL ? ver : "?");
+    else
+      snprintf(value, sizeof value, "absent, skipped (no rows): %s", why != NULL ? why : "?");
+    html_meta_row(h, label, value);
+  }
+  json_decref(root);
 }
 
 static void html_run(sbuf *h, const report *rp)
@@ -124,6 +150,7 @@ static void html_run(sbuf *h, const report *rp)
       fb_json_get(m, rows[i].key, b, sizeof b);
       html_meta_row(h, rows[i].label, b);
     }
+    html_engine_rows(h, m);
   } else {
     html_meta_row(h, "meta.json", "absent or older than runs.csv: machine, versions and wall time unknown");
   }

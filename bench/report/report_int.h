@@ -259,6 +259,8 @@ int plot_xy_all(report *rp, fb_err *err);
 /* The normal-contact plots (report_contact.c): effective against nominal e, bounce
  * trajectories against the reference, cost against stiffness. */
 int plot_contact_restitution(report *rp, fb_err *err);
+/* conveyor-wall's coordinates, normal forces and energy balance (report_conveyor.c). */
+int plot_conveyor(report *rp, fb_err *err);
 int plot_contact_traj(report *rp, fb_err *err);
 int plot_contact_cost(report *rp, fb_err *err);
 /* The two-beam system's plots (report_two_beam.c): phase curves, the h x c_N x d_N grid. */
@@ -266,6 +268,9 @@ int plot_two_beam(report *rp, fb_err *err);
 /* The elastic frame (report_frame.c): tip velocity, gap and normal force per case against
  * the fine-step reference, and the cost per step against the element count. */
 int plot_frame(report *rp, fb_err *err);
+/* The chain's cost against n (report_scale.c, group `scale`): per step and per simulated
+ * second, log-log, with the growth exponent in the reading. */
+int plot_scale(report *rp, fb_err *err);
 /* The practitioners' questions (report_pract.c): creep against r and the yaw sweep's
  * errors; and the report's table of the sliding ratio and rest energy. */
 int plot_practitioner(report *rp, fb_err *err);

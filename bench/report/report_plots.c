@@ -1013,6 +1013,8 @@ static const plot_kind plot_kinds[] = {
     {.single = plot_contact_cost},
     {.single = plot_two_beam},
     {.single = plot_frame},
+    {.single = plot_scale},
+    {.single = plot_conveyor},
     {.single = plot_practitioner},
     {.single = plot_sphere},
 };

@@ -75,22 +75,50 @@ static size_t series_rows(const fb_csv *t, const pcols *c, const char *S, size_t
   return n;
 }
 
-/* Legend entry of a series: "model/integrator 1 ms", or "(defaults)". */
+/* An engine's setting (docs/engines.md): the tag's last word after its step when it is not
+ * a number, "qs50" of "creep-h1e-3-qs50"; NULL for the treatments' tags. */
+static const char *engine_setting(const char *tag)
+{
+  const char *last = strrchr(tag, '-');
+  if (strstr(tag, "-h") == NULL || last == NULL || last < strstr(tag, "-h") + 2 ||
+      (last[1] >= '0' && last[1] <= '9'))
+    return NULL;
+  return last + 1;
+}
+
+/* Legend entry of a series: "model/integrator 1 ms", or "(defaults)"; an engine's setting in
+ * brackets. */
 static void series_title(const fb_csv *t, const pcols *c, size_t f, char *buf, size_t len)
 {
   const char *tag = fb_csv_s(t, f, c->tag), *integ = fb_csv_s(t, f, c->integrator);
   const double h = fb_csv_d(t, f, c->h);
+  const char *poly = strstr(tag, "poly"); /* yaw-polyN: the N-facet cone */
+  char cone[24] = "";
+  if (strstr(tag, "box") != NULL)
+    snprintf(cone, sizeof cone, " box");
+  else if (poly != NULL)
+    snprintf(cone, sizeof cone, " N=%.8s", poly + 4);
   if (strstr(tag, "-h") == NULL || !(h > 0)) /* only the creep-h..., slide-h... tags fix h */
-    snprintf(buf, len, "%s/%s (defaults)%s", fb_csv_s(t, f, c->model), integ,
-             strstr(tag, "box") ? " box" : "");
+    snprintf(buf, len, "%s/%s (defaults)%s", fb_csv_s(t, f, c->model), integ, cone);
   else
-    snprintf(buf, len, "%s/%s h=%g%s", fb_csv_s(t, f, c->model), integ, h,
-             strstr(tag, "box") ? " box" : "");
+    snprintf(buf, len, "%s/%s h=%g%s", fb_csv_s(t, f, c->model), integ, h, cone);
+  const char *set = engine_setting(tag);
+  const size_t used = strlen(buf);
+  if (set != NULL && used < len)
+    snprintf(buf + used, len - used, " [%s]", set);
 }
 
-/* Dash type per step: 1 ms solid, 0.1 ms dashed, defaults dotted. */
+/* Dash type per step: 1 ms solid, 0.1 ms dashed, defaults dotted; an engine's settings
+ * (one colour per engine) apart by a dash type of their own from 4 on, by their name. */
 static int step_dt(const char *tag)
 {
+  const char *set = engine_setting(tag);
+  if (set != NULL) {
+    unsigned sum = 0;
+    for (const char *p = set; *p != '\0'; p++)
+      sum += (unsigned char)*p;
+    return 4 + (int)(sum % 4) + (strstr(tag, "1e-4") ? 4 : 0);
+  }
   return strstr(tag, "1e-4") ? 2 : strstr(tag, "default") ? 3 : 1;
 }
 
@@ -169,12 +197,16 @@ static int plot_pract_yaw(report *rp, fb_err *err)
   if (p == NULL)
     return FB_OK;
   plot_build b = {0};
-  double disc_dir = 0.0, disc_mag = 0.0, box_dir = 0.0, box_mag = 0.0;
+  double disc_dir = 0.0, disc_mag = 0.0, box_dir = 0.0, box_mag = 0.0, eng_dir = NAN,
+         eng_mag = NAN;
+  sbuf polys = {0}; /* the N-facet cones' largest errors, per series */
   for (size_t s = 0; s < ns; s++) {
     char title[200];
     size_t rows[MAX_POINTS];
     series_title(t, &c, first[s], title, sizeof title);
     const int box = strstr(fb_csv_s(t, first[s], c.tag), "box") != NULL;
+    const char *poly = strstr(fb_csv_s(t, first[s], c.tag), "poly");
+    double poly_dir = 0.0, poly_mag = 0.0;
     const size_t n = series_rows(t, &c, "puck", first[s], rows, MAX_POINTS);
     pb_block(&b, title);
     for (size_t k = 0; k < n; k++) {
@@ -183,17 +215,29 @@ static int plot_pract_yaw(report *rp, fb_err *err)
       sb_dat(&b.data, d);
       sb_dat(&b.data, q);
       sb_puts(&b.data, "\n");
-      double *wd = box ? &box_dir : &disc_dir, *wq = box ? &box_mag : &disc_mag;
+      /* an engine's friction is its own (ODE's pyramid is a box cone): read apart */
+      const int eng = engine_setting(fb_csv_s(t, first[s], c.tag)) != NULL;
+      double *wd = eng ? &eng_dir : poly ? &poly_dir : box ? &box_dir : &disc_dir;
+      double *wq = eng ? &eng_mag : poly ? &poly_mag : box ? &box_mag : &disc_mag;
       if (isfinite(d))
-        *wd = fmax(*wd, d);
-      if (isfinite(q) && fabs(q) > fabs(*wq))
+        *wd = isnan(*wd) ? d : fmax(*wd, d);
+      if (isfinite(q) && (isnan(*wq) || fabs(q) > fabs(*wq)))
         *wq = q;
     }
     if (n == 0)
       sb_puts(&b.data, "nan nan nan\n");
+    if (poly != NULL) {
+      sb_printf(&polys, "%s%s N=%.8s ", polys.n ? "; " : "", fb_csv_s(t, first[s], c.model),
+                poly + 4);
+      sb_num(&polys, poly_dir);
+      sb_puts(&polys, " deg, ");
+      sb_num(&polys, poly_mag);
+    }
     b.nb++;
     sb_gword(pb_var(&b, "colors"), model_color(fb_csv_s(t, first[s], c.model)));
-    sb_printf(pb_var(&b, "dts"), "%d ", box ? 2 : 1);
+    const char *tag = fb_csv_s(t, first[s], c.tag);
+    sb_printf(pb_var(&b, "dts"), "%d ",
+              engine_setting(tag) ? step_dt(tag) : box ? 2 : poly != NULL ? 3 : 1);
   }
   sbuf *rd = &p->reading;
   sb_puts(rd, "Over yaw 0 ... 45 degrees (exact: 0 and 0 for the disc law), the largest direction error "
@@ -205,7 +249,20 @@ static int plot_pract_yaw(report *rp, fb_err *err)
   sb_num(rd, box_dir);
   sb_puts(rd, " deg and ");
   sb_num(rd, box_mag);
-  sb_puts(rd, " (sqrt 2 - 1 = 0.414 where both axes slide).");
+  sb_puts(rd, " (sqrt 2 - 1 = 0.414 where both axes slide)");
+  if (!isnan(eng_dir) || !isnan(eng_mag)) { /* docs/engines.md */
+    sb_puts(rd, "; of the engines ");
+    sb_num(rd, eng_dir);
+    sb_puts(rd, " deg and ");
+    sb_num(rd, eng_mag);
+  }
+  sb_puts(rd, ".");
+  if (polys.n) { /* docs/models/poly-cone.md: at most pi/N and 1/cos(pi/N) - 1 */
+    sb_puts(rd, " Dotted: the N-facet cones (at most 180/N deg and 1/cos(pi/N) - 1): ");
+    sb_puts(rd, sb_str(&polys));
+    sb_puts(rd, ".");
+  }
+  sb_free(&polys);
   sb_puts(pb_var(&b, "scen"), "puck launched at 1 m/s at a yaw angle: friction direction and magnitude error");
   const int st = plot_draw(rp, p, "pract_yaw.gp", &b, err, "ns=%zu; W=1500; H=1000", b.nb);
   pb_free(&b);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_engine.h"
 #include "fb_normal_int.h"
 #include "fb_suite.h"
 #include "fb_integrator_int.h"
@@ -298,6 +299,55 @@ static void contact_groups(builder *b)
   }
 }
 
+/* The group `conveyor` (docs/scenarios/conveyor-wall.md): conveyor-wall, its e = 0 and
+ * pinned-start variants under every treatment that takes normals coupled through the mass
+ * matrix (fb_normal_variant.coupled_why NULL; the others are listed with their reason by
+ * the report), with the friction model kikuuwe, whose ODE law holds stick under the force
+ * laws (moreau-jean solves the friction itself); trajectories on a 1 ms grid. */
+#define CONVEYOR_MODEL "kikuuwe"
+#define CONVEYOR_SAMPLES 3001
+static void conveyor_group(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONVEYOR_MODEL);
+  if (m == NULL || fb_scenario_find(FB_CONVEYOR_SCENARIO) == NULL)
+    return;
+  static const struct {
+    const char *suffix, *set;
+  } variants[] = {{"", NULL}, {"_e0", "e=0"}, {"_pinned", "pinned=1"}};
+  char buf[160];
+  for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    if (nv->coupled_why != NULL)
+      continue;
+    snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
+    const char *sel = fb_table_strdup(b->t, buf);
+    /* quick: the reference's scheme, the cross-check's, and the paper's DAI->ODE (kikuuwe-n,
+     * whose run the seed claim reads) */
+    const unsigned q = strcmp(nv->normal, "moreau-jean") == 0 ||
+                               strcmp(nv->normal, "penalty-n") == 0 ||
+                               strcmp(nv->normal, "kikuuwe-n") == 0
+                           ? Q : 0;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      /* Flores et al.'s chi = 8 (1 - e)/(5 e v_in) has no value at e = 0 */
+      if (nv->set != NULL && strstr(nv->set, "flores") != NULL && strcmp(variants[v].suffix, "_e0") == 0)
+        continue;
+      snprintf(buf, sizeof buf, "%s%s", nv->label, variants[v].suffix);
+      const char *tag = fb_table_strdup(b->t, buf);
+      fb_experiment *x = add(b, "conveyor", tag, FB_CONVEYOR_SCENARIO, m, NULL, TR | (v == 0 ? q : 0));
+      if (x == NULL || tag == NULL || sel == NULL) {
+        b->failed = 1;
+        return;
+      }
+      x->samples = CONVEYOR_SAMPLES;
+      size_t k = 0;
+      x->sets[k++] = sel;
+      if (nv->set != NULL)
+        x->sets[k++] = nv->set;
+      if (variants[v].set != NULL)
+        x->sets[k++] = variants[v].set;
+    }
+  }
+}
+
 /* The two-beam system of [Engleder2002] §3 (docs/scenarios/two-beam-impact.md):
  *  - two-beam: both cases, (e, Omega) = (0.3, 0.81) and (0.7, 1.569), under the reference
  *    newton, the paper's penalty-nm (c_N = 1e4, d_N = 50 / 20, h = 1e-4), penalty-n
@@ -522,6 +572,38 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
   }
 }
 
+/* The chain's cost against its size (docs/scenarios/chain.md "Cost against n"; group `scale`):
+ * every treatment of a banded plant at n = 10, 100, 1000, 10000 (store=banded, so that every
+ * n runs the same code), 500 fixed steps of 1e-3 s (T = 0.5: block 1 breaks loose at 0.29 s)
+ * and 200 of rk4 at 1e-5 s (the regularized law's step); the report plots CPU time per step
+ * and per simulated second against n with the growth exponent.  Short spans, so the group
+ * adds about a second of CPU to the suite; 11 samples (a trajectory of n = 1e4 is 2e4 wide). */
+static const double scale_n[] = {10000, 1000, 100, 10}; /* --quick runs the first three */
+
+static void scale_group(builder *b)
+{
+  static const struct {
+    const char *model, *integ, *T;
+    double h;
+  } rows[] = {{"moreau-jean", "moreau-jean", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-relay", "T=0.5", 1e-3},
+              {"kikuuwe-be", "kbe-symplectic", "T=0.5", 1e-3},
+              {"smooth-sign", "rk4", "T=0.002", 1e-5}};
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    const fb_model_type *m = fb_model_find(rows[r].model);
+    if (m == NULL)
+      continue;
+    fb_experiment *x = add(b, "scale", rows[r].integ, "chain", m, rows[r].integ, Q);
+    if (x == NULL)
+      return;
+    x->sets[0] = "store=banded";
+    x->sets[1] = rows[r].T;
+    x->h = rows[r].h;
+    x->samples = 11;
+    sweep(x, FB_SWEEP_PARAM, "scenario.n", scale_n, sizeof scale_n / sizeof *scale_n);
+  }
+}
+
 /* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
@@ -561,6 +643,26 @@ static void pract_push(builder *b, const fb_model_type *m, const char *tag, doub
     sweep(x, FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
 }
 
+/* The yaw sweep under the N-facet cone (docs/models/poly-cone.md) for the models that have
+ * it: N = 6, 8, 16 beside the box's 4, so that the direction and magnitude errors show
+ * against N (at most pi/N and 1/cos(pi/N) - 1).  --quick keeps N = 8. */
+static void pract_poly(builder *b, const fb_model_type *m, const char *integ)
+{
+  static const struct {
+    const char *tag, *facets;
+  } polys[] = {{"yaw-poly6", "facets=6"}, {"yaw-poly8", "facets=8"}, {"yaw-poly16", "facets=16"}};
+  for (size_t k = 0; k < sizeof polys / sizeof polys[0]; k++) {
+    fb_experiment *x = add(b, "practitioner", polys[k].tag, "puck", m, integ, k == 1 ? Q : 0);
+    if (x == NULL)
+      return;
+    x->sets[0] = "vx0=1";
+    x->sets[1] = "vy0=0";
+    x->sets[2] = "cone=poly";
+    x->sets[3] = polys[k].facets;
+    sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
+  }
+}
+
 static void practitioner_group(builder *b, const fb_model_type *const *models)
 {
   static const char *const creep_tag[] = {"creep-h1e-3", "creep-h1e-4"};
@@ -587,6 +689,8 @@ static void practitioner_group(builder *b, const fb_model_type *const *models)
       x->sets[2] = c ? "cone=box" : NULL;
       sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
     }
+    if (fb_params_find((*m)->params, "facets") != NULL)
+      pract_poly(b, *m, integ);
   }
 }
 
@@ -618,6 +722,114 @@ static void stable_step_group(builder *b, const fb_model_type *const *models)
       if (x != NULL)
         x->h = h_lo;
     }
+  }
+}
+
+/* The engines (docs/engines.md; group `engine` and their rows of `practitioner` and
+ * `stable-step`), each present engine at its defaults and at the settings its users reach
+ * for (fb_engine_settings below), at the common step of 1 ms (an engine steps at a fixed
+ * step; creep also at 0.1 ms):
+ *  - engine: every scenario the engine runs, once per setting, trajectories kept;
+ *  - practitioner: creep (push-hold over r: load fractions 0.5 ... 0.99 and 1.05), slide
+ *    (r = 2), rest, and the yaw sweep of the puck, tagged "<question>-h1e-3-<setting>";
+ *  - restitution: bouncing-ball over the nominal e (effective against nominal);
+ *  - stable-step: bisection on preload-hold (the stiff joint) and stick-slip.
+ * An absent engine gets no rows: the suite says so in one line, meta.json and the report
+ * (fb_suite_engines_note). */
+static const struct {
+  const char *engine, *tag, *integrator, *set1, *set2;
+  unsigned quick;
+} engine_settings[] = {
+    {"ode", "qs20", "ode-quickstep", NULL, NULL, Q}, /* ODE's defaults (pyramid: ours) */
+    {"ode", "qs50", "ode-quickstep", "quickstep_iterations=50", NULL, 0},
+    {"ode", "step", "ode-step", NULL, NULL, 0},
+    {"bullet", "si10", "bullet-si", NULL, NULL, Q}, /* Bullet's defaults (10 sweeps) */
+    /* what Bullet users reach for: 50 sweeps, split impulse on every penetration (Bullet's
+     * default splits only below 4 cm: docs/engines/bullet.md) */
+    {"bullet", "si50split", "bullet-si", "solver_iterations=50", "split_impulse_threshold=0", 0},
+};
+
+/* Append NAME=VALUE s (NULL: nothing) to x's NULL-terminated settings. */
+static void set_add(fb_experiment *x, const char *s)
+{
+  size_t k = 0;
+  while (x != NULL && s != NULL && k + 1 < FB_EXP_MAX_SETS && x->sets[k] != NULL)
+    k++;
+  if (x != NULL && s != NULL && k + 1 < FB_EXP_MAX_SETS)
+    x->sets[k] = s;
+}
+
+static fb_experiment *engine_add(builder *b, const char *group, const char *question,
+                                 const char *scenario, const fb_model_type *m, size_t k,
+                                 double h, unsigned flags)
+{
+  char buf[96];
+  snprintf(buf, sizeof buf, "%s%s%s", question, *question ? "-" : "", engine_settings[k].tag);
+  const char *tag = fb_table_strdup(b->t, buf);
+  fb_experiment *x = add(b, group, tag, scenario, m, engine_settings[k].integrator, flags);
+  if (x == NULL || tag == NULL) {
+    b->failed = 1;
+    return NULL;
+  }
+  x->h = h;
+  set_add(x, engine_settings[k].set1);
+  set_add(x, engine_settings[k].set2);
+  return x;
+}
+
+static void engine_groups(builder *b)
+{
+  for (size_t k = 0; k < sizeof engine_settings / sizeof *engine_settings; k++) {
+    const fb_model_type *m = fb_model_find(engine_settings[k].engine);
+    const fb_engine_entry *e = fb_engine_of_model(m);
+    char why[160];
+    if (e == NULL || !fb_engine_present(e, why, sizeof why))
+      continue;
+    const unsigned q = engine_settings[k].quick;
+    for (const char *const *s = e->engine->scenarios; *s != NULL; s++)
+      engine_add(b, "engine", "", *s, m, k, 1e-3, TR | (strcmp(*s, "push-hold") == 0 ? q : 0));
+    static const char *const creep_tag[] = {"creep-h1e-3", "creep-h1e-4"};
+    for (size_t i = 0; i < sizeof pract_h / sizeof *pract_h; i++)
+      sweep(engine_add(b, "practitioner", creep_tag[i], "push-hold", m, k, pract_h[i],
+                       i == 0 ? q : 0),
+            FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
+    fb_experiment *x = engine_add(b, "practitioner", "slide-h1e-3", "push-hold", m, k, 1e-3, q);
+    set_add(x, "r=2");
+    x = engine_add(b, "practitioner", "rest-h1e-3", "push-hold", m, k, 1e-3, 0);
+    set_add(x, "r=0");
+    set_add(x, "T=10");
+    x = engine_add(b, "practitioner", "yaw-h1e-3", "puck", m, k, 1e-3, q);
+    set_add(x, "vx0=1");
+    set_add(x, "vy0=0");
+    sweep(x, FB_SWEEP_PARAM, "yaw", pract_yaw, sizeof pract_yaw / sizeof *pract_yaw);
+    /* tagged "<engine>-<setting>": the restitution verdict names its treatment by the tag */
+    x = engine_add(b, "restitution", engine_settings[k].engine, "bouncing-ball", m, k, 1e-3, 0);
+    if (x != NULL)
+      x->samples = CONTACT_SAMPLES;
+    sweep(x, FB_SWEEP_PARAM, "scenario.e", contact_e, sizeof contact_e / sizeof *contact_e);
+    static const char *const stable[] = {"preload-hold", "stick-slip"};
+    for (size_t i = 0; i < 2; i++)
+      engine_add(b, "stable-step", "", stable[i], m, k,
+                 fixed_view[sizeof fixed_view / sizeof fixed_view[0] - 1], FB_EXP_BISECT);
+  }
+  /* the classic trap: ODE's own default friction (mu a force bound in newtons) */
+  const fb_model_type *ode = fb_model_find("ode");
+  char why[160];
+  if (ode != NULL && fb_engine_present(fb_engine_of_model(ode), why, sizeof why)) {
+    fb_experiment *x = add(b, "practitioner", "slide-h1e-3-none", "push-hold", ode,
+                           "ode-quickstep", 0);
+    if (x != NULL)
+      x->h = 1e-3, x->sets[0] = "approx=none", x->sets[1] = "r=2";
+  }
+  /* Bullet with the force at the box's contact face: its friction rows miss the step's
+   * torque impulse, the box creeps at 1.5 F h / m (docs/engines/bullet.md) */
+  const fb_model_type *bullet = fb_model_find("bullet");
+  if (bullet != NULL && fb_engine_present(fb_engine_of_model(bullet), why, sizeof why)) {
+    fb_experiment *x = add(b, "practitioner", "creep-h1e-3-face", "push-hold", bullet,
+                           "bullet-si", 0);
+    if (x != NULL)
+      x->h = 1e-3, x->sets[0] = "force_point=face";
+    sweep(x, FB_SWEEP_PARAM, "r", pract_r, sizeof pract_r / sizeof *pract_r);
   }
 }
 
@@ -673,8 +885,10 @@ int fb_table_default(fb_table *t)
     const int spatial = scenario_spatial(*sc);
     for (m = models; *m != NULL; m++) {
       const char *integ = spatial ? spatial_integrator(*m, NULL, 0) : NULL;
-      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own */
-      const unsigned q = spatial && strcmp((*sc)->name, "puck") != 0 ? 0 : Q;
+      /* --quick keeps one 2-D scenario (the puck); the others are tested on their own, and
+       * the chain by the scale group */
+      const unsigned q =
+          (spatial && strcmp((*sc)->name, "puck") != 0) || strcmp((*sc)->name, "chain") == 0 ? 0 : Q;
       if (integ == NULL || *integ != '\0')
         add(&b, "baseline", "", (*sc)->name, *m, integ, TR | q);
     }
@@ -839,8 +1053,11 @@ int fb_table_default(fb_table *t)
   stable_step_group(&b, models);
   awrejcewicz_group(&b);
   two_beam_groups(&b);
-  frame_group(&b); /* the newest last: the rows before them keep their run ids */
+  frame_group(&b);
+  scale_group(&b); /* the newest last: the rows before them keep their run ids */
   sphere_group(&b, models); /* after them, for the same reason */
+  engine_groups(&b); /* the newest last: main's rows keep their run ids */
+  conveyor_group(&b); /* after them, for the same reason */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

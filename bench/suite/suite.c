@@ -2,6 +2,7 @@
  * write runs.csv, orders.csv, trajectories and meta.json (fb_suite.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
+#include "fb_engine.h"
 #include "fb_plan.h"
 
 
@@ -715,9 +716,11 @@ static void job_refs(suite *S, job *jb, double hmin)
     S->refs[r].want_traj = 1;
   jb->ref = r;
   jb->own = SIZE_MAX;
-  if (strcmp(x->group, "grid") == 0 || jb->cs.sc.plant.nn > 0)
-    return; /* [Engleder2002]'s picture, and the contact runs (measured against the
-               contact reference): no discretization study there */
+  if (strcmp(x->group, "grid") == 0 || strcmp(x->group, "scale") == 0 ||
+      jb->cs.sc.plant.nn > 0)
+    return; /* [Engleder2002]'s picture, the chain's cost against n (docs/scenarios/chain.md)
+               and the contact runs (measured against the contact reference): no
+               discretization study there */
   if (fb_model_suite_of(jb->cs.md.type)->exact_limit) {
     jb->own = r; /* no regularization: the Coulomb reference is its own */
     return;
@@ -892,6 +895,12 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   fb_run_tally_text(&tally, counts, sizeof counts);
   fprintf(stderr, "fricbench suite: %s, %zu references, %.1f s on %d threads; results in %s/\n",
           counts, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
+  /* an absent engine is no failure: one line each (docs/engines.md) */
+  for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
+    char why[160];
+    if (!fb_engine_present(e, why, sizeof why))
+      fprintf(stderr, "fricbench suite: engine %s skipped: %s\n", e->name, why);
+  }
   suite_free(&S);
   return st;
 }

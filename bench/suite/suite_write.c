@@ -3,6 +3,7 @@
  * (fb_suite.h, results/README.md). */
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
+#include "fb_engine.h"
 
 #include "fb_csv.h"
 
@@ -260,6 +261,21 @@ void count_runs(const suite *S, fb_run_tally *t)
                        S->jobs[k].ready ? S->jobs[k].cs.integ->name : S->jobs[k].exp->integrator);
 }
 
+/* The engines, present or absent: {"ode": {"present": true, "version": "0.16 ..."}} or
+ * {"present": false, "why": "..."} (docs/engines.md). */
+static json_t *engines_json(void)
+{
+  json_t *all = json_object();
+  for (const fb_engine_entry *e = fb_engine_table; all != NULL && e->name != NULL; e++) {
+    char buf[160];
+    const int present = fb_engine_present(e, buf, sizeof buf);
+    json_object_set_new(all, e->name, json_pack("{s:b, s:s, s:s}", "present", present,
+                                                present ? "version" : "why", buf, "library",
+                                                e->library));
+  }
+  return all;
+}
+
 int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err)
 {
@@ -303,6 +319,7 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
     json_object_set_new(m, "failed", json_integer((json_int_t)t.failed));
     json_object_set_new(m, "expected_failures", json_integer((json_int_t)t.expected));
     json_object_set_new(m, "references", json_integer((json_int_t)S->nrefs));
+    json_object_set_new(m, "engines", engines_json());
   }
   if (m == NULL || fb_json_dump(m, of.fp) != 0) {
     json_decref(m);

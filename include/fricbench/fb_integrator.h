@@ -72,6 +72,9 @@ typedef struct fb_problem {
   const fb_plant *plant;
   const fb_model *model;
   size_t dim; /* 2 n + nc nz + 4 nquat (the plant's quaternions last, fb_kinematics) */
+  /* The scenario's name when the caller knows it (fb_case_prepare sets it), else NULL:
+   * the engines map by it (docs/engines.md); no other scheme reads it. */
+  const char *scenario;
 } fb_problem;
 
 /* Initial y: x0, v0 and the model's initial states. */

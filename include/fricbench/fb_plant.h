@@ -12,7 +12,9 @@
  * A plant is immutable once built; integrators keep their own scratch space.  What it
  * allocates is behind the opaque ext_ (fb_plant_alloc, fb_plant_alloc_jacobians; freed by
  * fb_plant_free): a scenario fills the fields below and never sees that.
- * Matrices are dense, row-major, n*n.
+ * Matrices are dense, row-major, n*n, unless the plant is banded (fb_plant_alloc_banded):
+ * then M, D, K live in the symmetric band store Mb, Db, Kb and M, Minv, D, K are NULL
+ * (docs/scenarios/chain.md, "The banded plant").
  */
 #ifndef FB_PLANT_H
 #define FB_PLANT_H
@@ -148,6 +150,15 @@ typedef struct fb_plant {
                                  error of 2-D scenarios, docs/design.md §13); -1: none */
   fb_forcing forcing;         /* force as data, optional (above) */
   fb_kinematics kin;          /* the kinematic map (above); nquat = 0: T = I */
+  /* Banded store (fb_plant_alloc_banded; docs/scenarios/chain.md): banded = 1, half-bandwidth
+   * bw, and M, D, K as n x (bw + 1) row-major arrays in GSL's symmetric band layout, row i
+   * holding A(i, i), A(i, i+1), ..., A(i, i+bw) (entries past the last row are 0).  The mass
+   * matrix is factored by GSL's banded Cholesky (no inverse is formed): M, Minv, D, K are
+   * NULL, contacts are one-DOF (Jt NULL), no normals.  Steppers that need the dense store
+   * refuse such a plant (fb_plant_banded_ok). */
+  int banded;
+  size_t bw;
+  double *Mb, *Db, *Kb;
 } fb_plant;
 
 /* Allocate the arrays of a plant with n DOFs, nc contacts, nbreaks breaks; zero them,
@@ -158,6 +169,23 @@ FB_API int fb_plant_alloc(fb_plant *pl, size_t n, size_t nc, size_t nbreaks);
 /* Validate (M SPD via Cholesky and not ill-conditioned, D, K finite, contacts valid, breaks ordered, T > t0),
  * compute Minv and the flags, default v_stick.  `owner` names the scenario. */
 FB_API int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err);
+/* The largest plant of the dense store, and of the banded one (DOFs). */
+#define FB_PLANT_MAX_N 4096u
+#define FB_PLANT_MAX_N_BANDED 1048576u
+/* Allocate a banded plant (n DOFs, half-bandwidth bw < n, nc one-DOF contacts, nbreaks
+ * breaks): Mb = I, Db = Kb = 0, defaults as fb_plant_alloc; O(n (bw + 1)) memory. */
+FB_API int fb_plant_alloc_banded(fb_plant *pl, size_t n, size_t bw, size_t nc, size_t nbreaks);
+/* Entry (i, j) of a band array A of a banded plant (0 outside the band). */
+static inline double fb_band_get(const fb_plant *pl, const double *A, size_t i, size_t j)
+{
+  const size_t lo = i < j ? i : j, d = i < j ? j - i : i - j;
+  return d > pl->bw ? 0.0 : A[lo * (pl->bw + 1) + d];
+}
+/* Add a to entry (i, j) and (j, i) of a band array (i <= j <= i + bw). */
+static inline void fb_band_add(const fb_plant *pl, double *A, size_t i, size_t j, double a)
+{
+  A[i * (pl->bw + 1) + (j - i)] += a;
+}
 FB_API void fb_plant_free(fb_plant *pl);
 /* Allocate nn normal directions (after fb_plant_alloc): Jn zeroed, fric = -1. */
 FB_API int fb_plant_alloc_normals(fb_plant *pl, size_t nn);
