@@ -172,13 +172,19 @@ static int arkode_ws_alloc(void **out, const fb_integrator_type *type, const fb_
   w->c.pb = pb;
   w->c.o = *o;
   int st = fb_system_alloc(&w->c.sys, pb, o->max_rhs);
-  w->c.dfdy = calloc(pb->dim * (pb->dim + 2), sizeof(double));
-  if (st != FB_OK || w->c.dfdy == NULL || SUNContext_Create(NULL, &w->ctx) != 0) {
+  /* the Jacobian's dim x dim only for the implicit tables (arkode-erk also runs a banded
+   * plant of 1e5 DOFs, docs/scenarios/chain.md, where it could not be held) */
+  if (w->kind != ARK_ERK)
+    w->c.dfdy = calloc(pb->dim * (pb->dim + 2), sizeof(double));
+  if (st != FB_OK || (w->kind != ARK_ERK && w->c.dfdy == NULL) ||
+      SUNContext_Create(NULL, &w->ctx) != 0) {
     arkode_ws_free(w);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  w->c.dfdt = w->c.dfdy + pb->dim * pb->dim;
-  w->fe = w->c.dfdt + pb->dim;
+  if (w->c.dfdy != NULL) {
+    w->c.dfdt = w->c.dfdy + pb->dim * pb->dim;
+    w->fe = w->c.dfdt + pb->dim;
+  }
   w->y = N_VNew_Serial((sunindextype)pb->dim, w->ctx);
   w->yd = N_VNewEmpty_Serial((sunindextype)pb->dim, w->ctx);
   if (w->y == NULL || w->yd == NULL) {
