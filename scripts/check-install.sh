@@ -4,7 +4,8 @@
 # runs it):
 #  - every file is there: binary, shared and static library, public headers (exactly those of
 #    include/fricbench/, used as <fricbench/fricbench.h>), fricbench.pc,
-#    the gnuplot scripts (all of scripts/*.gp), the man page, the bash completion;
+#    the gnuplot scripts (all of scripts/*.gp), the docs the scenario pages quote
+#    (docs/design.md, docs/scenarios/*.md), the man page, the bash completion;
 #  - the shared library exports only fb_ symbols;
 #  - examples/embed.c builds with `pkg-config --cflags --libs fricbench` (warnings as
 #    errors, so the public headers compile cleanly in user code) and runs, found through
@@ -50,6 +51,11 @@ diff <(cd "$src/include/fricbench" && ls) <(cd "$root/$(opt includedir)/fricbenc
 for gp in "$src"/scripts/*.gp; do
   [ -f "$datadir/fricbench/$(basename "$gp")" ] ||
     fail "scripts/$(basename "$gp") is not installed: add it to install_data in meson.build"
+done
+# the scenario pages quote the docs (bench/report/report_pages.c)
+for doc in "$src"/docs/design.md "$src"/docs/scenarios/*.md; do
+  [ -f "$datadir/fricbench/docs/${doc#"$src"/docs/}" ] ||
+    fail "docs/${doc#"$src"/docs/} is not installed under share/fricbench/docs (meson.build)"
 done
 extra=$(nm -D --defined-only "$libdir/libfricbench.so" | awk '$3 !~ /^fb_/ {print $3}')
 [ -z "$extra" ] || fail "libfricbench.so exports more than the fb_ API: $extra"

@@ -796,3 +796,25 @@ Test(suite, report_survives_odd_rows, .timeout = 120)
   fb_vtable_free(&v);
   fbt_rmdir(dir);
 }
+
+/* A page per scenario of the quick suite's runs, linked from report.html's tables
+ * (bench/report/report_pages.c; its content: tests/test_pages.c). */
+Test(suite, quick_has_a_page_per_scenario, .timeout = 300)
+{
+  const char *dir = quick_dir(1);
+  char path[512], link[200];
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  table t = read_table(path);
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  char *html = slurp(path);
+  const long c = table_col(&t, "scenario");
+  cr_assert_geq(c, 0);
+  for (size_t r = 1; r < t.nrows; r++) {
+    snprintf(path, sizeof path, "%s/scenario-%s.html", dir, t.rows[r][c]);
+    cr_expect(exists_nonempty(path), "no page %s", path);
+    snprintf(link, sizeof link, "<a href=\"scenario-%s.html\">", t.rows[r][c]);
+    cr_expect(strstr(html, link) != NULL, "report.html does not link %s", link);
+  }
+  free(html);
+  free_table(&t);
+}

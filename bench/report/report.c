@@ -19,6 +19,7 @@
 #include <pthread.h>
 
 #include "report_int.h"
+#include "report_pages.h"
 
 /* ==== entry point ========================================================================== */
 
@@ -206,6 +207,8 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
   }
   if (st == FB_OK)
     st = write_html(rp, &vt, err);
+  if (st == FB_OK) /* a page per scenario, linked from report.html (report_pages.c) */
+    st = write_pages(rp, &vt, err);
   if (st == FB_OK && rp->nfailed > 0) {
     size_t i = 0;
     while (i < rp->nplots && (rp->plots[i].ok || rp->plots[i].err[0] == '\0' ||

@@ -2,6 +2,7 @@
  * the omissions and the numbers (fb_report.h, docs/design.md §8). */
 #define _POSIX_C_SOURCE 200809L
 #include "report_int.h"
+#include "report_pages.h"
 
 #include <jansson.h>
 
@@ -123,10 +124,11 @@ static void html_run(sbuf *h, const report *rp)
     sb_printf(h, " threads, %s suite", streq(b, "true") ? "the --quick" : "the full");
   }
   sb_printf(h, "; the runs' own wall times add up to %.3g s.</p>\n", wall_sum);
-  sb_puts(h, "<p>Scenarios: ");
+  sb_puts(h, "<p>Scenarios (each links to its page: equations, parameters, reference, plots, verdicts "
+             "and the commands of its runs): ");
   for (size_t i = 0; i < sc.n; i++) {
     sb_puts(h, i ? ", " : "");
-    sb_html(h, sc.s[i]);
+    html_scenario_link(h, sc.s[i]);
   }
   sb_puts(h, ".<br>Models: ");
   for (size_t i = 0; i < md.n; i++) {
@@ -549,7 +551,7 @@ static void html_omit_failed(sbuf *h, const runs *R)
       sb_puts(h, "<tr><td>");
       sb_html(h, r->group);
       sb_puts(h, "</td><td>");
-      sb_html(h, r->scenario);
+      html_scenario_link(h, r->scenario);
       sb_puts(h, "</td><td>");
       sb_html(h, r->model);
       sb_puts(h, "</td><td>");
@@ -754,7 +756,7 @@ static void html_numbers_orders(sbuf *h, const report *rp)
       const int cf = is_closed_form(R, scn);
       const double pts = fb_csv_d(&O->t, k, O->c_points), ox = fb_csv_d(&O->t, k, O->c_order_x);
       sb_puts(h, "<tr><td>");
-      sb_html(h, scn);
+      html_scenario_link(h, scn);
       sb_printf(h, "</td><td>%s</td><td>", cf ? "closed form" : "event-driven");
       sb_html(h, fb_csv_s(&O->t, k, O->c_model));
       sb_puts(h, "</td><td>");
@@ -787,7 +789,7 @@ static void html_numbers_cost(sbuf *h, const runs *R)
       if (streq(R->r[k].scenario, sc.s[i]) && in_cost_groups(&R->r[k]))
         names_add(&md, R->r[k].model);
     sb_puts(h, "<table>\n<tr><th>");
-    sb_html(h, sc.s[i]);
+    html_scenario_link(h, sc.s[i]);
     sb_puts(h, "</th><th>best err_x_l2</th>");
     for (size_t j = 0; j < N_WP_TARGETS; j++)
       sb_printf(h, "<th>err_x_l2 &le; %.0e</th>", wp_targets[j]);

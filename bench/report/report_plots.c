@@ -2,6 +2,7 @@
  * script that draws it and its one-sentence reading (fb_report.h, docs/design.md §8). */
 #define _POSIX_C_SOURCE 200809L
 #include "report_int.h"
+#include "report_pages.h"
 
 /* ==== plot kinds ========================================================================== */
 
@@ -309,121 +310,6 @@ static int conv_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
 /* ==== work-precision ====================================================================== */
 
 const double wp_targets[N_WP_TARGETS] = {1e-1, 1e-2, 1e-3, 1e-4};
-
-/* The tightest target (of wp_targets) reached by at least two models on `scenario`, or
- * the loosest reached by one; NaN if none. */
-static double wp_target(const runs *R, const char *scenario)
-{
-  double pick = NAN;
-  for (size_t j = 0; j < N_WP_TARGETS; j++) {
-    names m = {{0}, 0};
-    for (size_t k = 0; k < R->n; k++) {
-      const run *r = &R->r[k];
-      if (r->ok && in_cost_groups(r) && streq(r->scenario, scenario) && r->err_x_l2 <= wp_targets[j] &&
-          r->cpu_s > 0)
-        names_add(&m, r->model);
-    }
-    if (m.n >= 2 || (m.n == 1 && isnan(pick)))
-      pick = wp_targets[j];
-    if (m.n < 2)
-      break;
-  }
-  return pick;
-}
-
-/* "the cheapest ... ; then ... (x r)" at target on scenario, over every model. */
-static void cost_sentence(const runs *R, const char *scenario, double target, sbuf *out)
-{
-  names models = {{0}, 0};
-  for (size_t k = 0; k < R->n; k++)
-    if (streq(R->r[k].scenario, scenario) && in_cost_groups(&R->r[k]))
-      names_add(&models, R->r[k].model);
-  long best[MAX_NAMES];
-  size_t order[MAX_NAMES], nr = 0;
-  sbuf miss = {0};
-  for (size_t i = 0; i < models.n; i++) {
-    best[i] = cheapest_at(R, scenario, models.s[i], target);
-    if (best[i] >= 0)
-      order[nr++] = i;
-    else
-      sb_printf(&miss, "%s%s", miss.n ? ", " : "", models.s[i]);
-  }
-  for (size_t a = 0; a < nr; a++)
-    for (size_t b = a + 1; b < nr; b++)
-      if (R->r[best[order[b]]].cpu_s < R->r[best[order[a]]].cpu_s) {
-        const size_t t = order[a];
-        order[a] = order[b];
-        order[b] = t;
-      }
-  if (nr == 0) {
-    sb_printf(out, "no run reaches an L2 error of x of %.0e m s^0.5", target);
-  } else {
-    const run *c = &R->r[best[order[0]]];
-    char step[48];
-    run_step(c, step, sizeof step);
-    sb_printf(out, "to reach an L2 error of x <= %.0e m s^0.5 the cheapest run is %s/%s %s (%.2g s CPU)",
-              target, c->model, c->integrator, step, c->cpu_s);
-    for (size_t a = 1; a < nr; a++) {
-      const run *r = &R->r[best[order[a]]];
-      sb_printf(out, "%s %s/%s x%.2g", a == 1 ? "; then" : ",", r->model, r->integrator,
-                r->cpu_s / c->cpu_s);
-    }
-    if (miss.n)
-      sb_printf(out, "; not reached by %s", sb_str(&miss));
-  }
-  sb_free(&miss);
-}
-
-/* A run a work-precision plot draws: an error against a CPU time. */
-static int wp_point(const run *r)
-{
-  return r->ok && r->err_x_l2 > 0 && r->cpu_s > 0 && isfinite(r->err_x_l2);
-}
-
-static int wp_draw(report *rp, plot_entry *p, const char *scn, fb_err *err)
-{
-  const runs *R = &rp->R;
-  series_collect(R, "work-precision", scn, rp->S);
-  series_collect(R, "convergence", scn, rp->C);
-  plot_build b = {0};
-  /* tolerance ladders solid, then the fixed-step ladders dashed */
-  for (int pass = 0; pass < 2; pass++) {
-    const series_set *X = pass == 0 ? rp->S : rp->C;
-    for (size_t j = 0; j < X->n; j++) {
-      const series *s = &X->s[j];
-      drawn d;
-      if (series_drawn(R, s, wp_point, &d) == 0)
-        continue;
-      char t[220];
-      snprintf(t, sizeof t, "%s (%s)", d.label, pass == 0 ? "tolerance ladder" : "fixed h ladder");
-      pb_block(&b, t);
-      for (size_t q = 0; q < d.n; q++)
-        pb_err_point(&b, d.row[q]->cpu_s, d.row[q]->err_x_l2);
-      pb_looks(&b, s, pass == 0 ? 1 : 2);
-      b.nb++;
-    }
-  }
-  int st = FB_OK;
-  if (b.nb == 0) {
-    plot_skip(rp, p, "no successful work-precision run");
-  } else {
-    const double target = wp_target(R, scn);
-    sb_printf(pb_var(&b, "scen"),
-              "%s: error of x against CPU time (solid: tolerance ladders, dashed: fixed steps)", scn);
-    if (isnan(target))
-      sb_puts(&p->reading, "No run reaches an L2 error of x of 0.1 m s^0.5");
-    else
-      cost_sentence(R, scn, target, &p->reading);
-    sb_puts(&p->reading, ".");
-    /* capitalize the first letter */
-    if (p->reading.s != NULL && p->reading.s[0] >= 'a' && p->reading.s[0] <= 'z')
-      p->reading.s[0] = (char)(p->reading.s[0] - 'a' + 'A');
-    st = plot_draw(rp, p, "wp.gp", &b, err, "ns=%zu; target=%.10g; W=1400; H=%d", b.nb,
-                   isnan(target) ? 0.0 : target, b.nb > 14 ? 1000 : 850);
-  }
-  pb_free(&b);
-  return st;
-}
 
 /* ==== cost against mu ===================================================================== */
 
@@ -1000,7 +886,7 @@ static const plot_kind plot_kinds[] = {
     {"baseline", "traj", "trajectories of every model (baseline runs) and the reference", traj_draw, NULL},
     {.single = plot_xy_all},
     {"convergence", "conv", "convergence of x under step refinement", conv_draw, NULL},
-    {"work-precision", "wp", "work-precision (error of x against CPU time)", wp_draw, NULL},
+    {.single = plot_wp_pages}, /* every scenario with a ladder (report_wp_page.c) */
     {"cost-mu", "cost", "cost against the friction coefficient", cost_draw, NULL},
     {.single = plot_drift},
     {.single = plot_chatter},

@@ -516,6 +516,11 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
     return;
   char buf[160];
   for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL; nv++) {
+    /* a treatment that steps the plant itself without the attitude quaternions (ccp, sap,
+     * penalty-nm, ...) cannot take part: the report lists it with the reason */
+    const fb_normal_type *nt = fb_normal_find(nv->normal);
+    if (nt != NULL && nt->stepper != NULL && !nt->stepper->takes_quat)
+      continue;
     snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
     const char *sel = fb_table_strdup(b->t, buf);
     for (int early = 0; early < 2; early++) {
