@@ -7,6 +7,9 @@
 #include "fb_gsl_ode.h"
 #include "fb_integrator.h"
 #include "fb_integrator_int.h"
+#ifdef FB_HAVE_SUNDIALS
+#include "fb_sundials.h"
+#endif
 
 #define FB_GSL(nm, sym, impl, ord, ttl)                                                    \
   static const fb_integrator_type gsl_##sym = {nm, ttl, FB_MODEL_ODE, 1, 1, impl, ord,     \
@@ -34,7 +37,12 @@ static const fb_integrator_type heun3 = {
 const fb_integrator_type *const fb_integrator_registry[] = {
     &gsl_rk2,    &gsl_rk4,    &gsl_rkf45, &gsl_rkck,    &gsl_rk8pd, &gsl_rk1imp,
     &gsl_rk2imp, &gsl_rk4imp, &gsl_bsimp, &gsl_msadams, &gsl_msbdf, &heun3,
-    &fb_integrator_beuler, &fb_integrator_bdf2, &fb_integrator_dop853, NULL};
+    &fb_integrator_beuler, &fb_integrator_bdf2, &fb_integrator_dop853,
+#ifdef FB_HAVE_SUNDIALS /* only when built with SUNDIALS (docs/integrators/sundials.md) */
+    &fb_integrator_cvode_bdf, &fb_integrator_cvode_adams, &fb_integrator_arkode_erk,
+    &fb_integrator_arkode_dirk, &fb_integrator_arkode_imex,
+#endif
+    NULL};
 
 const fb_integrator_type *fb_integrator_find(const fb_model_type *model, const char *name)
 {

@@ -3,17 +3,34 @@
 # Root installs directly; other users need sudo.  CI=true builds with -Werror.
 # --asan: also build build-asan/, the same with -Db_sanitize=address,undefined (the tests'
 # sanitizer configuration: meson test -C build-asan).
+# --sundials: also install SUNDIALS (libsundials-dev: CVODE and ARKODE, the integrators of
+# docs/integrators/sundials.md), an optional dependency since Debian 12's package pulls
+# about 140 others (OpenMPI, PETSc, Trilinos, HDF5; ~550 MB, about 1.5 minutes); a build
+# configured without it is set up again.  The options combine (--asan --sundials).
 set -euo pipefail
 asan=0
-[ "${1:-}" = "--asan" ] && asan=1
+sundials=0
+for a in "$@"; do
+  case "$a" in
+    --asan) asan=1 ;;
+    --sundials) sundials=1 ;;
+    *) echo "bootstrap: unknown option '$a' (allowed: --asan, --sundials)" >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config parallel
       libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest
       libode-dev libbullet-dev nodejs npm)
+optional=(libsundials-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+if [ "$sundials" = 1 ]; then
+  for p in "${optional[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+fi
 if ((${#missing[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
@@ -26,6 +43,12 @@ if [ ! -f build/build.ninja ]; then
   [ "${CI:-}" = "true" ] && opts+=(--werror)
   meson setup build "${opts[@]}" >/dev/null
 fi
+# a build configured before SUNDIALS was installed does not see it: set it up again
+for d in build build-asan; do
+  if [ "$sundials" = 1 ] && [ -f "$d/build.ninja" ] && ! grep -q FB_HAVE_SUNDIALS "$d/build.ninja"; then
+    meson setup --wipe "$d" >/dev/null
+  fi
+done
 ninja -C build >/dev/null
 # The MuJoCo engine (docs/engines/mujoco.md): the pinned mujoco-js into build/node_modules,
 # from the project's package.json and lock; no network: the engine is skipped, no failure.

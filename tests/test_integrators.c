@@ -154,6 +154,10 @@ static const expect cannot_step[] = {
     {"naive-sign", "beuler"},    {"naive-sign", "bdf2"},     {"naive-sign", "bsimp"},
     {"penalty", "beuler"},       {"penalty", "bdf2"},
     {"karnopp", "beuler"},       {"karnopp", "bdf2"},
+    /* SUNDIALS (when built with it; docs/integrators/sundials.md): CVODE's corrector fails
+     * at penalty's plastic switch as msbdf's does; ARKODE's DIRK collapses its step at
+     * Karnopp's window edge until the step budget */
+    {"penalty", "cvode-bdf"},    {"karnopp", "arkode-dirk"},
     {NULL, NULL},
 };
 
@@ -173,6 +177,10 @@ Test(matrix, every_stepper_every_ode_model, .timeout = 300)
       continue;
     for (size_t i = 0; fb_integrator_registry[i] != NULL; i++) {
       const fb_integrator_type *it = fb_integrator_registry[i];
+      /* naive-sign runs at a fixed step (its chatter stalls an adaptive one); the adaptive-
+       * only SUNDIALS steppers (docs/integrators/sundials.md) have none */
+      if (strcmp(mt->name, "naive-sign") == 0 && !it->fixed_ok)
+        continue;
       fb_case c;
       fb_err err;
       fb_run_result res;
@@ -181,7 +189,9 @@ Test(matrix, every_stepper_every_ode_model, .timeout = 300)
         c.opts.h = 1e-4;
       else
         c.opts.atol = c.opts.rtol = 1e-6;
-      c.opts.max_steps = 1000000;
+      /* a pair that cannot step ends at its first failure or, stalled, at a budget that
+       * need not be large to show it */
+      c.opts.max_steps = expected_to_fail(mt->name, it->name) ? 100000 : 1000000;
       cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
       fb_case_run(&c, NULL, NULL, &res);
       cr_log_info("%-14s %-8s %-8s t=%-8.4g steps=%lu rejected=%lu rhs=%lu %s\n", mt->name,

@@ -396,6 +396,9 @@ static const char bench_help[] =
     "Then (every model, or --model switching) the work and precision of the event-driven\n"
     "scheme on stick-slip with rk8pd and with dop853 inside: RHS evaluations at matched\n"
     "error 1e-8 .. 1e-12 and their ratio dop853/rk8pd (counts, not times).\n"
+    "Then (every model, or --model lugre; in a build with SUNDIALS) CVODE's BDF against\n"
+    "msbdf on the stiff LuGre drift: RHS evaluations and CPU time at matched error 1e-5 ..\n"
+    "1e-9 and their ratios cvode-bdf/msbdf (docs/integrators/sundials.md).\n"
     "\n"
     "  -o, --out FILE   CSV output (written atomically)\n"
     "  -m, --model M    only model M (repeatable; default: every model)\n"
@@ -512,14 +515,18 @@ static int bench_write(fb_outfile *of, const bench_row *rows, size_t nr, const b
   return fb_outfile_commit(of, err);
 }
 
-/* After the table (every model, or --model switching / moreau-jean): the work-precision
- * section of bench_dop853.c and the chain's cost against n (bench_chain.c).  FB_EXIT_OK (0) or FB_EXIT_RUNTIME (1). */
+/* After the table: the work-precision sections of bench_dop853.c (every model, or
+ * --model switching) and bench_sundials.c (every model, or --model lugre), and the chain's
+ * cost against n (bench_chain.c; every model, or --model moreau-jean).  FB_EXIT_OK (0) or
+ * FB_EXIT_RUNTIME (1). */
 static int bench_sections(const bench_opts *o, const char *const *only, size_t nonly)
 {
   if (o->scenario != NULL)
     return FB_EXIT_OK;
   int rc = FB_EXIT_OK;
   if (wanted(only, nonly, "switching") && fb_bench_dop853(stdout) != FB_EXIT_OK)
+    rc = FB_EXIT_RUNTIME;
+  if (wanted(only, nonly, "lugre") && fb_bench_sundials(stdout) != FB_EXIT_OK)
     rc = FB_EXIT_RUNTIME;
   /* the chain's cost against n (bench/cli/bench_chain.c; its CSV: bench --chain --out) */
   if (wanted(only, nonly, "moreau-jean") && fb_bench_chain(NULL, 200, 3) != 0)

@@ -19,6 +19,9 @@ int fb_cmd_bench(int argc, char **argv);
 /* `fricbench bench`'s section on dop853 against rk8pd at matched error, printed to fp
  * (bench_dop853.c). */
 int fb_bench_dop853(FILE *fp);
+/* `fricbench bench`'s section on CVODE's BDF against msbdf on the stiff LuGre drift, RHS
+ * and CPU time at matched error (bench_sundials.c; one line without SUNDIALS). */
+int fb_bench_sundials(FILE *fp);
 /* The chain's cost per step at n = 10 .. 10000 (bench/cli/bench_chain.c): a table on stdout,
  * rows into csv when not NULL; nonzero when a treatment failed. */
 int fb_bench_chain(FILE *csv, unsigned long steps, unsigned long repeats);

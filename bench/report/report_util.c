@@ -372,6 +372,9 @@ static int integrator_pt(const char *integ)
       {"rk2imp", 11},       {"rk4imp", 3}, {"newmark", 6}, {"glowinski-lie", 4},
       {"glowinski-strang", 8}, {"paper", 12}, {"event", 14}, {"rk2", 2},   {"rkck", 1},
       {"dop853", 6},
+      /* SUNDIALS (docs/integrators/sundials.md): open markers, told apart from GSL's */
+      {"cvode-bdf", 4},     {"cvode-adams", 8}, {"arkode-erk", 12}, {"arkode-dirk", 14},
+      {"arkode-imex", 2},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (streq(map[i].name, integ))

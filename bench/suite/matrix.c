@@ -148,6 +148,16 @@ const char *fb_model_fixed_step_integrator(const fb_model_type *m)
   return fb_model_suite_of(m)->conv[0];
 }
 
+/* 1 when model m's work-precision ladder has GSL's msbdf or rk8pd. */
+static int wp_has_smooth_gsl(const fb_model_type *m)
+{
+  const fb_model_suite *ms = fb_model_suite_of(m);
+  for (size_t i = 0; i < 4 && ms->wp[i] != NULL; i++)
+    if (strcmp(ms->wp[i], "msbdf") == 0 || strcmp(ms->wp[i], "rk8pd") == 0)
+      return 1;
+  return 0;
+}
+
 /* 1 when the scenario's default plant has 2-D contacts or contacts with a tangential
  * Jacobian (docs/design.md §13): only models that take them run it. */
 static int scenario_spatial(const fb_scenario_type *t)
@@ -969,6 +979,19 @@ int fb_table_default(fb_table *t)
         if (strcmp(fb_model_suite_of(*m)->wp[i], "rk8pd") == 0)
           sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, "dop853", 0), FB_SWEEP_TOL,
                 NULL, tols, sizeof tols / sizeof tols[0]);
+  /* the SUNDIALS integrators on the same ladders beside GSL's (docs/integrators/sundials.md),
+   * in a build with SUNDIALS only, for the models whose ladder has msbdf or rk8pd (a
+   * right-hand side smooth enough for them: naive-sign's sign law stalls CVODE's Newton
+   * iteration); never in the quick suite */
+  static const char *const sundials_wp[] = {"cvode-bdf", "cvode-adams", "arkode-erk",
+                                            "arkode-dirk", "arkode-imex"};
+  for (size_t s = 0; s < 2; s++)
+    for (m = models; *m != NULL; m++)
+      if (wp_has_smooth_gsl(*m))
+        for (size_t i = 0; i < sizeof sundials_wp / sizeof *sundials_wp; i++)
+          if (fb_integrator_find(*m, sundials_wp[i]) != NULL)
+            sweep(add(&b, "work-precision", "", wp_scenarios[s], *m, sundials_wp[i], 0),
+                  FB_SWEEP_TOL, NULL, tols, sizeof tols / sizeof tols[0]);
   /* cost against mu: the sledges with A = 10 (stick and slip at every mu), the A = 2
    * series (pure stick from mu = 0.204 on) and stick-slip */
   static const struct {
