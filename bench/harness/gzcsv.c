@@ -46,7 +46,7 @@ int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *
   if (g == NULL)
     return FB_ENOMEM;
   g->fp = fp;
-  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&g->z, FB_GZ_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(g);
     return FB_ENOMEM;
   }
@@ -101,7 +101,7 @@ int fb_gz_write_text(const char *text, size_t n, FILE *fp)
   if (g == NULL)
     return FB_ENOMEM;
   g->fp = fp;
-  if (deflateInit2(&g->z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&g->z, FB_GZ_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(g);
     return FB_ENOMEM;
   }
