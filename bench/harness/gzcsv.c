@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "fb_fmt.h"
 #include "fb_status.h"
 
 /* A deflate stream in gzip framing (windowBits 15 + 16) that writes to fp. */
@@ -35,9 +36,12 @@ static void gzw_feed(gzw *g, const char *data, size_t n, int flush)
   } while (g->z.avail_out == 0 && !g->failed);
 }
 
+/* "%.9g" by fb_fmt_g9, the same text 3-4 times faster than snprintf (its range checks and
+ * fallback in bench/harness/fmt.c; tests/test_hardening.c compares the two). */
+_Static_assert(FB_TRAJ_DIGITS == 9, "put_num writes 9 digits: use snprintf for others");
 static size_t put_num(char *p, double v)
 {
-  return (size_t)snprintf(p, 32, "%.*g", FB_TRAJ_DIGITS, v);
+  return fb_fmt_g9(v, p);
 }
 
 int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp)
