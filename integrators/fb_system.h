@@ -67,6 +67,12 @@ typedef struct fb_system {
   int fa_mode;
   fb_force_fn force_fn;
   const void *sp;
+  /* 1: the stepper never reads the Jacobian's df/dt, and fb_system_jac leaves it
+   * unwritten (two RHS evaluations, not counted in nfe, saved per Jacobian).  GSL's
+   * rk4imp (ode-initval2/rk4imp.c) evaluates the Jacobian only to build its Newton
+   * matrix I - h A (x) df/dy.  The suite's converged references of the regularized
+   * laws run it (6.7 s of the quick suite's 15 s of CPU, mostly GSL's LU). */
+  int jac_skips_dfdt;
   gsl_odeiv2_system gsys; /* function, jacobian, dimension, params = this */
 } fb_system;
 

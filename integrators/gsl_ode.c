@@ -59,6 +59,7 @@ int fb_gsl_ode_alloc(void **out, const fb_integrator_type *type, const fb_proble
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   ws->yerr = ws->ysave + pb->dim;
+  ws->sys.jac_skips_dfdt = T == gsl_odeiv2_step_rk4imp; /* fb_system.h */
   const double span = pb->plant->T - pb->plant->t0;
   ws->h = ws->fixed ? o->h : fmin(1e-6 * span, 1e-3);
   /* The driver wires the step, control and evolve objects together, which the

@@ -359,6 +359,40 @@ Test(hardening, streamed_trajectory_equals_the_whole_one)
   }
 }
 
+/* ---- fb_fmt_g9: "%.9g" of the trajectory files ---------------------------------------- */
+
+static void g9_same_as_printf(double v)
+{
+  char a[FB_FMT_LEN], b[64];
+  const size_t n = fb_fmt_g9(v, a);
+  snprintf(b, sizeof b, "%.9g", v);
+  cr_assert_str_eq(a, b, "%a: fb_fmt_g9 '%s', printf '%s'", v, a, b);
+  cr_assert_eq(n, strlen(b));
+}
+
+Test(hardening, fmt_g9_is_printf)
+{
+  static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-5, 1e-4, 9.9999999995e-5,
+                                   1e-14, 1e-15, 999999999.5, 999999999.4, 1e9, 123456789.5,
+                                   123456788.5, 0.5, 2.5e-10, 5e-324, DBL_MAX, INFINITY, NAN};
+  for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+    g9_same_as_printf(special[i]);
+  uint64_t s = 0x9e3779b97f4a7c15ULL;
+  for (long i = 0; i < 50000; i++) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    double v;
+    if (i % 3 == 0) /* any bit pattern */
+      memcpy(&v, &s, sizeof v);
+    else if (i % 3 == 1) /* trajectory-like values */
+      v = ((double)(s >> 11) / 9007199254740992.0 - 0.5) * 20;
+    else /* near the 9th digit's ties: (d + 1/2) 10^-j */
+      v = ((double)(s % 1000000000ULL) + 0.5) / pow(10.0, (double)(s % 19));
+    g9_same_as_printf(v);
+    g9_same_as_printf(nextafter(v, INFINITY));
+    g9_same_as_printf(nextafter(v, -INFINITY));
+  }
+}
+
 /* ---- fb_fmt_g17: "%.17g", faster ------------------------------------------------------ */
 
 static void same_as_printf(double v)

@@ -13,5 +13,8 @@
  * the length. */
 #define FB_FMT_LEN 32
 size_t fb_fmt_g17(double v, char *buf);
+/* The same for "%.9g" (the suite's trajectory files), exact in 128-bit integers for
+ * 1e-14 <= |v| < 1e9 and zeros, snprintf otherwise. */
+size_t fb_fmt_g9(double v, char *buf);
 
 #endif

@@ -195,3 +195,85 @@ size_t fb_fmt_g17(double v, char *buf)
   *p = '\0';
   return (size_t)(p - buf);
 }
+
+/* "%.9g" (the trajectory files' FB_TRAJ_DIGITS): the 9 digits D = round(|v| 10^(8 - X))
+ * exactly, as fb_fmt_g17's 128-bit path, for 1e-14 <= |v| < 1e9 (k = 8 - X in [0, 22]);
+ * zeros written directly; everything else by snprintf. */
+size_t fb_fmt_g9(double v, char *buf)
+{
+  if (v == 0.0) {
+    memcpy(buf, signbit(v) ? "-0" : "0", signbit(v) ? 3 : 2);
+    return signbit(v) ? 2 : 1;
+  }
+#ifdef __SIZEOF_INT128__
+  if (isnormal(v)) {
+    const double a = fabs(v);
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    const int e2 = (int)(bits >> 52) - 1022;
+    int X = (int)floor((double)(e2 - 1) * 0.30102999566398120);
+    const uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+    uint64_t d = 0;
+    for (int tries = 0; tries < 3 && d == 0; tries++) {
+      const int k = 8 - X;
+      if (k < 0 || k > EXACT_K_MAX)
+        break;
+      const uint64_t t = exact_digits(m, e2 - 53, k);
+      if (t == 0)
+        break;
+      if (t >= 1000000000ULL) /* 10^9: X is one more (or rounded up to it) */
+        X++;
+      else if (t < 100000000ULL)
+        X--;
+      else
+        d = t;
+    }
+    if (d != 0) {
+      char dig[9];
+      uint32_t r = (uint32_t)d;
+      for (int i = 8; i >= 0; i--) {
+        dig[i] = (char)('0' + r % 10);
+        r /= 10;
+      }
+      int nd = 9;
+      while (nd > 1 && dig[nd - 1] == '0')
+        nd--;
+      char *p = buf;
+      if (v < 0)
+        *p++ = '-';
+      if (X < -4 || X >= 9) { /* d.ddde+XX */
+        *p++ = dig[0];
+        if (nd > 1) {
+          *p++ = '.';
+          memcpy(p, dig + 1, (size_t)nd - 1);
+          p += nd - 1;
+        }
+        *p++ = 'e';
+        *p++ = X < 0 ? '-' : '+';
+        const int ax = X < 0 ? -X : X;
+        *p++ = (char)('0' + ax / 10 % 10);
+        *p++ = (char)('0' + ax % 10);
+      } else if (X >= 0) {
+        const int ip = X + 1;
+        for (int i = 0; i < ip; i++)
+          *p++ = i < nd ? dig[i] : '0';
+        if (nd > ip) {
+          *p++ = '.';
+          memcpy(p, dig + ip, (size_t)(nd - ip));
+          p += nd - ip;
+        }
+      } else {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = 0; i < -X - 1; i++)
+          *p++ = '0';
+        memcpy(p, dig, (size_t)nd);
+        p += nd;
+      }
+      *p = '\0';
+      return (size_t)(p - buf);
+    }
+  }
+#endif
+  return (size_t)snprintf(buf, FB_FMT_LEN, "%.9g", v);
+}
