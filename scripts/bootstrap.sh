@@ -22,13 +22,23 @@ pkgs=(gcc libgsl-dev libcriterion-dev gnuplot-nox meson ninja-build pkg-config p
       libinih-dev libjansson-dev zlib1g-dev python3-numpy python3-pandas python3-pytest
       libode-dev libbullet-dev nodejs npm)
 optional=(libsundials-dev)
+# node and npm count as present when the commands are there: a machine with NodeSource's
+# nodejs (which ships npm) cannot take Debian's npm package beside it (apt refuses: "held
+# broken packages"), and needs neither
+have() {
+  case "$1" in
+    nodejs) command -v node >/dev/null 2>&1 ;;
+    npm) command -v npm >/dev/null 2>&1 ;;
+    *) dpkg -s "$1" >/dev/null 2>&1 ;;
+  esac
+}
 missing=()
 for p in "${pkgs[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  have "$p" || missing+=("$p")
 done
 if [ "$sundials" = 1 ]; then
   for p in "${optional[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    have "$p" || missing+=("$p")
   done
 fi
 if ((${#missing[@]})); then
