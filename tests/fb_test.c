@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,6 +68,12 @@ pid_t fbt_spawn(const char *const *argv, int fd_out, int fd_err)
   if (pid == 0) {
     dup2(fd_out, 1);
     dup2(fd_err, 2);
+    /* the child as a shell's foreground command gets it: every signal at its default (a
+     * test run from a background job inherits SIGINT and SIGQUIT ignored, and a child that
+     * ignores them cannot be tested dying of them) */
+    for (int sig = 1; sig < 32; sig++) /* the standard signals (NSIG is not C11) */
+      if (sig != SIGKILL && sig != SIGSTOP)
+        signal(sig, SIG_DFL);
     execv(exe, args);
     _exit(127);
   }
