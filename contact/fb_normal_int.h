@@ -68,6 +68,15 @@ int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl)
 /* Per-impact record kept by the contact scheme. */
 #define FB_IMPACT_MAX 256
 #define FB_STATS_NN 4
+/* a . b over n entries, summed in index order (the time-stepping treatments' gap rows). */
+static inline double fb_dotn(const double *a, const double *b, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += a[i] * b[i];
+  return s;
+}
+
 typedef struct fb_impact_stats {
   size_t n;                      /* contact phases of normal 0 recorded (first FB_IMPACT_MAX
                                     kept) */
@@ -116,6 +125,32 @@ typedef struct fb_impact_stats {
 
 /* Start values of a stats record (t_watch and on_step kept from *st when keep_watch). */
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
+
+/* What a time-stepping normal treatment (moreau-jean, ccp, sap: one impulse per normal and
+ * step) knows after its step from t0 to t1 = t0 + h, for fb_stepping_stats. */
+typedef struct fb_stepping_step {
+  const double *P;   /* [nn] normal impulses of the step (N s) */
+  const double *vn0; /* [nn] normal velocities J_n v at t0 (m/s) */
+  const double *gk;  /* [nn] gaps at t0 (m) */
+  double w0;         /* J_n,0 M^-1 J_n,0^T of normal 0 (1/kg) */
+  const double *us;  /* [nc] surface velocities of the friction contacts at t1 (m/s) */
+  const double *mu;  /* [nc] their friction coefficients over the step (1) */
+  double *f, *a;     /* scratch, n doubles each */
+  /* The slip (2 components) of friction contact fi with a Jacobian row at velocities v;
+   * NULL: such contacts are read at their DOF like one-DOF ones. */
+  void (*rows_slip)(void *ctx, size_t fi, const double *v, double u[2]);
+  void *ctx;
+} fb_stepping_step;
+
+/* The impact statistics of that step ending at y = (x, v): penetration, the smallest force,
+ * the normal work, each normal's contact phases (opened at the first step with P > 0,
+ * onset interpolated on the gap; closed at the first with P = 0), normal 0's phase record,
+ * its force at rest against the static one, the stop of its friction contact and the hover
+ * gap of a sliding contact (docs/models/ccp.md).  inphase[nn] and *impacted are the
+ * treatment's, kept from step to step (contact/stepping_stats.c). */
+void fb_stepping_stats(const fb_plant *pl, fb_impact_stats *st, const fb_stepping_step *s,
+                       int *inphase, int *impacted, double t0, double t1, double h,
+                       const double *y);
 
 /* Run a case's problem with the contact scheme and return its statistics (for the
  * `impacts` table and tests).  o: options (stepper, tolerances). */

@@ -61,14 +61,6 @@ static const fb_param_desc ccp_n_desc[] = {
 };
 static const fb_param_set ccp_n_set = {sizeof(ccp_n_params), 2, ccp_n_desc};
 
-static double dotn(const double *a, const double *b, size_t n)
-{
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
-}
-
 /* Workspace of one run (the stepper's, fb_integrator.h), allocated once. */
 typedef struct ccpw {
   const fb_problem *pb;
@@ -152,7 +144,7 @@ static int ccpw_alloc(void **out, const fb_integrator_type *type, const fb_probl
   for (size_t c = 0; c < m; c++)
     for (size_t d = 0; d < m; d++) {
       ccp_col(pl, c, W->a);
-      W->N[c * m + d] = dotn(W->a, W->MD + d * n, n);
+      W->N[c * m + d] = fb_dotn(W->a, W->MD + d * n, n);
     }
   W->L = 0;
   for (size_t c = 0; c < m; c++) {
@@ -229,7 +221,7 @@ static void ccp_project(const ccpw *W, size_t nn, double *gam)
 static void ccp_grad(const ccpw *W, const double *x, double *out)
 {
   for (size_t c = 0; c < W->m; c++)
-    out[c] = dotn(W->N + c * W->m, x, W->m) + W->r[c];
+    out[c] = fb_dotn(W->N + c * W->m, x, W->m) + W->r[c];
 }
 
 /* APGD on the QP (the file's header); W->g holds the warm start and receives gamma.
@@ -276,67 +268,16 @@ static int ccp_apgd(ccpw *W, size_t nn, double h, const ccp_n_params *p, unsigne
   return 0;
 }
 
-/* The statistics after the step from t0 to t1 (moreau-jean's, normal_moreau_jean.c), with
- * the hover gap. */
+/* The statistics after the step from t0 to t1 (fb_stepping_stats: moreau-jean's, with the
+ * hover gap). */
 static void ccp_stats(ccpw *W, double t0, double t1, double h, double *y)
 {
   const fb_plant *pl = W->pb->plant;
-  const size_t n = pl->n, nn = pl->nn;
-  double *x = y, *v = y + n;
-  fb_impact_stats *st = W->st;
-  for (size_t k = 0; k < nn; k++) {
-    const fb_normal *nm = &pl->normal[k];
-    const double P = W->g[k], lam = P / h, vn1 = dotn(nm->Jn, v, n);
-    const double g = dotn(nm->Jn, x, n) + nm->g0;
-    st->max_pen = fmax(st->max_pen, -g);
-    st->min_lambda = fmin(st->min_lambda, lam);
-    st->work_n += P * 0.5 * (W->vn0[k] + vn1);
-    if (P > 0 && !W->inphase[k]) {
-      const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
-      W->inphase[k] = 1;
-      W->impacted = 1;
-      if (k == 0) {
-        if (st->n < FB_IMPACT_MAX) {
-          st->t_in[st->n] = t0 + frac;
-          st->v_in[st->n] = W->vn0[k];
-          st->t_out[st->n] = st->v_out[st->n] = NAN;
-        }
-        st->n++;
-        if (nm->fric >= 0 && st->n == 1)
-          st->vt_after_first = v[pl->contact[nm->fric].dof];
-      }
-    } else if (P == 0 && W->inphase[k]) {
-      W->inphase[k] = 0;
-      if (k == 0 && st->n > 0 && st->n <= FB_IMPACT_MAX) {
-        st->t_out[st->n - 1] = t0;
-        st->v_out[st->n - 1] = W->vn0[k];
-      }
-    }
-    if (k != 0)
-      continue;
-    st->lam_T = lam;
-    if (t1 >= st->t_watch) {
-      fb_plant_smooth_force(pl, t1, x, v, W->f);
-      fb_plant_solve_mass(pl, W->f, W->a);
-      const double w = dotn(nm->Jn, W->MD, n);
-      const double ls = -dotn(nm->Jn, W->a, n) / w;
-      st->rest_pen = fmax(st->rest_pen, -g);
-      st->rest_gap = fmax(st->rest_gap, g);
-      st->rest_lam_err = fmax(st->rest_lam_err, fabs(lam - ls));
-      st->rest_lam_static = ls;
-    }
-    const long fi = nm->fric;
-    if (fi < 0)
-      continue;
-    const double vr = v[pl->contact[fi].dof] - W->us[nn + (size_t)fi];
-    if (W->impacted && isnan(st->t_stop) && fabs(vr) < pl->v_stick)
-      st->t_stop = t1;
-    if (P > 0 && fabs(vr) > pl->v_stick) { /* sliding in contact: the hover gap */
-      st->hover_n++;
-      st->hover_gap_sum += g;
-      st->hover_pred_sum += h * W->mu[nn + (size_t)fi] * fabs(vr);
-    }
-  }
+  const size_t nn = pl->nn;
+  const fb_stepping_step s = {.P = W->g, .vn0 = W->vn0, .gk = W->gk,
+                              .w0 = fb_dotn(pl->normal[0].Jn, W->MD, pl->n), .us = W->us + nn, .mu = W->mu + nn,
+                              .f = W->f, .a = W->a, .rows_slip = NULL, .ctx = NULL};
+  fb_stepping_stats(pl, W->st, &s, W->inphase, &W->impacted, t0, t1, h, y);
 }
 
 static int ccpw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
@@ -360,9 +301,9 @@ static int ccpw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
     v[i] += h * W->a[i];
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];
-    W->vn0[k] = dotn(nm->Jn, W->v0, n);
-    W->gk[k] = dotn(nm->Jn, x, n) + nm->g0;
-    W->r[k] = dotn(nm->Jn, v, n) + W->gk[k] / h; /* b = g_k/h: Anitescu's stabilization */
+    W->vn0[k] = fb_dotn(nm->Jn, W->v0, n);
+    W->gk[k] = fb_dotn(nm->Jn, x, n) + nm->g0;
+    W->r[k] = fb_dotn(nm->Jn, v, n) + W->gk[k] / h; /* b = g_k/h: Anitescu's stabilization */
   }
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;

@@ -79,14 +79,6 @@ static int mj_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
   return FB_OK;
 }
 
-static double dotn(const double *a, const double *b, size_t n)
-{
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
-}
-
 /* Workspace of one run, allocated once: the stepper's (fb_integrator.h), which the contact
  * scheme runs under the driver. */
 typedef struct mjw {
@@ -163,7 +155,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   }
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->MJ + k * n);
-    W->w[k] = dotn(pl->normal[k].Jn, W->MJ + k * n, n);
+    W->w[k] = fb_dotn(pl->normal[k].Jn, W->MJ + k * n, n);
   }
   *out = W;
   return FB_OK;
@@ -252,7 +244,7 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
       const fb_normal *nm = &pl->normal[k];
       const double e = nm->np_[0];
       /* [AB08] eq. 10.8: P <- max(0, P - (J_n v + e J_n v_k) / w) */
-      const double un = dotn(nm->Jn, v, n) + e * fmin(W->vn0[k], 0.0);
+      const double un = fb_dotn(nm->Jn, v, n) + e * fmin(W->vn0[k], 0.0);
       const double Pn = fmax(0.0, W->P[k] - un / W->w[k]);
       const double d = Pn - W->P[k];
       for (size_t i = 0; i < n; i++)
@@ -297,76 +289,23 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
   return conv;
 }
 
+/* The slip of friction contact i with a Jacobian row (fb_stepping_step.rows_slip). */
+static void mj_slip2(void *ctx, size_t i, const double *v, double u[2])
+{
+  u[0] = u[1] = 0;
+  mj_rows_slip(ctx, i, v, u);
+}
+
 /* The statistics after the step from t0 to t1 = t0 + h that ended at y. */
 static void mj_stats(mjw *W, double t0, double t1, double h, double *y)
 {
   const fb_plant *pl = W->pb->plant;
-  const size_t n = pl->n, nn = pl->nn;
-  double *x = y, *v = y + n;
+  const size_t nn = pl->nn;
   fb_impact_stats *st = W->st;
-  for (size_t k = 0; k < nn; k++) {
-    const fb_normal *nm = &pl->normal[k];
-    const double lam = W->P[k] / h, vn1 = dotn(nm->Jn, v, n);
-    const double g = dotn(nm->Jn, x, n) + nm->g0;
-    st->max_pen = fmax(st->max_pen, -g);
-    st->min_lambda = fmin(st->min_lambda, lam);
-    st->work_n += W->P[k] * 0.5 * (W->vn0[k] + vn1);
-    if (k < FB_STATS_NN)
-      st->lam_last[k] = lam;
-    if (W->P[k] > 0 && !W->inphase[k]) {
-      const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
-      W->inphase[k] = 1;
-      W->impacted = 1;
-      if (k < FB_STATS_NN && st->nph[k]++ == 0)
-        st->t_first[k] = t0 + frac;
-      if (k == 0) {
-        if (st->n < FB_IMPACT_MAX) {
-          st->t_in[st->n] = t0 + frac;
-          st->v_in[st->n] = W->vn0[k];
-          st->t_out[st->n] = st->v_out[st->n] = NAN;
-        }
-        st->n++;
-        if (nm->fric >= 0 && st->n == 1) {
-          double u[2];
-          st->vt_after_first = pl->contact[nm->fric].Jt != NULL
-                                   ? (mj_rows_slip(W, (size_t)nm->fric, v, u), hypot(u[0], u[1]))
-                                   : v[pl->contact[nm->fric].dof];
-        }
-      }
-    } else if (W->P[k] == 0 && W->inphase[k]) {
-      W->inphase[k] = 0;
-      if (k == 0 && st->n > 0 && st->n <= FB_IMPACT_MAX) {
-        st->t_out[st->n - 1] = t0;
-        st->v_out[st->n - 1] = W->vn0[k];
-      }
-    }
-    if (k == 0) {
-      st->lam_T = lam;
-      if (t1 >= st->t_watch) {
-        fb_plant_smooth_force(pl, t1, x, v, W->f1);
-        fb_plant_solve_mass(pl, W->f1, W->a);
-        const double ls = -dotn(nm->Jn, W->a, n) / W->w[0];
-        st->rest_pen = fmax(st->rest_pen, -g);
-        st->rest_gap = fmax(st->rest_gap, g);
-        st->rest_lam_err = fmax(st->rest_lam_err, fabs(lam - ls));
-        st->rest_lam_static = ls;
-      }
-      const long fi = nm->fric;
-      double u[2] = {0, 0};
-      if (fi >= 0 && pl->contact[fi].Jt != NULL)
-        mj_rows_slip(W, (size_t)fi, v, u);
-      const double us = fi >= 0 && pl->contact[fi].Jt != NULL
-                            ? hypot(u[0], u[1])
-                            : fi >= 0 ? fabs(v[pl->contact[fi].dof] - W->u[fi]) : 0.0;
-      if (fi >= 0 && W->impacted && isnan(st->t_stop) && us < pl->v_stick)
-        st->t_stop = t1;
-      if (fi >= 0 && W->P[k] > 0 && fabs(v[pl->contact[fi].dof] - W->u[fi]) > pl->v_stick) {
-        st->hover_n++; /* the gap of a sliding contact (docs/models/ccp.md: ccp's hover) */
-        st->hover_gap_sum += g;
-        st->hover_pred_sum += h * W->u[pl->nc + fi] * fabs(v[pl->contact[fi].dof] - W->u[fi]);
-      }
-    }
-  }
+  const fb_stepping_step s = {.P = W->P, .vn0 = W->vn0, .gk = W->gk,
+                              .w0 = nn > 0 ? W->w[0] : (double)NAN, .us = W->u, .mu = W->u + pl->nc,
+                              .f = W->f1, .a = W->a, .rows_slip = mj_slip2, .ctx = W};
+  fb_stepping_stats(pl, st, &s, W->inphase, &W->impacted, t0, t1, h, y);
   if (st->on_step != NULL) {
     for (size_t k = 0; k < nn; k++)
       W->lamh[k] = W->P[k] / h;
@@ -396,8 +335,8 @@ static int mj_implicit_free(mjw *W, double th, double t0, double t1, double h, c
     for (size_t k = 0; k < nn; k++) {
       double *c = W->MJ + k * n;
       for (size_t i = 0; i < n; i++)
-        c[i] = dotn(W->Wi + i * n, pl->normal[k].Jn, n);
-      W->w[k] = dotn(pl->normal[k].Jn, c, n);
+        c[i] = fb_dotn(W->Wi + i * n, pl->normal[k].Jn, n);
+      W->w[k] = fb_dotn(pl->normal[k].Jn, c, n);
     }
     W->h_w = h;
   }
@@ -408,7 +347,7 @@ static int mj_implicit_free(mjw *W, double th, double t0, double t1, double h, c
   for (size_t i = 0; i < n; i++)
     W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
   for (size_t i = 0; i < n; i++)
-    v[i] += dotn(W->Wi + i * n, W->f0, n);
+    v[i] += fb_dotn(W->Wi + i * n, W->f0, n);
   return FB_OK;
 }
 
@@ -449,8 +388,8 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   /* the index set: closed normals by the predicted gap */
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];
-    W->vn0[k] = dotn(nm->Jn, W->v0, n);
-    const double g = dotn(nm->Jn, x, n) + nm->g0;
+    W->vn0[k] = fb_dotn(nm->Jn, W->v0, n);
+    const double g = fb_dotn(nm->Jn, x, n) + nm->g0;
     W->gk[k] = g;
     W->closed[k] = g + th * h * W->vn0[k] <= 0;
     W->P[k] = 0;

@@ -62,14 +62,6 @@ static const fb_param_set pnm_set = {sizeof(pnm_params), 6, pnm_desc};
 
 #define PNM_M 8 /* contact unknowns (normals + friction contacts) at most */
 
-static double dotn(const double *a, const double *b, size_t n)
-{
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
-}
-
 /* Workspace of one run, allocated once. */
 typedef struct pnw {
   const fb_problem *pb;
@@ -319,7 +311,7 @@ static int pnw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   fb_plant_smooth_force(pl, t, x, v, W->b);
   for (size_t k = 0; k < W->nn; k++) {
     const fb_normal *nm = &pl->normal[k];
-    const double g = dotn(nm->Jn, x, n) + nm->g0, gd = dotn(nm->Jn, v, n);
+    const double g = fb_dotn(nm->Jn, x, n) + nm->g0, gd = fb_dotn(nm->Jn, v, n);
     W->z[k] = fmax(0.0, -p->cN * g - p->dN * gd);
     for (size_t i = 0; i < n; i++)
       W->b[i] += nm->Jn[i] * W->z[k];
@@ -343,10 +335,10 @@ static void pn_build_maps(pnw *W, double t0, double t1, double h, pn_maps *mp)
   memset(mp, 0, sizeof *mp);
   for (size_t k = 0; k < nn; k++) {
     const double *Jn = pl->normal[k].Jn;
-    mp->base[0][k] = dotn(Jn, W->xp, n) + c0 * dotn(Jn, W->ab, n) + pl->normal[k].g0;
-    mp->base[1][k] = dotn(Jn, W->vp, n) + c1 * dotn(Jn, W->ab, n);
+    mp->base[0][k] = fb_dotn(Jn, W->xp, n) + c0 * fb_dotn(Jn, W->ab, n) + pl->normal[k].g0;
+    mp->base[1][k] = fb_dotn(Jn, W->vp, n) + c1 * fb_dotn(Jn, W->ab, n);
     for (size_t l = 0; l < m; l++) {
-      const double jc = dotn(Jn, W->cols + l * n, n);
+      const double jc = fb_dotn(Jn, W->cols + l * n, n);
       mp->coef[0][k][l] = c0 * jc;
       mp->coef[1][k][l] = c1 * jc;
     }
@@ -377,7 +369,7 @@ static void pn_stats(pnw *W, double t0, double t1, double lam0, double gd0, doub
     return;
   const fb_normal *nm = &pl->normal[0];
   const double *x = y, *v = y + n, lam = W->z[0];
-  const double g = dotn(nm->Jn, x, n) + nm->g0, gd = dotn(nm->Jn, v, n);
+  const double g = fb_dotn(nm->Jn, x, n) + nm->g0, gd = fb_dotn(nm->Jn, v, n);
   st->max_pen = fmax(st->max_pen, -g);
   st->min_lambda = fmin(st->min_lambda, lam);
   st->work_n += 0.5 * (lam0 * gd0 + lam * gd) * (t1 - t0);
@@ -415,7 +407,7 @@ static int pnw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   int st = pnw_factor(W, h, err);
   if (st != FB_OK)
     return st;
-  const double lam0 = W->nn > 0 ? W->z[0] : 0, gd0 = W->nn > 0 ? dotn(pl->normal[0].Jn, v, n) : 0;
+  const double lam0 = W->nn > 0 ? W->z[0] : 0, gd0 = W->nn > 0 ? fb_dotn(pl->normal[0].Jn, v, n) : 0;
   memcpy(W->x0, x, n * sizeof(double));
   for (size_t i = 0; i < n; i++) {
     W->xp[i] = x[i] + h * v[i] + 0.25 * h * h * W->a[i];

@@ -63,14 +63,6 @@ static int penalty_nm_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
   return FB_OK;
 }
 
-static double dotn(const double *a, const double *b, size_t n)
-{
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
-}
-
 /* Workspace of one run, allocated once. */
 typedef struct nmw {
   const fb_problem *pb;
@@ -175,7 +167,7 @@ static double nm_lambda(const nmw *W, size_t k, const double *a1, double h, doub
   const fb_plant *pl = W->pb->plant;
   const fb_normal *nm = &pl->normal[k];
   const penalty_nm_params *p = (const penalty_nm_params *)nm->np_;
-  const double ja = dotn(nm->Jn, a1, pl->n);
+  const double ja = fb_dotn(nm->Jn, a1, pl->n);
   *g1 = W->gp[k] + 0.25 * h * h * ja;
   *gd1 = W->gdp[k] + 0.5 * h * ja;
   return -p->cN * *g1 - p->dN * *gd1;
@@ -202,7 +194,7 @@ static int nmw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   for (size_t k = 0; k < pl->nn; k++) {
     const fb_normal *nm = &pl->normal[k];
     const penalty_nm_params *p = (const penalty_nm_params *)nm->np_;
-    const double g = dotn(nm->Jn, y, n) + nm->g0, gd = dotn(nm->Jn, y + n, n);
+    const double g = fb_dotn(nm->Jn, y, n) + nm->g0, gd = fb_dotn(nm->Jn, y + n, n);
     double l = g < 0 ? -p->cN * g - p->dN * gd : 0.0;
     if (p->clip != 0)
       l = fmax(0.0, l);
@@ -226,7 +218,7 @@ static void nm_stats(nmw *W, double t0, double t1, const double *y)
   fb_impact_stats *st = W->st;
   for (size_t k = 0; k < pl->nn; k++) {
     const fb_normal *nm = &pl->normal[k];
-    const double g = dotn(nm->Jn, y, n) + nm->g0, gd = dotn(nm->Jn, y + n, n);
+    const double g = fb_dotn(nm->Jn, y, n) + nm->g0, gd = fb_dotn(nm->Jn, y + n, n);
     const double frac = W->g0[k] != g ? W->g0[k] / (W->g0[k] - g) : 0.0;
     const double tc = t0 + frac * (t1 - t0), vc = W->gd0[k] + frac * (gd - W->gd0[k]);
     st->max_pen = fmax(st->max_pen, -g);
@@ -271,10 +263,10 @@ static int nmw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   }
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];
-    W->g0[k] = dotn(nm->Jn, x, n) + nm->g0;
-    W->gd0[k] = dotn(nm->Jn, v, n);
-    W->gp[k] = dotn(nm->Jn, W->xp, n) + nm->g0;
-    W->gdp[k] = dotn(nm->Jn, W->vp, n);
+    W->g0[k] = fb_dotn(nm->Jn, x, n) + nm->g0;
+    W->gd0[k] = fb_dotn(nm->Jn, v, n);
+    W->gp[k] = fb_dotn(nm->Jn, W->xp, n) + nm->g0;
+    W->gdp[k] = fb_dotn(nm->Jn, W->vp, n);
     W->lamp[k] = W->lam[k];
   }
   /* r = f(t1) - D vp - K xp, S = M + h/2 D + h^2/4 K */

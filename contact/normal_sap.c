@@ -91,14 +91,6 @@ static int sap_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
   return FB_OK;
 }
 
-static double dotn(const double *a, const double *b, size_t n)
-{
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
-}
-
 typedef struct sapw {
   const fb_problem *pb;
   const fb_int_opts *o;
@@ -165,7 +157,7 @@ static int sapw_alloc(void **out, const fb_integrator_type *type, const fb_probl
     W->fric_of[i] = -1;
   for (size_t k = 0; k < nn; k++) {
     fb_plant_solve_mass(pl, pl->normal[k].Jn, W->a);
-    W->wn[k] = dotn(pl->normal[k].Jn, W->a, n);
+    W->wn[k] = fb_dotn(pl->normal[k].Jn, W->a, n);
     if (pl->normal[k].fric >= 0)
       W->fric_of[pl->normal[k].fric] = (long)k;
   }
@@ -203,7 +195,7 @@ static double sap_n_impulses(sapw *W, const double *v, int G)
   for (size_t k = 0; k < nn; k++) {
     const fb_normal *nm = &pl->normal[k];
     const long fi = nm->fric;
-    const double Rn = W->Rn[k], yn = -(dotn(nm->Jn, v, n) - W->vhat[k]) / Rn;
+    const double Rn = W->Rn[k], yn = -(fb_dotn(nm->Jn, v, n) - W->vhat[k]) / Rn;
     double *g4 = W->Gs + 4 * k;
     if (fi < 0) { /* the half-line gamma_n >= 0 */
       W->P[k] = fmax(yn, 0.0);
@@ -367,7 +359,7 @@ static int sap_n_newton(sapw *W, const sap_n_params *p, double t, fb_counters *c
   for (unsigned long it = 0; it < (unsigned long)p->max_it; it++) {
     double res = 0.0, pn = 0.0, jn = 0.0;
     for (size_t j = 0; j < n; j++) {
-      const double pm = dotn(pl->M + j * n, W->v, n);
+      const double pm = fb_dotn(pl->M + j * n, W->v, n);
       res += W->gr[j] * W->gr[j] * W->Md[j];
       pn += pm * pm * W->Md[j];
       jn += W->jg[j] * W->jg[j] * W->Md[j];
@@ -382,7 +374,7 @@ static int sap_n_newton(sapw *W, const sap_n_params *p, double t, fb_counters *c
     for (size_t j = 0; j < n; j++)
       W->dv[j] = -W->dv[j];
     for (size_t k = 0; k < nn; k++)
-      W->Jndv[k] = dotn(pl->normal[k].Jn, W->dv, n);
+      W->Jndv[k] = fb_dotn(pl->normal[k].Jn, W->dv, n);
     for (size_t i = 0; i < nc; i++)
       W->Jtdv[i] = W->dv[pl->contact[i].dof];
     const double alpha = sap_n_line(W, 1.5);
@@ -398,67 +390,15 @@ static int sap_n_newton(sapw *W, const sap_n_params *p, double t, fb_counters *c
                     (unsigned long)p->max_it, t);
 }
 
-/* The statistics after the step from t0 to t1 (moreau-jean's and ccp's), with the hover
- * gap (for comparison with ccp's). */
+/* The statistics after the step from t0 to t1 (fb_stepping_stats: moreau-jean's, with the
+ * hover gap). */
 static void sap_stats(sapw *W, double t0, double t1, double h, double *y)
 {
   const fb_plant *pl = W->pb->plant;
-  const size_t n = pl->n, nn = pl->nn;
-  double *x = y, *v = y + n;
-  fb_impact_stats *st = W->st;
-  for (size_t k = 0; k < nn; k++) {
-    const fb_normal *nm = &pl->normal[k];
-    const double P = W->P[k], lam = P / h, vn1 = dotn(nm->Jn, v, n);
-    const double g = dotn(nm->Jn, x, n) + nm->g0;
-    st->max_pen = fmax(st->max_pen, -g);
-    st->min_lambda = fmin(st->min_lambda, lam);
-    st->work_n += P * 0.5 * (W->vn0[k] + vn1);
-    if (P > 0 && !W->inphase[k]) {
-      const double frac = W->vn0[k] < 0 ? fmin(fmax(W->gk[k] / -W->vn0[k], 0.0), h) : 0.0;
-      W->inphase[k] = 1;
-      W->impacted = 1;
-      if (k == 0) {
-        if (st->n < FB_IMPACT_MAX) {
-          st->t_in[st->n] = t0 + frac;
-          st->v_in[st->n] = W->vn0[k];
-          st->t_out[st->n] = st->v_out[st->n] = NAN;
-        }
-        st->n++;
-        if (nm->fric >= 0 && st->n == 1)
-          st->vt_after_first = v[pl->contact[nm->fric].dof];
-      }
-    } else if (P == 0 && W->inphase[k]) {
-      W->inphase[k] = 0;
-      if (k == 0 && st->n > 0 && st->n <= FB_IMPACT_MAX) {
-        st->t_out[st->n - 1] = t0;
-        st->v_out[st->n - 1] = W->vn0[k];
-      }
-    }
-    if (k != 0)
-      continue;
-    st->lam_T = lam;
-    if (t1 >= st->t_watch) {
-      fb_plant_smooth_force(pl, t1, x, v, W->f);
-      fb_plant_solve_mass(pl, W->f, W->a);
-      const double w = W->wn[0];
-      const double ls = -dotn(nm->Jn, W->a, n) / w;
-      st->rest_pen = fmax(st->rest_pen, -g);
-      st->rest_gap = fmax(st->rest_gap, g);
-      st->rest_lam_err = fmax(st->rest_lam_err, fabs(lam - ls));
-      st->rest_lam_static = ls;
-    }
-    const long fi = nm->fric;
-    if (fi < 0)
-      continue;
-    const double vr = v[pl->contact[fi].dof] - W->us[(size_t)fi];
-    if (W->impacted && isnan(st->t_stop) && fabs(vr) < pl->v_stick)
-      st->t_stop = t1;
-    if (P > 0 && fabs(vr) > pl->v_stick) { /* sliding in contact: the hover gap */
-      st->hover_n++;
-      st->hover_gap_sum += g;
-      st->hover_pred_sum += h * W->mu[(size_t)fi] * fabs(vr);
-    }
-  }
+  const fb_stepping_step s = {.P = W->P, .vn0 = W->vn0, .gk = W->gk,
+                              .w0 = W->wn[0], .us = W->us, .mu = W->mu,
+                              .f = W->f, .a = W->a, .rows_slip = NULL, .ctx = NULL};
+  fb_stepping_stats(pl, W->st, &s, W->inphase, &W->impacted, t0, t1, h, y);
 }
 
 static int sapw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
@@ -494,8 +434,8 @@ static int sapw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   for (size_t k = 0; k < nn; k++) { /* R_n, R_t, bias (SapFrictionConeConstraint) */
     const fb_normal *nm = &pl->normal[k];
     const sap_n_params *q = (const sap_n_params *)nm->np_;
-    W->vn0[k] = dotn(nm->Jn, W->v0, n);
-    W->gk[k] = dotn(nm->Jn, x, n) + nm->g0;
+    W->vn0[k] = fb_dotn(nm->Jn, W->v0, n);
+    W->gk[k] = fb_dotn(nm->Jn, x, n) + nm->g0;
     double w = W->wn[k];
     if (nm->fric >= 0)
       w = 0.5 * (w + 1.0 / pl->M[pl->contact[nm->fric].dof * (n + 1)]);
