@@ -56,32 +56,6 @@ static const fb_param_desc ccp_desc[] = {
      offsetof(ccp_params, max_it), 100000, 1, 1e9, FB_PARAM_INT, NULL, NULL},
 };
 static const fb_param_set ccp_set = {sizeof(ccp_params), 2, ccp_desc};
-static const char *const ccp_z[] = {"F_step", "stick_step"};
-
-static void ccp_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
-{
-  (void)p;
-  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
-  z0[1] = vr0 == 0.0;
-}
-
-static void ccp_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
-{
-  (void)p;
-  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
-  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
-  z0[2] = w > 0.0 ? -S * vr0[1] / w : 0.0;
-  z0[1] = z0[3] = w == 0.0;
-}
-
-static int ccp_output(const void *p, const fb_contact_in *c, double vr, const double *z,
-                      double *F)
-{
-  (void)p, (void)c, (void)vr;
-  *F = z[0];
-  return z[1] != 0.0;
-}
-
 typedef struct ccp_ws {
   const fb_plant *pl;
   ccp_params p;
@@ -328,10 +302,10 @@ const fb_model_type fb_model_ccp = {
     .default_tol = 0,
     .params = &ccp_set,
     .nz = 2,
-    .z_names = ccp_z,
-    .init = ccp_init,
-    .init2 = ccp_init2,
-    .output = ccp_output,
+    .z_names = fb_impulse_z_names,
+    .init = fb_impulse_init,
+    .init2 = fb_impulse_init2,
+    .output = fb_impulse_output,
     .schemes = ccp_schemes,
 };
 

@@ -28,6 +28,14 @@ extern const fb_model_type fb_model_tamsi;
 extern const fb_model_type fb_model_ccp;
 extern const fb_model_type fb_model_sap;
 
+/* The two states the per-step impulse schemes (moreau-jean, ccp, sap, tamsi) report: the
+ * last step's friction force and stick flag, their start and output (impulse_state.c). */
+extern const char *const fb_impulse_z_names[];
+void fb_impulse_init(const void *p, const fb_contact_in *c, double vr0, double *z0);
+void fb_impulse_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0);
+int fb_impulse_output(const void *p, const fb_contact_in *c, double vr, const double *z,
+                      double *F);
+
 /* Their suite records (include/fricbench/fb_model_suite.h), beside each type in its file. */
 extern const fb_model_suite fb_suite_naive_sign;
 extern const fb_model_suite fb_suite_smooth_sign;

@@ -113,36 +113,6 @@ static const fb_param_desc mj_desc[] = {
      offsetof(mj_params, rotation), 0, -6.283185307179586, 6.283185307179586, 0, NULL, NULL},
 };
 static const fb_param_set mj_set = {sizeof(mj_params), 8, mj_desc};
-/* Not "F" and "stick": run's CSV already has those columns (the reported force and flag,
- * here the same values), and two columns of one name are renamed by readers (pandas). */
-static const char *const mj_z[] = {"F_step", "stick_step"};
-
-/* In slip from the start: F = -S sgn(v_r); at rest the first step decides. */
-static void mj_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
-{
-  (void)p;
-  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
-  z0[1] = vr0 == 0.0;
-}
-
-/* A 2-D contact: F = -S u/|u| in slip, at rest the first step decides. */
-static void mj_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
-{
-  (void)p;
-  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
-  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
-  z0[2] = w > 0.0 ? -S * vr0[1] / w : 0.0;
-  z0[1] = z0[3] = w == 0.0;
-}
-
-static int mj_output(const void *p, const fb_contact_in *c, double vr, const double *z,
-                     double *F)
-{
-  (void)p, (void)c, (void)vr;
-  *F = z[0];
-  return z[1] != 0.0;
-}
-
 /* ---- the scheme ----------------------------------------------------------------------- */
 
 typedef struct mj_ws {
@@ -864,13 +834,13 @@ const fb_model_type fb_model_moreau_jean = {
     .default_tol = 0,
     .params = &mj_set,
     .nz = 2,
-    .z_names = mj_z,
+    .z_names = fb_impulse_z_names,
     .resolve = NULL,
-    .init = mj_init,
-    .init2 = mj_init2,
+    .init = fb_impulse_init,
+    .init2 = fb_impulse_init2,
     .force = NULL,
     .jac = NULL,
-    .output = mj_output,
+    .output = fb_impulse_output,
     .stick = NULL,
     .schemes = mj_schemes,
 };

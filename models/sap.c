@@ -73,32 +73,6 @@ static const fb_param_desc sap_desc[] = {
      offsetof(sap_params, max_it), 100, 1, 1e6, FB_PARAM_INT, NULL, NULL},
 };
 static const fb_param_set sap_set = {sizeof(sap_params), 4, sap_desc};
-static const char *const sap_z[] = {"F_step", "stick_step"};
-
-static void sap_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
-{
-  (void)p;
-  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
-  z0[1] = vr0 == 0.0;
-}
-
-static void sap_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
-{
-  (void)p;
-  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
-  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
-  z0[2] = w > 0.0 ? -S * vr0[1] / w : 0.0;
-  z0[1] = z0[3] = w == 0.0;
-}
-
-static int sap_output(const void *p, const fb_contact_in *c, double vr, const double *z,
-                      double *F)
-{
-  (void)p, (void)c, (void)vr;
-  *F = z[0];
-  return z[1] != 0.0;
-}
-
 typedef struct sap_ws {
   const fb_plant *pl;
   sap_params p;
@@ -442,10 +416,10 @@ const fb_model_type fb_model_sap = {
     .default_tol = 0,
     .params = &sap_set,
     .nz = 2,
-    .z_names = sap_z,
-    .init = sap_init,
-    .init2 = sap_init2,
-    .output = sap_output,
+    .z_names = fb_impulse_z_names,
+    .init = fb_impulse_init,
+    .init2 = fb_impulse_init2,
+    .output = fb_impulse_output,
     .schemes = sap_schemes,
 };
 

@@ -90,33 +90,6 @@ static const fb_param_desc tamsi_desc[] = {
      offsetof(tamsi_params, backtrack), 1, 0, 1, FB_PARAM_CHOICE, NULL, tamsi_onoff},
 };
 static const fb_param_set tamsi_set = {sizeof(tamsi_params), 6, tamsi_desc};
-static const char *const tamsi_z[] = {"F_step", "stick_step"};
-
-/* In slip from the start: f_t = -S sgn(v_r); at rest the first step decides. */
-static void tamsi_init(const void *p, const fb_contact_in *c, double vr0, double *z0)
-{
-  (void)p;
-  z0[0] = -fb_contact_S(c, fabs(vr0), NULL) * fb_sgn(vr0);
-  z0[1] = vr0 == 0.0;
-}
-
-static void tamsi_init2(const void *p, const fb_contact_in *c, const double *vr0, double *z0)
-{
-  (void)p;
-  const double w = hypot(vr0[0], vr0[1]), S = fb_contact_S(c, w, NULL);
-  z0[0] = w > 0.0 ? -S * vr0[0] / w : 0.0;
-  z0[2] = w > 0.0 ? -S * vr0[1] / w : 0.0;
-  z0[1] = z0[3] = w == 0.0;
-}
-
-static int tamsi_output(const void *p, const fb_contact_in *c, double vr, const double *z,
-                        double *F)
-{
-  (void)p, (void)c, (void)vr;
-  *F = z[0];
-  return z[1] != 0.0;
-}
-
 /* The regularized magnitude m(w) = S(w) s (2 - s) for s = w/v_s < 1, S(w) beyond
  * ([Castro2020]'s mu(s) with the characteristic's S in place of mu N), and dm/dw. */
 static inline double tamsi_mag(const fb_contact_in *c, double v_s, double w, double *dm)
@@ -513,10 +486,10 @@ const fb_model_type fb_model_tamsi = {
     .default_tol = 0,
     .params = &tamsi_set,
     .nz = 2,
-    .z_names = tamsi_z,
-    .init = tamsi_init,
-    .init2 = tamsi_init2,
-    .output = tamsi_output,
+    .z_names = fb_impulse_z_names,
+    .init = fb_impulse_init,
+    .init2 = fb_impulse_init2,
+    .output = fb_impulse_output,
     .schemes = tamsi_schemes,
 };
 
