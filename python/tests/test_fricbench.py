@@ -128,7 +128,8 @@ def test_load_reads_every_table(tiny):
     assert list(res.runs.columns) == list(runs.columns)
     assert len(res.verdicts) == len(pd.read_csv(tiny / "verdicts.csv"))
     assert len(res.orders) >= 1 and res.seed_claims is not None
-    assert res.meta["runs"] if "runs" in res.meta else True
+    meta = json.loads((tiny / "meta.json").read_text())
+    assert res.meta == meta and res.meta["fricbench_version"] == fricbench.version()
 
 
 def test_every_trajectory_file_belongs_to_one_run(tiny):
