@@ -60,6 +60,9 @@ int fb_normal_resolve_all(fb_plant *pl, fb_err *err);
  * itself (Coulomb with stick/slip events and the Coulomb impulse at impacts). */
 extern const fb_integrator_type fb_integrator_contact;
 
+/* 1 when treatment t can run a plant with attitude quaternions: it leaves the stepping to
+ * the contact scheme, or its own stepper integrates them (fb_integrator_type.takes_quat). */
+int fb_normal_takes_quat(const fb_normal_type *t);
 /* 1 when integrator type can run plant pl's kinematic map (fb_kinematics): pl has none, or
  * the type integrates it (fb_integrator_type.takes_quat) and so does the stepper of any
  * time-stepping normal treatment of pl (contact/normal.c). */

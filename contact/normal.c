@@ -187,14 +187,19 @@ void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
   st->rest_pen = st->rest_gap = st->rest_lam_err = st->rest_lam_static = NAN;
 }
 
+int fb_normal_takes_quat(const fb_normal_type *t)
+{
+  return t->stepper == NULL || t->stepper->takes_quat; /* one that steps the plant itself */
+}
+
 int fb_integrator_takes_quat(const fb_integrator_type *type, const fb_plant *pl)
 {
   if (pl->kin.nquat == 0)
     return 1;
   if (!type->takes_quat)
     return 0;
-  for (size_t k = 0; k < pl->nn; k++) /* a normal treatment that steps the plant itself */
-    if (pl->normal[k].type->stepper != NULL && !pl->normal[k].type->stepper->takes_quat)
+  for (size_t k = 0; k < pl->nn; k++)
+    if (!fb_normal_takes_quat(pl->normal[k].type))
       return 0;
   return 1;
 }

@@ -153,8 +153,7 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
     const fb_normal_type *nt = fb_normal_find(fb_normal_names[i]);
     for (const fb_normal_variant *nv = fb_normal_variants; nv->label != NULL && !present; nv++)
       present = streq(nv->normal, fb_normal_names[i]) &&
-                !(nt != NULL && nt->stepper != NULL && !nt->stepper->takes_quat); /* as
-                                                                     the table's sphere group */
+                (nt == NULL || fb_normal_takes_quat(nt)); /* as the table's sphere group */
     if (present)
       continue;
     fb_case c;

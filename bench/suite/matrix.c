@@ -519,7 +519,7 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
     /* a treatment that steps the plant itself without the attitude quaternions (ccp, sap,
      * penalty-nm, ...) cannot take part: the report lists it with the reason */
     const fb_normal_type *nt = fb_normal_find(nv->normal);
-    if (nt != NULL && nt->stepper != NULL && !nt->stepper->takes_quat)
+    if (nt != NULL && !fb_normal_takes_quat(nt))
       continue;
     snprintf(buf, sizeof buf, "scenario.normal=%s", nv->normal);
     const char *sel = fb_table_strdup(b->t, buf);
