@@ -419,7 +419,7 @@ const fb_model_type fb_model_bullet = [] {
 const fb_model_suite fb_suite_bullet = [] {
   fb_model_suite s{};
   s.model = "bullet";
-  s.color = "#17becf";
+  s.color = "#843c39";
   /* hard contacts solved per step by impulses (no regularization of its own): its h -> 0
    * limit is taken to be Coulomb's, the scenario's reference its own */
   s.exact_limit = 1;

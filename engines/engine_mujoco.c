@@ -469,7 +469,7 @@ const fb_model_type fb_model_mujoco = FB_ENGINE_MODEL(
 
 const fb_model_suite fb_suite_mujoco = {
     .model = "mujoco",
-    .color = "#17becf",
+    .color = "#393b79",
     /* soft contacts by design (a spring-damper in constraint space, solref/solimp): its
      * h -> 0 limit is the soft model, not Coulomb; still, as for ODE, the scenario's own
      * reference is the one it is judged by (no refined engine run per experiment) */

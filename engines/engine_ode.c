@@ -338,7 +338,7 @@ const fb_model_type fb_model_ode =
 
 const fb_model_suite fb_suite_ode = {
     .model = "ode",
-    .color = "#8c564b",
+    .color = "#637939",
     /* hard contact constraints solved per step (an LCP, [StewartTrinkle1996]): no
      * regularization of its own, so its h -> 0 limit is taken to be Coulomb's and the
      * scenario's reference is its own (no refined engine run per experiment) */

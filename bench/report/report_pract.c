@@ -271,7 +271,10 @@ static int plot_pract_yaw(report *rp, fb_err *err)
   }
   sb_free(&polys);
   sb_puts(pb_var(&b, "scen"), "puck launched at 1 m/s at a yaw angle: friction direction and magnitude error");
-  const int st = plot_draw(rp, p, "pract_yaw.gp", &b, err, "ns=%zu; W=1500; H=1000", b.nb);
+  /* the key beside the panels takes two columns beyond ~22 series: a wider page keeps
+   * its second column inside it */
+  const int st = plot_draw(rp, p, "pract_yaw.gp", &b, err, "ns=%zu; W=%d; H=1000", b.nb,
+                           b.nb > 22 ? 2300 : 1500);
   pb_free(&b);
   return st;
 }
