@@ -164,18 +164,24 @@ typedef struct dop_state {
   double *y0, *y1, *ytmp;      /* dim each: step start, 8th-order end, a stage's argument */
   double *e5, *e3;             /* dim each: sum er_j k_j, sum (b_j - bhh_j) k_j */
   double *rc;                  /* 4 dim: dense output terms 5..8 (h times the d sums) */
+  double *rb;                  /* 5 dim: the bootstrap's defects at its nodes (below) */
+  double *fb;                  /* dim: f at a bootstrap node */
   double t, h;                 /* the last step made: from t, of h */
   int have_step;               /* k[0..11], y0, y1 hold the step [t, t + h] */
   int have_fsal;               /* k[12] = f(t + h, y1) */
   int have_dense;              /* k[13..15] and rc computed */
+  int have_boot;               /* rb computed */
 } dop_state;
+
+/* Doubles per dimension: k (16), y0, y1, ytmp, e5, e3, rc (4), rb (5), fb. */
+#define DOP_NVEC 31
 
 static void *dop_alloc(size_t dim)
 {
   dop_state *s = calloc(1, sizeof *s);
   if (s == NULL)
     return NULL;
-  s->k = calloc(25 * dim, sizeof(double)); /* k, y0, y1, ytmp, e5, e3, rc */
+  s->k = calloc(DOP_NVEC * dim, sizeof(double));
   if (s->k == NULL) {
     free(s);
     return NULL;
@@ -187,6 +193,8 @@ static void *dop_alloc(size_t dim)
   s->e5 = s->ytmp + dim;
   s->e3 = s->e5 + dim;
   s->rc = s->e3 + dim;
+  s->rb = s->rc + 4 * dim;
+  s->fb = s->rb + 5 * dim;
   return s;
 }
 
@@ -202,8 +210,8 @@ static void dop_free(void *vs)
 static int dop_reset(void *vs, size_t dim)
 {
   dop_state *s = vs;
-  memset(s->k, 0, 25 * dim * sizeof(double));
-  s->have_step = s->have_fsal = s->have_dense = 0;
+  memset(s->k, 0, DOP_NVEC * dim * sizeof(double));
+  s->have_step = s->have_fsal = s->have_dense = s->have_boot = 0;
   return GSL_SUCCESS;
 }
 
@@ -243,7 +251,7 @@ static int dop_stages(dop_state *s, double t, double h, const gsl_odeiv2_system 
 {
   const fb_dop853_tableau *tb = &fb_dop853_tab;
   const size_t dim = s->dim;
-  s->have_step = s->have_fsal = s->have_dense = 0;
+  s->have_step = s->have_fsal = s->have_dense = s->have_boot = 0;
   for (int j = 1; j < 12; j++) {
     dop_argument(s, j, h, s->ytmp);
     const int st = GSL_ODEIV_FN_EVAL(sys, t + tb->c[j] * h, s->ytmp, s->k + (size_t)j * dim);
@@ -311,8 +319,85 @@ static const gsl_odeiv2_step_type dop_type = {
 
 const gsl_odeiv2_step_type *fb_step_dop853 = &dop_type;
 
-/* The dense output's extra stages 13..15 (and the FSAL stage 12 when the step did not
- * evaluate it) and its terms 5..8 (dop853.f's cont(5..8)). */
+int fb_dop853_span(const void *gsl_state, double *ta, double *tb)
+{
+  const dop_state *s = gsl_state;
+  if (!s->have_step)
+    return GSL_EDOM;
+  *ta = s->t;
+  *tb = s->t + s->h;
+  return GSL_SUCCESS;
+}
+
+/* dop853.f's contd8 at theta = (t - t_n)/h in [0, 1] (theta1 = 1 - theta):
+ *   u(theta) = y0 + theta (dy + theta1 (bspl + theta (c4 + theta1 (c5 + theta (c6 + theta1
+ *              (c7 + theta c8)))))),
+ * dy = y1 - y0, bspl = h f0 - dy, c4 = dy - h f1 - bspl, c5..c8 = rc: a polynomial of degree
+ * 7 in theta that matches y0, y1, f0 and f1 and is of order 7 ([HNW] §II.6).  With du
+ * non-NULL also du/dtheta (= h u'(t)), the nested form differentiated term by term. */
+static void dop_contd8(const dop_state *s, double th, double *u, double *du)
+{
+  const size_t dim = s->dim;
+  const double h = s->h, th1 = 1.0 - th;
+  const double *f0 = s->k, *f1 = s->k + 12 * dim;
+  const double *c5 = s->rc, *c6 = c5 + dim, *c7 = c6 + dim, *c8 = c7 + dim;
+  for (size_t i = 0; i < dim; i++) {
+    const double dy = s->y1[i] - s->y0[i], bspl = h * f0[i] - dy;
+    const double c4 = dy - h * f1[i] - bspl;
+    const double a7 = c7[i] + th * c8[i];
+    const double a6 = c6[i] + th1 * a7;
+    const double a5 = c5[i] + th * a6;
+    const double a4 = c4 + th1 * a5;
+    const double a3 = bspl + th * a4;
+    const double a2 = dy + th1 * a3;
+    u[i] = s->y0[i] + th * a2;
+    if (du != NULL) {
+      const double d6 = -a7 + th1 * c8[i], d5 = a6 + th * d6, d4 = -a5 + th1 * d5;
+      const double d3 = a4 + th * d4, d2 = -a3 + th1 * d3;
+      du[i] = a2 + th * d2;
+    }
+  }
+}
+
+/* The bootstrap that raises the dense output from order 7 to the method's order 8
+ * ([Enright1986]: Enright, Jackson, Nørsett & Thomsen, "Interpolants for Runge-Kutta
+ * formulas", ACM TOMS 12 (1986), their bootstrapping).  contd8's u errs by O(h^8) inside
+ * the step, so f(t + s h, u(s)) is the derivative there to O(h^8); five such values at the
+ * nodes s_j below, with y0, y1, f0 and f1, determine a polynomial p of degree 8 (p(0) = y0,
+ * p(1) = y1, p' = h f at theta = 0, s_1..s_5, 1) whose error is O(h^9), that of the step.
+ * As u itself meets the four end conditions, p = u + sum_j L_j(theta) r_j with the defects
+ * r_j = h f(t + s_j h, u(s_j)) - u'(s_j) (O(h^9): no cancellation in the sum) and L_j the
+ * cardinal polynomials of the nodes (L_j(0) = L_j(1) = L_j'(0) = L_j'(1) = 0, L_j'(s_k) =
+ * delta_jk).  Nodes: among 1/20 .. 19/20, the five with the smallest sum_j |L_j| over the
+ * step (0.43: a defect's error is not amplified), not symmetric about 1/2 (symmetric ones
+ * make the problem singular); coefficients exact rationals, to 30 digits. */
+static const double dop_boot_node[5] = {0.05, 0.15, 0.3, 0.75, 0.9};
+/* dop_boot_L[j][p]: the coefficient of theta^(p + 2) in L_j. */
+static const double dop_boot_L[5][7] = {
+    {2.399641242889967429618991445750e+01, -2.484322714965318539270811015740e+02,
+     1.063315020488297932388377375901e+03, -2.338335940281118837447138503194e+03,
+     2.772243171979960152384592220187e+03, -1.684555722160494497074978426099e+03,
+     4.117693290409873725366196595132e+02},
+    {-7.763886042221766814463990158401e+00, 1.469621127583824886642105411738e+02,
+     -7.539738713913749279527110047638e+02, 1.759657084152540846844203770161e+03,
+     -2.116138957841492356237722560763e+03, 1.280974901252280460539623163640e+03,
+     -3.097173828881145709601696580648e+02},
+    {3.415463746474199258074122553808e+00, -7.350668903514431917756155598909e+01,
+     5.029217594897037315604393370450e+02, -1.452177628654593490864499472082e+03,
+     2.038792511885814292327268049121e+03, -1.385698513069786713458597660065e+03,
+     3.662530956375323398788168560714e+02},
+    {1.077020076323212283142538581160e+00, -2.418287090807416106486016360577e+01,
+     1.815066865770698427695606369525e+02, -6.017240704893821430232492275536e+02,
+     9.589158252882604074329719878733e+02, -7.242339513342222971914452500641e+02,
+     2.086413607900251463433960452676e+02},
+    {2.617795085513880404270992130478e-01, -5.715677418212090188376350852195e+00,
+     4.019062548235192622314571053721e+01, -1.178577206251365367961625452153e+02,
+     1.528917498947787407814757898450e+02, -8.596512980380347812570107635111e+01,
+     1.619437296147004445856509846635e+01},
+};
+
+/* contd8's stages (13..15, and the FSAL stage 12 when the step did not evaluate it) and
+ * its terms 5..8 (dop853.f's cont(5..8)). */
 static int dop_dense_prepare(dop_state *s, const gsl_odeiv2_system *sys)
 {
   const fb_dop853_tableau *tb = &fb_dop853_tab;
@@ -348,45 +433,73 @@ static int dop_dense_prepare(dop_state *s, const gsl_odeiv2_system *sys)
   return GSL_SUCCESS;
 }
 
-int fb_dop853_span(const void *gsl_state, double *ta, double *tb)
+/* The bootstrap's five evaluations on contd8 and their defects r_j (rb). */
+static int dop_boot_prepare(dop_state *s, const gsl_odeiv2_system *sys)
 {
-  const dop_state *s = gsl_state;
-  if (!s->have_step)
-    return GSL_EDOM;
-  *ta = s->t;
-  *tb = s->t + s->h;
+  const size_t dim = s->dim;
+  double *u = s->ytmp, *f = s->fb;
+  for (int j = 0; j < 5; j++) {
+    double *r = s->rb + (size_t)j * dim;
+    dop_contd8(s, dop_boot_node[j], u, r);
+    const int st = GSL_ODEIV_FN_EVAL(sys, s->t + dop_boot_node[j] * s->h, u, f);
+    if (st != GSL_SUCCESS)
+      return st;
+    for (size_t i = 0; i < dim; i++)
+      r[i] = s->h * f[i] - r[i];
+  }
+  s->have_boot = 1;
   return GSL_SUCCESS;
 }
 
-/* dop853.f's contd8: with theta = (t - t_n)/h and theta1 = 1 - theta,
- *   y(t) = y0 + theta (dy + theta1 (bspl + theta (c4 + theta1 (c5 + theta (c6 + theta1 (c7
- *          + theta c8)))))),
- * dy = y1 - y0, bspl = h f0 - dy, c4 = dy - h f1 - bspl, c5..c8 = rc: a polynomial of degree
- * 7 in theta that matches y0, y1, f0 and f1 and is of order 7 ([HNW] §II.6). */
-int fb_dop853_dense(void *gsl_state, const gsl_odeiv2_system *sys, double t, double *y)
+/* theta of t in the last step, or NaN when there is none or t lies outside it (beyond a
+ * few ulps of its ends). */
+static double dop_theta(const dop_state *s, double t)
+{
+  if (!s->have_step)
+    return (double)NAN;
+  const double th = s->h != 0.0 ? (t - s->t) / s->h : 1.0;
+  return th >= -1e-12 && th <= 1.0 + 1e-12 ? th : (double)NAN;
+}
+
+int fb_dop853_dense7(void *gsl_state, const gsl_odeiv2_system *sys, double t, double *y)
 {
   dop_state *s = gsl_state;
-  if (!s->have_step)
-    return GSL_EDOM;
-  const double h = s->h;
-  const double th = h != 0.0 ? (t - s->t) / h : 1.0, th1 = 1.0 - th;
-  /* t within the step, to a few ulps of its ends */
-  if (!(th >= -1e-12 && th <= 1.0 + 1e-12))
+  const double th = dop_theta(s, t);
+  if (isnan(th))
     return GSL_EDOM;
   if (!s->have_dense) {
     const int st = dop_dense_prepare(s, sys);
     if (st != GSL_SUCCESS)
       return st;
   }
-  const size_t dim = s->dim;
-  const double *f0 = s->k, *f1 = s->k + 12 * dim;
-  const double *c5 = s->rc, *c6 = c5 + dim, *c7 = c6 + dim, *c8 = c7 + dim;
-  for (size_t i = 0; i < dim; i++) {
-    const double dy = s->y1[i] - s->y0[i], bspl = h * f0[i] - dy;
-    const double c4 = dy - h * f1[i] - bspl;
-    const double inner = c5[i] + th * (c6[i] + th1 * (c7[i] + th * c8[i]));
-    y[i] = s->y0[i] + th * (dy + th1 * (bspl + th * (c4 + th1 * inner)));
+  dop_contd8(s, th, y, NULL);
+  return GSL_SUCCESS;
+}
+
+int fb_dop853_dense(void *gsl_state, const gsl_odeiv2_system *sys, double t, double *y)
+{
+  dop_state *s = gsl_state;
+  const double th = dop_theta(s, t);
+  if (isnan(th))
+    return GSL_EDOM;
+  int st = s->have_dense ? GSL_SUCCESS : dop_dense_prepare(s, sys);
+  if (st == GSL_SUCCESS && !s->have_boot)
+    st = dop_boot_prepare(s, sys);
+  if (st != GSL_SUCCESS)
+    return st;
+  dop_contd8(s, th, y, NULL);
+  double L[5];
+  for (int j = 0; j < 5; j++) {
+    const double *c = dop_boot_L[j];
+    double q = c[6];
+    for (int p = 5; p >= 0; p--)
+      q = c[p] + th * q;
+    L[j] = th * th * q;
   }
+  const size_t dim = s->dim;
+  for (size_t i = 0; i < dim; i++)
+    for (int j = 0; j < 5; j++)
+      y[i] += L[j] * s->rb[(size_t)j * dim + i];
   return GSL_SUCCESS;
 }
 

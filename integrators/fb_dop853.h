@@ -30,11 +30,16 @@ extern const fb_dop853_tableau fb_dop853_tab;
  * 8(5,3) estimate scaled without weights (docs/integrators/dop853.md), order 8. */
 extern const gsl_odeiv2_step_type *fb_step_dop853;
 
-/* The 7th-order dense output at t of the step a fb_step_dop853 state made last, whole
- * state vector into y.  The first call for a step evaluates its three extra stages (and
- * f(t + h, y1) when the step did not); sys is the system the step used.  GSL_SUCCESS,
- * GSL_EDOM when the state has no step or t is outside it, or the system's failure. */
+/* The dense output at t of the step a fb_step_dop853 state made last, whole state vector
+ * into y: Hairer's 7th-order contd8 raised to order 8 (the step's own) by a bootstrap of
+ * five evaluations on it (docs/integrators/dop853.md).  The first call for a step
+ * evaluates contd8's three extra stages (and f(t + h, y1) when the step did not) and the
+ * bootstrap's five; sys is the system the step used.  GSL_SUCCESS, GSL_EDOM when the state
+ * has no step or t is outside it, or the system's failure. */
 int fb_dop853_dense(void *gsl_state, const gsl_odeiv2_system *sys, double t, double *y);
+/* Hairer's contd8 alone (order 7: its error inside a step is O(h^8), the step's O(h^9)),
+ * the same contract: the tests compare the two. */
+int fb_dop853_dense7(void *gsl_state, const gsl_odeiv2_system *sys, double t, double *y);
 /* The last step's span [t, t + h] (GSL_EDOM when there is none). */
 int fb_dop853_span(const void *gsl_state, double *ta, double *tb);
 
