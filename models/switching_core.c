@@ -326,13 +326,16 @@ int fb_sw_dense(void *ws, double ta, double tb, double t, double *y)
   memcpy(y, c->yt, c->nxv * sizeof(double));
   for (size_t i = c->nxv; i < c->pb->dim; i++)
     y[i] = (double)NAN;
-  /* One-DOF contacts: z = [mode, F] from the modes and an evaluation at the interpolated
-   * state (the stick multiplier follows the forcing inside a long step; a line between
-   * its ends would not).  Not counted, as the recorder's outputs are not; every user of
-   * the evaluation's arrays evaluates again before reading them. */
-  if (c->tag == FB_SW_TAG_LINE && c->eval(c, t, c->yt, c->acc) == FB_OK)
+  /* z = [mode, F]: F from an evaluation at the interpolated state (the stick multiplier
+   * follows the forcing inside a long step; a line between its ends would not), the mode
+   * from the modes for one-DOF contacts; a 2-D entry's reported sign has a hysteresis of
+   * its own (switching_disc.c), so the recorder keeps its value there.  Not counted, as
+   * the recorder's outputs are not; every user of the evaluation's arrays evaluates again
+   * before reading them. */
+  if (c->eval(c, t, c->yt, c->acc) == FB_OK)
     for (size_t i = 0; i < c->nc; i++) {
-      y[c->nxv + 2 * i] = (double)c->mode[i];
+      if (c->tag == FB_SW_TAG_LINE)
+        y[c->nxv + 2 * i] = (double)c->mode[i];
       y[c->nxv + 2 * i + 1] = c->F[i];
     }
   return FB_OK;

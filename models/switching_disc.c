@@ -664,7 +664,10 @@ int fb_swd_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *
 {
   swd_ws *w = wsv;
   const size_t nxv = w->nxv, nu = w->nu;
-  /* The slip directions of this step (w->vr is from the evaluation at y). */
+  /* The slip directions of this step, from v_r at y: recomputed here (the same numbers
+   * as the last evaluation's, which was at y) because a dense output sampled since the
+   * report evaluates inside the step and leaves its own v_r behind. */
+  swd_contacts(w, at->t, y + w->n);
   swd_refresh_dirs(w);
   fb_sw_step_begin(&w->core, at, y, err);
   double tn = at->t;
