@@ -542,6 +542,60 @@ Test(switching, glowinski_tp1_and_2dof_closed_forms)
   follows_closed_form("glowinski-2dof", 1e-6); /* M = [[2,1],[1,2]]: coupled multipliers */
 }
 
+/* The largest errors in x, v and the friction force of scenario's event-driven reference
+ * with inner stepper `stepper` (the default's step cap) against its closed form, on a grid
+ * of `samples` points. */
+static void reference_errors(const char *scenario, const char *stepper, size_t samples,
+                             double e[3])
+{
+  const fb_scenario_type *st = fb_scenario_find(scenario);
+  void *sp = scenario_params(st, NULL);
+  fb_reference_opts o;
+  fb_reference_opts_default(&o);
+  o.use_event = 1;
+  o.stepper = stepper;
+  fb_trace tr;
+  fb_reference_info info;
+  fb_err err;
+  cr_assert_eq(fb_reference_run_opts(st, sp, samples, &o, &tr, NULL, &info, &err), FB_OK,
+               "%s", err.msg);
+  double x[8], v[8], F[8];
+  e[0] = e[1] = e[2] = 0.0;
+  for (size_t k = 0; k < tr.filled; k++) {
+    cr_assert_eq(st->exact(sp, tr.t[k], x, v, F), FB_OK);
+    for (size_t i = 0; i < tr.n; i++) {
+      e[0] = fmax(e[0], fabs(tr.y[k * tr.dim + i] - x[i]));
+      e[1] = fmax(e[1], fabs(tr.y[k * tr.dim + tr.n + i] - v[i]));
+    }
+    for (size_t i = 0; i < tr.nc; i++)
+      e[2] = fmax(e[2], fabs(tr.F[k * tr.nc + i] - F[i]));
+  }
+  cr_log_info("%s reference with %s: max errors x %.2e v %.2e F %.2e (%lu RHS)\n", scenario,
+              stepper, e[0], e[1], e[2], info.run.cnt.nfe);
+  fb_trace_free(&tr);
+  free(sp);
+}
+
+/* The event-driven reference samples its grid from dop853's own dense output (order 8; the
+ * force from the model at the interpolated state: docs/integrators/dop853.md, "The
+ * reference"): x, v and F follow the closed forms of glowinski-3dof (slips and sticks)
+ * and preload-hold (a stick whose multiplier follows a sinusoid) to round-off.  With
+ * rk8pd inside, the recorder interpolates between its steps at the same cap (cubic in v,
+ * linear in the force): the force is off by 1.8e-4 and 4e-3. */
+Test(reference, samples_from_the_dense_output)
+{
+  cr_assert_str_eq(FB_REF_STEPPER, "dop853");
+  const char *const scenarios[] = {"glowinski-3dof", "preload-hold"};
+  for (int k = 0; k < 2; k++) {
+    double d[3], r[3];
+    reference_errors(scenarios[k], FB_REF_STEPPER, 201, d);
+    reference_errors(scenarios[k], "rk8pd", 201, r);
+    cr_assert(d[0] < 1e-12 && d[1] < 1e-12 && d[2] < 1e-12, "%s, dop853: x %g v %g F %g",
+              scenarios[k], d[0], d[1], d[2]);
+    cr_assert_gt(r[2], 1e-5, "%s, rk8pd: F %g", scenarios[k], r[2]);
+  }
+}
+
 /* glowinski-2dof has a non-diagonal mass matrix: the multiplier of the stuck contact
  * depends on the other's slip force through M^-1.  At every reported step away from the
  * switch times the force must equal the closed form's. */

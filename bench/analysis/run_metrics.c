@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fb_own_ref.h"
+#include "fb_reference.h"
 #include "fb_run_metrics.h"
 #include "fb_integrator_int.h"
 
@@ -49,8 +50,9 @@ int fb_case_reference(const fb_case *cs, size_t ns, unsigned long max_steps,
     st = fb_case_init(&rc, sc->type->name, "switching", "event", &err);
     if (st == FB_OK) {
       memcpy(rc.sc.params, sc->params, sc->type->params->size);
-      rc.opts.atol = rc.opts.rtol = 1e-12;
-      rc.opts.event_tol = 1e-12;
+      rc.opts.atol = rc.opts.rtol = FB_REF_TOL;
+      rc.opts.event_tol = FB_REF_EVENT_TOL;
+      rc.opts.stepper = FB_REF_STEPPER; /* its own dense output fills the grid (fb_reference.h) */
       rc.opts.hmax = (pl->T - pl->t0) / (double)(ns - 1);
       rc.opts.max_steps = 50 * max_steps;
       rc.opts.max_rhs = 50 * max_rhs;

@@ -7,16 +7,21 @@
  *                 ulps of its terms), and mode changes between grid points are refined
  *                 by bisection on exact() to round-off (mode changes closer together than
  *                 one grid cell are not resolved);
- *   FB_REF_EVENT  the switching model's `event` scheme runs at tight tolerance (rk8pd,
+ *   FB_REF_EVENT  the switching model's `event` scheme runs at tight tolerance (dop853,
  *                 atol = rtol = 1e-12, events located to 1e-12 s by default), recorded on
  *                 the grid like any run, and the stick/slip intervals come from the
  *                 scheme's mode switches themselves (their located times), not from the
- *                 samples.  The recorder interpolates between steps (quintic Hermite in
- *                 x, cubic in v), so by default steps are capped at a quarter of the grid
- *                 spacing: the cubic's error in v, h^4 |v''''| / 384, would otherwise
- *                 dominate (1e-5 on glowinski-3dof with uncapped rk8pd steps).  The first
- *                 sample holds the state after the modes were resolved at t0 (the
- *                 multiplier of a contact starting at rest);
+ *                 samples.  dop853's own dense output (order 8) locates the events and
+ *                 fills the grid: x, v and the force from the model at the interpolated
+ *                 state (docs/integrators/dop853.md, "The reference").  Steps are capped
+ *                 at a quarter of the grid spacing by default: a long step can step over
+ *                 a narrow feature (a Stribeck drop within 2 ms of a stop on drift); with
+ *                 another stepper the recorder interpolates between steps (quintic
+ *                 Hermite in x, cubic in v, linear in the force), which the cap also
+ *                 keeps accurate (the cubic's error in v, h^4 |v''''| / 384: 1e-5 on
+ *                 glowinski-3dof with uncapped rk8pd steps).  The first sample holds the
+ *                 state after the modes were resolved at t0 (the multiplier of a contact
+ *                 starting at rest);
  *   FB_REF_NONE   there is none: FB_EUNSUP.
  * The trace always has the switching model's layout, nz = 2 with z = [mode, force]
  * (fb_reference_z_names), so reference files look like `fricbench run --model switching`
@@ -39,7 +44,7 @@
 
 #define FB_REF_TOL 1e-12           /* atol = rtol of the reference's inner stepper */
 #define FB_REF_EVENT_TOL 1e-12     /* event location tolerance (s) */
-#define FB_REF_STEPPER "rk8pd"     /* inner GSL stepper */
+#define FB_REF_STEPPER "dop853"    /* inner stepper (a GSL step type) */
 #define FB_REF_MAX_INTERVALS 1000000
 
 enum fb_mode { FB_MODE_SLIP_NEG = -1, FB_MODE_STICK = 0, FB_MODE_SLIP_POS = 1 };
