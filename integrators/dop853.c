@@ -2,7 +2,8 @@
  * order 8 with embedded 5th- and 3rd-order solutions for its error estimate ("8(5,3)") and a
  * 7th-order continuous extension ([HNW] Hairer, Nørsett & Wanner, Solving Ordinary
  * Differential Equations I, 2nd ed., §II.10 and §II.6; the coefficients of Hairer's
- * dop853.f).  docs/integrators/dop853.md describes the method, its control and its tests.
+ * dop853.f), raised to order 8 by a bootstrap of five evaluations ([Enright1986]).
+ * docs/integrators/dop853.md describes the method, its control and its tests.
  *
  * Two faces:
  *  - fb_step_dop853, a gsl_odeiv2_step_type (12 RHS per step given dydt_in): any scheme that
@@ -14,8 +15,10 @@
  *    Hairer's initial step (hinit), and its dense output through fb_integrator_type.dense.
  *    Fixed step (--h) takes the 8th-order step without control.  First same as last: the
  *    derivative at a step's end is the next step's first stage, so an accepted step costs
- *    12 RHS; the dense output's extra stages (three, and f(t + h, y1) when no step after
- *    it has evaluated it yet) only for the steps that are sampled (counted in nfe).  Stiffness detection (dop853.f's) is not implemented.
+ *    12 RHS; the dense output's extra evaluations (contd8's three stages, and f(t + h, y1)
+ *    when no step after it has evaluated it yet; the bootstrap's five) only for the steps
+ *    that are sampled (counted in nfe).  Stiffness detection (dop853.f's) is not
+ *    implemented.
  * No allocation after alloc.
  */
 #include "fb_dop853.h"
