@@ -1,5 +1,5 @@
 /* fb_dop853.h — Hairer's DOP853 (Dormand–Prince 8(5,3)) as a gsl_odeiv2_step_type and its
- * 7th-order dense output, for the integrator `dop853` (integrators/dop853.c) and for the
+ * dense output (order 8), for the integrator `dop853` (integrators/dop853.c) and for the
  * schemes that take a GSL step type by name (the switching model's event scheme).  Private
  * to the library; docs/integrators/dop853.md describes the method.
  */

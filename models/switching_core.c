@@ -126,7 +126,7 @@ static double root_g(double tau, void *params)
   if (tau >= r->tn)
     return c->g1[r->i];
   int st;
-  if (c->dense) { /* the step's own interpolant (dop853's, order 7): no re-integration */
+  if (c->dense) { /* the step's own interpolant (dop853's, order 8): no re-integration */
     st = fb_dop853_dense(c->d->s->state, &c->sys, tau, c->yt);
   } else {
     memcpy(c->yt, c->ys, c->m * sizeof(double));
