@@ -503,7 +503,7 @@ static int cws_alloc(void **out, const fb_integrator_type *type, const fb_proble
     return fb_err_set(err, FB_EINVAL, "integrator contact: the scenario has no normal contact");
   const gsl_odeiv2_step_type *T = gsl_odeiv2_step_rk8pd;
   if (o->stepper != NULL) {
-    const fb_integrator_type *it = fb_integrator_find_any(o->stepper);
+    const fb_integrator_type *it = fb_integrator_find_in_registry(o->stepper);
     if (it == NULL || it->data == NULL || it->needs != FB_MODEL_ODE || it->implicit)
       return fb_err_set(err, FB_EINVAL,
                         "contact stepper '%s': allowed is an explicit GSL stepper (rk2, rk4, "

@@ -163,6 +163,14 @@ typedef struct fb_engine_entry {
   const fb_model_suite *suite;
 } fb_engine_entry;
 extern const fb_engine_entry fb_engine_table[];
+/* The compiled engines' models and their suite records, NULL-terminated, entry by entry:
+ * fb_model_find and fb_model_suite_of (engines/catalog.c) find them by name, fb_model_at
+ * never lists them (the suite gives engines rows of their own). */
+extern const fb_model_type *const fb_engine_models[];
+extern const fb_model_suite *const fb_engine_model_suites[];
+/* Any integrator by name: a generic one, any model's own scheme or an engine's stepper;
+ * NULL if unknown (engines/catalog.c: the models' registry, then the engines). */
+const fb_integrator_type *fb_integrator_find_any(const char *name);
 /* The entry of engine model m, or NULL when m is no engine's. */
 const fb_engine_entry *fb_engine_of_model(const fb_model_type *m);
 /* 1 when the engine is compiled in and its library answers; its version (or why it is

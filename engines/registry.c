@@ -42,8 +42,8 @@ const fb_engine_entry fb_engine_table[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-/* The models layer finds engine models by name (models/registry.c) without listing them
- * among the friction models: NULL-terminated, the compiled engines only. */
+/* The catalog (engines/catalog.c) finds engine models by name without listing them among
+ * the friction models: NULL-terminated, the compiled engines only. */
 const fb_model_type *const fb_engine_models[] = {
 #ifdef FB_HAVE_ODE
     &fb_model_ode,

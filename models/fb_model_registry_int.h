@@ -6,6 +6,7 @@
 #ifndef FB_MODEL_REGISTRY_INT_H
 #define FB_MODEL_REGISTRY_INT_H
 
+#include "fb_integrator.h"
 #include "fb_model_registry.h"
 
 /* The built-in models, NULL-terminated, in listing order (models/registry.c). */
@@ -18,11 +19,14 @@ extern const fb_model_suite *const fb_model_suite_registry[];
  * FB_EINVAL when the type has no name or no parameter set, its name is taken, it has more
  * than FB_MAX_Z states or the record names another model; FB_ENOMEM when the plugin table
  * is full. */
-/* The engines' models and their suite records (engines/registry.c, docs/engines.md),
- * NULL-terminated, entry by entry: fb_model_find and fb_model_suite_of find them by name,
- * fb_model_at never lists them (the suite gives engines rows of their own). */
-extern const fb_model_type *const fb_engine_models[];
-extern const fb_model_suite *const fb_engine_model_suites[];
 int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_err *err);
+/* This registry's lookups (built-ins, then plugins), for models/ and the layers up to the
+ * catalog: a model by name (NULL: none), a model's suite record (NULL: not registered here),
+ * any integrator by name, generic or a model's own scheme (NULL: unknown).  The engines, a
+ * layer above, are not among them: fb_model_find, fb_model_suite_of and
+ * fb_integrator_find_any (engines/catalog.c) search both. */
+const fb_model_type *fb_model_find_in_registry(const char *name);
+const fb_model_suite *fb_model_suite_in_registry(const fb_model_type *t);
+const fb_integrator_type *fb_integrator_find_in_registry(const char *name);
 
 #endif

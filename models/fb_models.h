@@ -7,9 +7,6 @@
 #include "fb_model.h"
 #include "fb_model_registry_int.h"
 
-/* Any integrator by name: a generic one or any model's own scheme; NULL if unknown. */
-const fb_integrator_type *fb_integrator_find_any(const char *name);
-
 extern const fb_model_type fb_model_naive_sign;
 extern const fb_model_type fb_model_smooth_sign;
 extern const fb_model_type fb_model_kikuuwe;

@@ -55,7 +55,8 @@ int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_er
 {
   if (t == NULL || t->name == NULL || *t->name == '\0' || t->params == NULL)
     return fb_err_set(err, FB_EINVAL, "a model without a name or a parameter set");
-  if (fb_model_find(t->name) != NULL)
+  /* an engine's name is refused before (bench/harness/plugin_check.c asks fb_model_find) */
+  if (fb_model_find_in_registry(t->name) != NULL)
     return fb_err_set(err, FB_EINVAL, "model '%s' is already defined", t->name);
   if (t->nz > FB_MAX_Z)
     return fb_err_set(err, FB_EINVAL, "model '%s': nz %zu is more than %d (FB_MAX_Z)", t->name,
@@ -74,22 +75,21 @@ int fb_model_register(const fb_model_type *t, const fb_model_suite *suite, fb_er
   return FB_OK;
 }
 
-const fb_model_suite *fb_model_suite_of(const fb_model_type *t)
+/* The lookups of this registry (built-ins, then plugins); the engines, a layer above, join
+ * them in engines/catalog.c (fb_model_find, fb_model_suite_of, fb_integrator_find_any), so
+ * that nothing here refers to a layer above models/. */
+const fb_model_suite *fb_model_suite_in_registry(const fb_model_type *t)
 {
-  static const fb_model_suite none; /* a type in no registry: every field its 0 meaning */
   for (size_t i = 0; i < N_BUILTIN; i++)
     if (fb_model_registry[i] == t)
       return fb_model_suite_registry[i];
   for (size_t i = 0; i < n_plugin_models; i++)
     if (plugin_models[i] == t)
       return plugin_suites[i];
-  for (size_t i = 0; fb_engine_models[i] != NULL; i++)
-    if (fb_engine_models[i] == t)
-      return fb_engine_model_suites[i];
-  return &none;
+  return NULL;
 }
 
-const fb_model_type *fb_model_find(const char *name)
+const fb_model_type *fb_model_find_in_registry(const char *name)
 {
   if (name == NULL)
     return NULL;
@@ -97,14 +97,11 @@ const fb_model_type *fb_model_find(const char *name)
   for (size_t i = 0; (t = fb_model_at(i)) != NULL; i++)
     if (strcmp(t->name, name) == 0)
       return t;
-  for (size_t i = 0; (t = fb_engine_models[i]) != NULL; i++)
-    if (strcmp(t->name, name) == 0)
-      return t;
   return NULL;
 }
 
 /* Generic integrators first, then every model's own schemes (built-ins and plugins). */
-const fb_integrator_type *fb_integrator_find_any(const char *name)
+const fb_integrator_type *fb_integrator_find_in_registry(const char *name)
 {
   for (size_t i = 0; fb_integrator_registry[i] != NULL; i++)
     if (strcmp(fb_integrator_registry[i]->name, name) == 0)
@@ -115,9 +112,5 @@ const fb_integrator_type *fb_integrator_find_any(const char *name)
       if (strcmp(mt->schemes[i]->name, name) == 0)
         return mt->schemes[i];
   }
-  for (size_t m = 0; (mt = fb_engine_models[m]) != NULL; m++) /* the engines' steppers */
-    for (size_t i = 0; mt->schemes[i] != NULL; i++)
-      if (strcmp(mt->schemes[i]->name, name) == 0)
-        return mt->schemes[i];
   return NULL;
 }

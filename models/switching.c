@@ -354,7 +354,7 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   const sw_cfg *cfg = type->data;
   const fb_plant *pl = pb->plant;
   const char *sname = o->stepper != NULL ? o->stepper : cfg->default_stepper;
-  const fb_integrator_type *it = fb_integrator_find_any(sname);
+  const fb_integrator_type *it = fb_integrator_find_in_registry(sname);
   const gsl_odeiv2_step_type *T = NULL;
   if (it != NULL && (it->alloc == fb_gsl_ode_alloc || it == &fb_integrator_dop853))
     T = *(const gsl_odeiv2_step_type *const *)it->data;

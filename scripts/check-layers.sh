@@ -21,7 +21,9 @@
 #     object declared there is FB_API (or a static inline), and every fb_ function a public
 #     inline calls is itself public; the library's own declarations live in the private
 #     headers of the lowest folder that uses them (core/fb_plant_int.h, core/fb_parse.h,
-#     core/fb_model_int.h, integrators/fb_integrator_int.h, models/fb_contact_step_int.h).
+#     core/fb_model_int.h, integrators/fb_integrator_int.h, models/fb_contact_step_int.h);
+#  7. no folder uses a function or file-scope object defined in a folder it does not see
+#     (rule 1's table), whatever header declares it (scripts/upward-refs.awk).
 # Prints every violation and exits 1 when there is one.
 set -euo pipefail
 src=${1:-$(dirname "$0")/..}
@@ -131,6 +133,23 @@ fns=$(awk -f scripts/functions.awk "${lib_sources[@]}")
 cycles=$(printf '%s\n' "$fns" | awk -f scripts/call-cycles.awk | sort)
 if [ -n "$cycles" ]; then
   printf '%s\n' "$cycles" >&2
+  fail=1
+fi
+
+# 7. no reference upward by name: a function or file-scope object is used only in the
+# folders that see the folder defining it (the table of rule 1).  Rule 1 reads includes; a
+# lower folder could still declare an upper one's table itself (`extern const ...[]` in its
+# own header) and use it: models/registry.c once searched the engines' models that way.
+# The public API (FB_API, include/fricbench/) is seen by every folder, as its headers are:
+# scenarios select normal treatments by name through it, as a plugin's scenario does.
+upward=$( { for d in "${!sees[@]}"; do
+              for e in ${sees[$d]}; do echo "see $d $e"; done
+            done
+            grep -hoE '^FB_API [^(;=[]*\bfb_[a-z0-9_]+' include/fricbench/*.h |
+              grep -oE 'fb_[a-z0-9_]+$' | sed 's/^/api /'
+            printf '%s\n' "$fns"; } | awk -f scripts/upward-refs.awk | sort)
+if [ -n "$upward" ]; then
+  printf '%s\n' "$upward" >&2
   fail=1
 fi
 

@@ -1,6 +1,7 @@
 # functions.awk FILE... — the functions of C files, for scripts/check-layers.sh.
 # Prints one line per function definition and per use of a name:
 #   def FILE NAME static|extern FIRST LAST   (FIRST: the line the signature starts on)
+#   obj FILE NAME                            (a file-scope object it defines, not static)
 #   inc FILE HEADER                          (a project header it includes)
 #   use FILE NAME                            (an identifier in code, outside comments
 #                                             and literals; check-layers keeps those
@@ -69,6 +70,20 @@ FNR == 1 {
   if (inpp || line ~ /^[ \t]*#/) { inpp = (line ~ /\\[ \t]*$/); next }
   if (depth == 0) {
     if (line ~ /^[A-Za-z_]/) { hdr = line; hdrline = FNR }
+    # a file-scope object defined with an initializer (a registry's table, a type record):
+    # "obj FILE NAME" unless static (check-layers.sh rule 7 reads where names live)
+    if (line ~ /^[A-Za-z_]/ && line !~ /^(static|typedef|extern)[ \t]/ && line ~ /=/) {
+      pre = line
+      sub(/=.*/, "", pre)
+      if (pre !~ /\(/) {
+        sub(/[ \t]+$/, "", pre)
+        while (pre ~ /\[[^]]*\]$/) sub(/\[[^]]*\]$/, "", pre)
+        sub(/[ \t]+$/, "", pre)
+        name = pre
+        sub(/.*[^A-Za-z0-9_]/, "", name)
+        if (name != "") print "obj", FILENAME, name
+      }
+    }
     else if (hdrline && line !~ /^[ \t]*$/) hdr = hdr " " line
     opens = count(line, "{")
     if (opens > 0 && hdrline) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_contact_metrics.h"
 #include "fb_io.h"
 #include "fb_normal_int.h"
 #include "fb_run.h"
@@ -384,4 +385,26 @@ Test(conveyor_wall, seed_claim_reproduced_or_not)
   cr_assert_str_eq(c->r[0].verdict, "not measured");
   free(c);
   fbt_rmdir(dir);
+}
+
+/* The contact reference the report names on a scenario's page (fb_contact_reference_describe,
+ * bench/report/report_pages.c): conveyor-wall's is moreau-jean at theta = 1/2, h = T/1e5
+ * (newton refuses its coupled normals; docs/scenarios/conveyor-wall.md "Reference and
+ * cross-check"), bouncing-ball's newton at 1e-12, the FE frame has none and says why, and a
+ * friction-only scenario has no contact reference at all. */
+Test(conveyor_wall, the_contact_reference_is_named)
+{
+  char buf[1024];
+  cr_assert_eq(fb_contact_reference_describe("conveyor-wall", buf, sizeof buf), 1);
+  cr_expect(strncmp(buf, "moreau-jean, theta = 1/2, at h = T/100000 = 3e-05 s", 51) == 0, "%s",
+            buf);
+  cr_expect(strstr(buf, "newton refuses it: normal newton: normals 0 and 1 are coupled") != NULL,
+            "%s", buf);
+  cr_assert_eq(fb_contact_reference_describe("bouncing-ball", buf, sizeof buf), 1);
+  cr_expect(strncmp(buf, "newton, event-driven, at tolerance 1e-12", 40) == 0, "%s", buf);
+  cr_assert_eq(fb_contact_reference_describe("elastic-frame", buf, sizeof buf), 1);
+  cr_expect(strncmp(buf, "none: no event-driven contact reference for a plant of 48 DOFs", 62) ==
+                0, "%s", buf);
+  cr_expect_eq(fb_contact_reference_describe("stick-slip", buf, sizeof buf), 0);
+  cr_expect_str_eq(buf, "");
 }

@@ -177,6 +177,33 @@ Test(pages, pages_are_self_contained_html_with_every_part, .timeout = 300)
   free(h);
 }
 
+/* The reference line of a page (header): a scenario with normal contacts whose runs have no
+ * trajectory reference (runs.csv ref none) still has the contact reference its contact
+ * metrics are scored against, and the page names it; the page once said only "none". */
+Test(pages, the_reference_line_names_the_contact_reference, .timeout = 300)
+{
+  const char *dir = suite_dir();
+  char path[512];
+  snprintf(path, sizeof path, "%s/scenario-two-beam-impact.html", dir);
+  char *h = slurp_file(path);
+  const char *line = strstr(h, "<p>Reference used by the runs.");
+  cr_assert_not_null(line);
+  const char *end = strstr(line, "</p>");
+  cr_assert_not_null(end);
+  const char *c = strstr(line, "Runs with normal contacts: their contact metrics");
+  cr_expect(c != NULL && c < end, "the contact reference in the reference line");
+  c = strstr(line, "scored against <b>newton, event-driven, at tolerance 1e-12</b>");
+  cr_expect(c != NULL && c < end, "two-beam-impact's: newton at 1e-12");
+  c = strstr(line, "<b>none</b> in ");
+  cr_expect(c != NULL && c < end && strstr(line, "declares no built-in reference") < end,
+            "the trajectories' none, with why");
+  free(h);
+  snprintf(path, sizeof path, "%s/scenario-inclined-block.html", dir);
+  h = slurp_file(path);
+  cr_expect(strstr(h, "Runs with normal contacts") == NULL, "friction only: no contact line");
+  free(h);
+}
+
 /* The page's command for run `id`, split into argv (without the program name). */
 static size_t page_command(const char *dir, const char *scn, long id, char *buf, size_t len,
                            const char **argv, size_t max)

@@ -656,6 +656,48 @@ Test(resume, bisection_is_resumed, .timeout = 300)
   fbt_rmdir(base);
 }
 
+/* The chain's cost against n (group scale, docs/scenarios/chain.md "Cost against n"): its
+ * cost-growth verdicts are decided on work counts, so a suite interrupted within the group
+ * and resumed writes the same verdicts.csv as an uninterrupted one (resume_case compares
+ * every file but runs.csv's timings and the journal); they once came from CPU times. */
+static const char scale_plan[] =
+    "[scale mj]\n"
+    "group = scale\n"
+    "tag = moreau-jean\n"
+    "scenario = chain\n"
+    "model = moreau-jean\n"
+    "integrator = moreau-jean\n"
+    "set = store=banded, T=0.05\n"
+    "h = 1e-3\n"
+    "sweep = param:scenario.n\n"
+    "values = 3000, 1000, 300\n"
+    "[scale relay]\n"
+    "group = scale\n"
+    "tag = kbe-relay\n"
+    "scenario = chain\n"
+    "model = kikuuwe-be\n"
+    "integrator = kbe-relay\n"
+    "set = store=banded, T=0.05\n"
+    "h = 1e-3\n"
+    "sweep = param:scenario.n\n"
+    "values = 3000, 1000, 300\n";
+
+Test(resume, scale_verdicts_are_resumed, .timeout = 300)
+{
+  char base[64], plan[128], vd[128];
+  fbt_tmpdir(base, sizeof base);
+  snprintf(plan, sizeof plan, "%s/scale.ini", base);
+  spit(plan, scale_plan, sizeof scale_plan - 1);
+  const char *pre[] = {NULL}, *args[] = {"--plan", plan, NULL};
+  cr_assert_eq(resume_case(base, pre, args), 6);
+  snprintf(vd, sizeof vd, "%s/cut/verdicts.csv", base);
+  size_t len;
+  char *text = slurp(vd, &len);
+  cr_expect(strstr(text, "cost-growth,work/step ~ n^1.00 (linear: <= 1.1)") != NULL, "%s", text);
+  free(text);
+  fbt_rmdir(base);
+}
+
 /* An engine's runs (docs/engines.md) are resumed like any others: rerun jobs replay to the
  * bit (ODE's QuickStep included: each world keeps its own random seed). */
 static const char engine_plan[] =

@@ -1,6 +1,7 @@
 /* contact_metrics.c — a run's normal-contact metrics against the contact reference
  * (fb_contact_metrics.h; docs/design.md §12 "Metrics and plots"). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fb_contact_metrics.h"
@@ -98,6 +99,47 @@ int fb_contact_reference(const fb_case *cs, unsigned long max_steps, unsigned lo
   if (st == FB_EUNSUP) /* normals newton does not solve (coupled through M) */
     return contact_reference_mj(cs, max_steps, max_rhs, ref, err);
   return st;
+}
+
+int fb_contact_reference_describe(const char *scenario, char *buf, size_t len)
+{
+  if (len > 0)
+    buf[0] = '\0';
+  fb_case rc;
+  fb_err err = {{0}};
+  if (fb_case_init(&rc, scenario, "smooth-sign", NULL, &err) != FB_OK)
+    return 0;
+  /* as fb_contact_reference decides: the scenario under newton, at its defaults */
+  int st = fb_case_set(&rc, "scenario.normal=newton", &err);
+  if (st == FB_OK)
+    st = fb_case_prepare(&rc, &err);
+  const fb_plant *pl = &rc.sc.plant;
+  int has = rc.sc.built && pl->nn > 0;
+  if (!has) {
+    /* no normal contact at the defaults, or the scenario cannot be built */
+  } else if (pl->n > FB_CONTACT_REF_NMAX) {
+    snprintf(buf, len, "none: no event-driven contact reference for a plant of %zu DOFs (more "
+             "than %d: newton's explicit inner stepper cannot step its stiff modes), so the "
+             "contact metrics are n/a", pl->n, FB_CONTACT_REF_NMAX);
+  } else {
+    if (st == FB_OK) { /* newton may refuse the plant when it allocates */
+      void *ws = NULL;
+      st = rc.integ->alloc(&ws, rc.integ, &rc.pb, &rc.opts, &err);
+      if (ws != NULL)
+        rc.integ->free(ws);
+    }
+    if (st == FB_OK)
+      snprintf(buf, len, "newton, event-driven, at tolerance %g (the same scenario variant, its "
+               "normal setting replaced)", FB_CONTACT_REF_TOL);
+    else if (st == FB_EUNSUP)
+      snprintf(buf, len, "moreau-jean, theta = 1/2, at h = T/%g = %g s (the same scenario "
+               "variant; newton refuses it: %s)", FB_CONTACT_REF_MJ_STEPS,
+               (pl->T - pl->t0) / FB_CONTACT_REF_MJ_STEPS, err.msg);
+    else
+      has = 0;
+  }
+  fb_case_free(&rc);
+  return has;
 }
 
 double fb_contact_rest_window(const fb_plant *pl, const fb_impact_stats *ref)

@@ -31,6 +31,12 @@ double fb_impact_e_eff(const fb_impact_stats *s, size_t kmax, double *first);
 int fb_contact_reference(const fb_case *cs, unsigned long max_steps, unsigned long max_rhs,
                          fb_impact_stats *ref, fb_err *err);
 
+/* What fb_contact_reference runs for scenario `scenario` at its defaults, in words, into
+ * buf (for the report: newton at FB_CONTACT_REF_TOL, moreau-jean where newton refuses the
+ * plant, or none for a plant above FB_CONTACT_REF_NMAX DOFs, with the reason).  1 when the
+ * scenario has normal contacts at its defaults (buf said), 0 otherwise (buf empty). */
+int fb_contact_reference_describe(const char *scenario, char *buf, size_t len);
+
 /* The start of the rest window the reference gives: t_inf + (T - t_inf)/2 when the
  * reference comes to rest (newton's persistent contact) and no impact follows; NaN
  * otherwise (a forced oscillator, or e so high that it rests after T). */

@@ -668,50 +668,6 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
   return FB_OK;
 }
 
-/* The chain's cost against n (group scale, docs/scenarios/chain.md "Cost against n"): per
- * treatment (tag), the exponent of the CPU time per step between the two largest n.  The one
- * verdict made of timings: it varies between runs by the machine's noise (the rule says so). */
-static int judge_scale(fb_vtable *v, const vrun *R, size_t n)
-{
-  for (size_t k = 0; k < n; k++) {
-    if (!streq(R[k].group, "scale"))
-      continue;
-    int first = 1;
-    for (size_t j = 0; j < k && first; j++)
-      first = !(streq(R[j].group, "scale") && streq(R[j].tag, R[k].tag));
-    if (!first)
-      continue;
-    const vrun *hi = NULL, *lo = NULL; /* the largest n and the next one */
-    for (size_t j = k; j < n; j++) {
-      const vrun *r = &R[j];
-      if (!streq(r->group, "scale") || !streq(r->tag, R[k].tag) || !r->ok || !(r->nsteps > 0))
-        continue;
-      if (hi == NULL || r->sweep_value > hi->sweep_value) {
-        lo = hi;
-        hi = r;
-      } else if (lo == NULL || r->sweep_value > lo->sweep_value) {
-        lo = r;
-      }
-    }
-    if (hi == NULL || lo == NULL)
-      continue;
-    const double e = log((hi->cpu_s / hi->nsteps) / (lo->cpu_s / lo->nsteps)) /
-                     log(hi->sweep_value / lo->sweep_value);
-    char where[96];
-    snprintf(where, sizeof where, "chain, n = %.0f to %.0f", lo->sweep_value, hi->sweep_value);
-    vkey key = {hi->model, hi->integrator, "scale", "", hi->h};
-    snprintf(key.step, sizeof key.step, "h=%g", hi->h);
-    if (vd_add(v, &key, "cost-growth", e, "1", hi->cpu_s / hi->nsteps,
-               "exponent log(c2/c1)/log(n2/n1) of the CPU time per step (runs.csv cpu_s/nsteps) "
-               "between the two largest n of group scale; linear when <= 1.1; value2: seconds "
-               "per step at the largest n (timings: varies between runs)",
-               where, "cost grows as n^%.2f (%s)", e, e <= 1.1 ? "linear" : "not linear") !=
-        FB_OK)
-      return FB_ENOMEM;
-  }
-  return FB_OK;
-}
-
 int fb_runs_parse(fb_csv *T, const char *runs_csv, size_t runs_len, fb_err *err)
 {
   const int st = fb_csv_parse(T, runs_csv, runs_len);
@@ -762,7 +718,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   COL(rest_gap); COL(rest_force_err); COL(hold_creep_v); COL(hold_excess); COL(hold_bound);
   COL(hold_slip_frac); COL(hold_accum); COL(L_scale); COL(v_scale); COL(t_reached);
   COL(sweep); COL(sweep_value); COL(push_creep_v); COL(slide_ratio); COL(slide_ratio_max);
-  COL(cpu_s); COL(nsteps);
+  COL(cpu_s); COL(nsteps); COL(ninner);
 #undef COL
   size_t n = 0;
   for (size_t k = 0; k < T.nrows; k++) {
@@ -813,6 +769,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
     r->slide_ratio_max = fb_csv_d(&T, k, c_slide_ratio_max);
     r->cpu_s = fb_csv_d(&T, k, c_cpu_s);
     r->nsteps = fb_csv_d(&T, k, c_nsteps);
+    r->ninner = fb_csv_d(&T, k, c_ninner);
     r->ok = streq(r->status, "ok");
     r->unstable = streq(r->status, "unstable");
     if (r->scenario[0] != '\0' && r->model[0] != '\0')
@@ -834,7 +791,7 @@ int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *order
   if (st == FB_OK)
     st = vd_judge_engines(v, R, n);
   if (st == FB_OK)
-    st = judge_scale(v, R, n);
+    st = vd_judge_scale(v, R, n);
   free(R);
   fb_csv_free(&T);
   if (st != FB_OK) {

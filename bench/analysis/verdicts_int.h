@@ -20,9 +20,9 @@ typedef struct vrun {
       chatter_rate, power_pos_count, energy_excess_rel, power_excess_rel, err_x_l2, nfe;
   /* hold (docs/design.md §10.1), stability (§10.2), cost per simulated second (§10.6) */
   double creep_v, excess, bound, slip_frac, accum, L, v_scale, t_reached;
-  /* the chain's cost against n (group scale, docs/scenarios/chain.md): steps (its CPU
-   * seconds: cpu_s below) */
-  double nsteps;
+  /* the chain's cost against n (group scale, docs/scenarios/chain.md): accepted steps and
+   * inner iterations (sweeps), with nfe the counts its work per step is made of */
+  double nsteps, ninner;
   int unstable;
   double path_err_max, dir_err_max, dir_err_rms, stop_time_err, stick_time_ref_;
   /* normal contact (docs/design.md §12) */
@@ -68,6 +68,13 @@ void vd_unstable_text(const vrun *R, size_t n, const vrun *r, char *buf, size_t 
  * creep against the load fraction, the sliding force ratio, the yaw sweep, the stable step
  * and the cost per simulated second. */
 int vd_judge_engines(fb_vtable *v, const vrun *R, size_t n);
+/* The chain's cost against n (verdicts_scale.c, docs/scenarios/chain.md): per treatment of
+ * group scale, the growth exponent of its work per step (deterministic counts). */
+int vd_judge_scale(fb_vtable *v, const vrun *R, size_t n);
+/* Work units of one evaluation or sweep of a chain of n blocks (scenario_params' store), and
+ * of one step of run r (NaN when a count is missing). */
+double vd_scale_unit(const char *sparams, double n);
+double vd_scale_work(const vrun *r);
 /* hold, creep, stable-step and cost/s of one set (docs/design.md §10.1-10.2, 10.6). */
 int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k);
 

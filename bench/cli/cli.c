@@ -542,6 +542,15 @@ static int cmd_run(int argc, char **argv)
     if (ast != FB_OK)
       rc = fail(&err, ast == FB_ENOMEM ? FB_EXIT_RUNTIME : FB_EXIT_USAGE);
   }
+  /* a generic integrator named with -i on a scenario with normals is the contact scheme's
+   * inner stepper (docs/design.md §12): said, and recorded in the summary line */
+  const char *inner = cs.opts.stepper != NULL && strcmp(cs.integ->name, "contact") == 0
+                          ? cs.opts.stepper : NULL;
+  if (rc == FB_EXIT_OK && inner != NULL && integrator != NULL &&
+      strcmp(integrator, "contact") != 0)
+    fprintf(stderr, "fricbench: scenario %s has normal contacts: integrator %s runs as the "
+                    "contact scheme's inner stepper (integrator=contact stepper=%s)\n",
+            cs.sc.type->name, integrator, inner);
   if (rc == FB_EXIT_OK && switched)
     fprintf(stderr, "fricbench: --h: model %s's default integrator %s does not take a fixed "
                     "step; using its fixed-step integrator %s\n",
@@ -585,11 +594,12 @@ static int cmd_run(int argc, char **argv)
    * whose line is the one line */
   if (rc == FB_EXIT_OK)
     fprintf(stderr,
-          "fricbench: %s%s%s%s scenario=%s model=%s integrator=%s %s t=%.10g steps=%lu "
+          "fricbench: %s%s%s%s scenario=%s model=%s integrator=%s%s%s %s t=%.10g steps=%lu "
           "rejected=%lu rhs=%lu jac=%lu events=%lu inner=%lu wall=%.3f ms output=%.3f ms\n",
           res.status == FB_OK ? "ok" : res.status == FB_BUDGET ? "budget" : "failed",
           res.status ? ": " : "", res.status ? res.message : "", res.status ? ";" : ":",
-          cs.sc.type->name, cs.md.type->name, cs.integ->name, step, res.t_reached,
+          cs.sc.type->name, cs.md.type->name, cs.integ->name, inner ? " stepper=" : "",
+          inner ? inner : "", step, res.t_reached,
           res.cnt.nsteps, res.cnt.nrejected, res.cnt.nfe, res.cnt.njac, res.cnt.nevents,
           res.cnt.ninner, 1e3 * (res.wall_s - sink.secs_in_run), 1e3 * sink.secs);
   if (rc == FB_EXIT_OK && res.status != FB_OK)

@@ -196,6 +196,12 @@ int fb_case_integrator_for(const char *scenario, const char *model, const char *
     *switched = 0;
   if (mt == NULL || !fixed_step)
     return FB_OK; /* fb_case_open names what is allowed */
+  /* a scenario with normal contacts runs under the contact scheme whatever the model's
+   * integrator (docs/design.md §12): --h is its step, no fixed-step integrator is chosen */
+  for (size_t i = 0; integrator == NULL && scenario != NULL && fb_contact_scenario_registry[i];
+       i++)
+    if (strcmp(fb_contact_scenario_registry[i]->name, scenario) == 0)
+      return FB_OK;
   if (integrator == NULL) {
     /* the suite's fixed-step view's choice (one function), so that a fixed step repeats
      * its runs; "" (no 2-D form): the default, refused below with the model's reason */

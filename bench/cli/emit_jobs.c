@@ -1,6 +1,7 @@
-/* emit_jobs.c — the suite split for many machines (merge.c's other half): each part's
- * part.json, `suite --emit-jobs FILE` (K independent command lines for GNU Parallel or a
- * Slurm array) and the options that ask for a part (--part, --parts, --emit-jobs).  What
+/* emit_jobs.c — the suite split for many machines (merge.c's other half): `suite
+ * --emit-jobs FILE` (K independent command lines for GNU Parallel or a
+ * Slurm array) and the options that ask for a part (--part, --parts, --emit-jobs); each
+ * part's part.json is the suite's own (bench/suite/suite_write.c).  What
  * the parts write and how `fricbench merge` reassembles them: merge.c's opening comment.
  */
 #define _XOPEN_SOURCE 700
@@ -38,29 +39,7 @@
 
 #define PATH_LEN 4096
 
-/* ---- part.json and --emit-jobs --------------------------------------------------------- */
-
-int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb_err *err)
-{
-  char path[PATH_LEN];
-  fb_outfile of;
-  snprintf(path, sizeof path, "%s/part.json", dir);
-  int st = fb_outfile_open(&of, path, "part.json", err);
-  if (st != FB_OK)
-    return st;
-  json_t *j = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:s}", "part", (json_int_t)o->part,
-                        "parts", (json_int_t)o->nparts, "runs_total", (json_int_t)njobs, "quick",
-                        o->quick, "samples", (json_int_t)o->samples, "max_steps",
-                        (json_int_t)o->max_steps, "max_rhs", (json_int_t)o->max_rhs,
-                        "git_revision", FB_GIT_REV);
-  if (j == NULL || fb_json_dump(j, of.fp) != 0) {
-    json_decref(j);
-    fb_outfile_abort(&of);
-    return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
-  }
-  json_decref(j);
-  return fb_outfile_commit(&of, err);
-}
+/* ---- --emit-jobs (each part's part.json: bench/suite/suite_write.c) --------------------- */
 
 /* Single-quote a word for sh. */
 static void sh_quote(FILE *fp, const char *s)

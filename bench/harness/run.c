@@ -212,14 +212,31 @@ static int case_normals(fb_case *c, fb_err *err)
   int st = fb_normal_resolve_all(pl, err);
   if (st != FB_OK)
     return st;
+  /* Only the contact scheme steps normals: a model's default integrator gives way to it (the
+   * summary line says integrator=contact), a generic one named with -i becomes its inner
+   * stepper (said on stderr and in the summary line by the CLI), and a model-owned scheme
+   * named with -i is refused, never replaced behind the user's back. */
+  const char *inner = NULL; /* the generic integrator named with -i, as inner stepper */
   if (c->integ != &fb_integrator_contact) {
-    if (c->integ_named && c->integ->needs == FB_MODEL_ODE && c->opts.stepper == NULL)
-      c->opts.stepper = c->integ->name;
+    if (c->integ_named && c->integ->needs != FB_MODEL_ODE)
+      return fb_err_set(err, FB_EINVAL,
+                        "integrator %s of model %s: scenario %s has normal contacts, which only "
+                        "the contact scheme steps (docs/design.md §12): allowed is -i contact, "
+                        "or an explicit GSL stepper as its inner stepper (rk2, rk4, rkf45, rkck, "
+                        "rk8pd, msadams, heun3, dop853)",
+                        c->integ->name, c->md.type->name, c->sc.type->name);
+    if (c->integ_named && c->opts.stepper == NULL)
+      inner = c->opts.stepper = c->integ->name;
     c->integ = &fb_integrator_contact;
   }
   /* a time-stepping treatment (moreau-jean) runs at a fixed step, default (T - t0)/1e4;
    * the others are event-driven with an adaptive stepper */
   const int stepping = pl->normal[0].type->stepper != NULL;
+  if (stepping && inner != NULL) /* it has no inner stepper that could run it */
+    return fb_err_set(err, FB_EINVAL,
+                      "integrator %s: normal %s steps the contacts itself (a fixed-step scheme, "
+                      "no inner stepper): allowed is -i contact or no -i", inner,
+                      pl->normal[0].type->name);
   if (stepping && !isnan(c->opts.atol) && isnan(c->opts.h))
     return fb_err_set(err, FB_EINVAL, "normal %s is a fixed-step scheme: give --h, not --tol",
                       pl->normal[0].type->name);

@@ -194,6 +194,7 @@ int fb_report_make_early(const char *dir, size_t jobs, fb_report_early *early, f
         access(sc, R_OK) != 0)
       st = fb_seed_claims_write(dir, err);
   }
+  rp->vt = &vt;
   if (st == FB_OK)
     st = report_plots_all(rp, err);
   {

@@ -168,6 +168,7 @@ typedef struct report {
   struct series_set *S, *C; /* series of the plot being built (C: work-precision's
                              * fixed-step ladders); scratch, reused by every plot */
   struct fb_report_early *early; /* plots drawn during the runs, taken as drawn (or NULL) */
+  const fb_vtable *vt; /* verdicts.csv, for plots that show a verdict beside a timing */
 } report;
 
 /* The plots drawn during the runs (fb_report.h): report.c fills it, early_take

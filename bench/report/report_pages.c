@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_pages.h"
 
+#include "fb_contact_metrics.h"
 #include "fb_model_registry.h"
 #include "fb_normal_int.h"
 #include "fb_scenario.h"
@@ -374,10 +375,12 @@ static void html_ref_kind(sbuf *h, const runs *R, const char *scn)
   } kinds[] = {
       {"exact", "closed form, evaluated on the output grid"},
       {"event", "event-driven reference solver at tight tolerance (the scenario's own check is "
-                "in its doc above)"},
-      {"none", "no reference: the runs' error metrics are n/a"},
+                "in its doc below)"},
+      {"none", "the scenario declares no built-in reference at these runs' parameters, so their "
+               "trajectory error metrics (err_x_l2 and its kin) are n/a; what it is checked "
+               "against instead: Reference and its check below"},
   };
-  sb_puts(h, "<p>Reference used by the runs (runs.csv column <code>ref</code>): ");
+  sb_puts(h, "<p>Reference used by the runs.  Trajectories (runs.csv column <code>ref</code>): ");
   int any = 0;
   names other = {{0}, 0};
   for (size_t k = 0; k < R->n; k++)
@@ -402,7 +405,27 @@ static void html_ref_kind(sbuf *h, const runs *R, const char *scn)
     }
     any = 1;
   }
-  sb_puts(h, any ? ".</p>\n" : "none.</p>\n");
+  sb_puts(h, any ? "." : "none.");
+  /* a scenario with normal contacts has a second reference, the contact metrics' (the
+   * column ref says nothing about it): said, or why there is none */
+  char what[FB_ERR_LEN + 256];
+  if (fb_contact_reference_describe(scn, what, sizeof what)) {
+    sb_puts(h, "  Runs with normal contacts: their contact metrics (e_eff, t_imp_err, the rest "
+               "and lambda_n measures; docs/design.md §12) are scored against <b>");
+    size_t cut = strcspn(what, "(:");
+    while (cut > 0 && what[cut - 1] == ' ')
+      cut--;
+    char head[sizeof what];
+    snprintf(head, sizeof head, "%.*s", (int)cut, what);
+    sb_html(h, head);
+    sb_puts(h, "</b>");
+    sb_html(h, what + cut);
+    sb_puts(h, strncmp(what, "none", 4) == 0
+                   ? "; the scenario's own reference, if it has one, is under Reference and its "
+                     "check below."
+                   : ".");
+  }
+  sb_puts(h, "</p>\n");
 }
 
 /* ==== plots =============================================================================== */

@@ -580,8 +580,9 @@ static void sphere_group(builder *b, const fb_model_type *const *models)
 /* The chain's cost against its size (docs/scenarios/chain.md "Cost against n"; group `scale`):
  * every treatment of a banded plant at n = 10, 100, 1000, 10000 (store=banded, so that every
  * n runs the same code), 500 fixed steps of 1e-3 s (T = 0.5: block 1 breaks loose at 0.29 s)
- * and 200 of rk4 at 1e-5 s (the regularized law's step); the report plots CPU time per step
- * and per simulated second against n with the growth exponent.  Short spans, so the group
+ * and 200 of rk4 at 1e-5 s (the regularized law's step); the cost-growth verdict judges the
+ * work per step (counts, bench/analysis/verdicts_scale.c), the report plots CPU time per step
+ * and per simulated second against n with the measured exponent.  Short spans, so the group
  * adds about a second of CPU to the suite; 11 samples (a trajectory of n = 1e4 is 2e4 wide). */
 static const double scale_n[] = {10000, 1000, 100, 10}; /* --quick runs the first three */
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_engine.h"
 #include "fb_integrator.h"
 #include "fb_plan.h"
 #include "fb_parse.h"

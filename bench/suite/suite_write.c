@@ -3,6 +3,8 @@
  * (fb_suite.h, results/README.md). */
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
+
+#include <jansson.h>
 #include "fb_engine.h"
 
 #include "fb_csv.h"
@@ -330,3 +332,26 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
   return fb_outfile_commit(&of, err);
 }
 
+/* A part's part.json (suite --part I/K; bench/cli/merge.c reads it): written by the suite
+ * itself, in its own layer (it lived in bench/cli/emit_jobs.c, a layer above). */
+int fb_part_info_write(const char *dir, const fb_suite_opts *o, size_t njobs, fb_err *err)
+{
+  char path[4096];
+  fb_outfile of;
+  snprintf(path, sizeof path, "%s/part.json", dir);
+  int st = fb_outfile_open(&of, path, "part.json", err);
+  if (st != FB_OK)
+    return st;
+  json_t *j = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:s}", "part", (json_int_t)o->part,
+                        "parts", (json_int_t)o->nparts, "runs_total", (json_int_t)njobs, "quick",
+                        o->quick, "samples", (json_int_t)o->samples, "max_steps",
+                        (json_int_t)o->max_steps, "max_rhs", (json_int_t)o->max_rhs,
+                        "git_revision", FB_GIT_REV);
+  if (j == NULL || fb_json_dump(j, of.fp) != 0) {
+    json_decref(j);
+    fb_outfile_abort(&of);
+    return fb_err_set(err, FB_EIO, "writing '%s' failed", path);
+  }
+  json_decref(j);
+  return fb_outfile_commit(&of, err);
+}
