@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_band_rows.h"
 #include "fb_models.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
@@ -76,6 +77,7 @@ typedef struct pnw {
   double z[PNM_M], H[PNM_M], u0[PNM_M];
   int inphase, impacted;
   long fnorm[PNM_M]; /* per friction contact: its normal, or -1 */
+  fb_band_rows br;   /* a banded plant: S in the band store, cols = br.C, G = J S^-1 J^T */
 } pnw;
 
 static void pnw_free(void *ws)
@@ -84,6 +86,7 @@ static void pnw_free(void *ws)
   if (W == NULL)
     return;
   free(W->buf);
+  fb_band_rows_free(&W->br);
   free(W);
 }
 
@@ -102,18 +105,32 @@ static int pnw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   pnw *W = calloc(1, sizeof *W);
   if (W == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
-  W->buf = calloc(n * n + (nn + nc) * n + 6 * n + 1, sizeof(double));
+  /* a banded plant keeps S and the columns in the band store's rows (no n x n array) */
+  const size_t nS = pl->banded ? 0 : n * n + (nn + nc) * n;
+  W->buf = calloc(nS + 6 * n + 1, sizeof(double));
   if (W->buf == NULL) {
     pnw_free(W);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
+  }
+  if (pl->banded) {
+    const int st = fb_band_rows_alloc(&W->br, pl, 1, err);
+    if (st != FB_OK) {
+      pnw_free(W);
+      return st;
+    }
   }
   W->pb = pb;
   W->o = o;
   W->st = o->stats;
   W->n = n, W->nn = nn, W->nc = nc, W->m = nn + nc;
   double *q = W->buf;
-  W->S = q, q += n * n;
-  W->cols = q, q += (nn + nc) * n;
+  if (pl->banded) {
+    W->S = NULL;
+    W->cols = W->br.C;
+  } else {
+    W->S = q, q += n * n;
+    W->cols = q, q += (nn + nc) * n;
+  }
   W->a = q, q += n;
   W->xp = q, q += n;
   W->vp = q, q += n;
@@ -138,6 +155,13 @@ static int pnw_factor(pnw *W, double h, fb_err *err)
   const size_t n = W->n;
   if (W->h_fact == h)
     return FB_OK;
+  if (pl->banded) { /* banded Cholesky, columns by banded solves (contact/fb_band_rows.h) */
+    if (fb_band_rows_factor(&W->br, pl, 1.0, 0.5 * h, 0.25 * h * h, h) != FB_OK)
+      return fb_err_set(err, FB_ESOLVE, "penalty-newmark: M + h/2 D + h^2/4 K is not positive "
+                        "definite (h = %g)", h);
+    W->h_fact = h;
+    return FB_OK;
+  }
   for (size_t i = 0; i < n * n; i++)
     W->S[i] = pl->M[i] + 0.5 * h * pl->D[i] + 0.25 * h * h * pl->K[i];
   gsl_matrix_view Sv = gsl_matrix_view_array(W->S, n, n);
@@ -326,6 +350,15 @@ static int pnw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   return FB_OK;
 }
 
+/* J_n,k . x: the sparse row of a banded plant (the same sum: the skipped terms are exact
+ * zeros), the dense row otherwise. */
+static double pn_dot(const pnw *W, size_t k, const double *x)
+{
+  const fb_plant *pl = W->pb->plant;
+  return pl->banded ? fb_sprow_dot(fb_plant_normal_row(pl, k), x)
+                    : fb_dotn(pl->normal[k].Jn, x, W->n);
+}
+
 /* The affine maps of the step (t0, h) from the predictor (W->xp, W->vp, W->ab). */
 static void pn_build_maps(pnw *W, double t0, double t1, double h, pn_maps *mp)
 {
@@ -335,10 +368,10 @@ static void pn_build_maps(pnw *W, double t0, double t1, double h, pn_maps *mp)
   memset(mp, 0, sizeof *mp);
   for (size_t k = 0; k < nn; k++) {
     const double *Jn = pl->normal[k].Jn;
-    mp->base[0][k] = fb_dotn(Jn, W->xp, n) + c0 * fb_dotn(Jn, W->ab, n) + pl->normal[k].g0;
-    mp->base[1][k] = fb_dotn(Jn, W->vp, n) + c1 * fb_dotn(Jn, W->ab, n);
+    mp->base[0][k] = pn_dot(W, k, W->xp) + c0 * pn_dot(W, k, W->ab) + pl->normal[k].g0;
+    mp->base[1][k] = pn_dot(W, k, W->vp) + c1 * pn_dot(W, k, W->ab);
     for (size_t l = 0; l < m; l++) {
-      const double jc = fb_dotn(Jn, W->cols + l * n, n);
+      const double jc = pl->banded ? W->br.G[k * m + l] : fb_dotn(Jn, W->cols + l * n, n);
       mp->coef[0][k][l] = c0 * jc;
       mp->coef[1][k][l] = c1 * jc;
     }
@@ -369,7 +402,7 @@ static void pn_stats(pnw *W, double t0, double t1, double lam0, double gd0, doub
     return;
   const fb_normal *nm = &pl->normal[0];
   const double *x = y, *v = y + n, lam = W->z[0];
-  const double g = fb_dotn(nm->Jn, x, n) + nm->g0, gd = fb_dotn(nm->Jn, v, n);
+  const double g = pn_dot(W, 0, x) + nm->g0, gd = pn_dot(W, 0, v);
   st->max_pen = fmax(st->max_pen, -g);
   st->min_lambda = fmin(st->min_lambda, lam);
   st->work_n += 0.5 * (lam0 * gd0 + lam * gd) * (t1 - t0);
@@ -407,7 +440,7 @@ static int pnw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   int st = pnw_factor(W, h, err);
   if (st != FB_OK)
     return st;
-  const double lam0 = W->nn > 0 ? W->z[0] : 0, gd0 = W->nn > 0 ? fb_dotn(pl->normal[0].Jn, v, n) : 0;
+  const double lam0 = W->nn > 0 ? W->z[0] : 0, gd0 = W->nn > 0 ? pn_dot(W, 0, v) : 0;
   memcpy(W->x0, x, n * sizeof(double));
   for (size_t i = 0; i < n; i++) {
     W->xp[i] = x[i] + h * v[i] + 0.25 * h * h * W->a[i];
@@ -416,9 +449,13 @@ static int pnw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   fb_plant_smooth_force(pl, t1, W->xp, W->vp, W->b);
   cnt->nfe++;
   memcpy(W->ab, W->b, n * sizeof(double));
-  gsl_matrix_view Sv = gsl_matrix_view_array(W->S, n, n);
-  gsl_vector_view abv = gsl_vector_view_array(W->ab, n);
-  gsl_linalg_cholesky_svx(&Sv.matrix, &abv.vector);
+  if (pl->banded) {
+    fb_band_rows_solve(&W->br, W->ab);
+  } else {
+    gsl_matrix_view Sv = gsl_matrix_view_array(W->S, n, n);
+    gsl_vector_view abv = gsl_vector_view_array(W->ab, n);
+    gsl_linalg_cholesky_svx(&Sv.matrix, &abv.vector);
+  }
   pn_maps mp;
   pn_build_maps(W, t0, t1, h, &mp);
   long its = 0;

@@ -281,8 +281,20 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
                       c->sc.type->name);
   /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
-   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
-  if (pl->banded &&
+   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers; with
+   * normals, under the contact scheme with a treatment of the banded-normal table (it steps
+   * the plant itself on the band store and the contact rows). */
+  if (pl->banded && pl->nn > 0) {
+    for (size_t k = 0; k < pl->nn; k++)
+      if (c->integ != &fb_integrator_contact || pl->normal[k].type == NULL ||
+          !fb_plant_banded_normal_ok(pl->normal[k].type->name))
+        return fb_err_set(err, FB_EUNSUP,
+                          "normal treatment %s under integrator %s does not run a banded plant "
+                          "(scenario %s, n = %zu): docs/scenarios/chain.md lists the treatments "
+                          "that do",
+                          pl->normal[k].type != NULL ? pl->normal[k].type->name : "(none)",
+                          c->integ->name, c->sc.type->name, pl->n);
+  } else if (pl->banded &&
       !fb_plant_banded_ok(mt->name, c->integ->name,
                           c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
                               !(mt->caps & FB_MODEL_NEEDS_FAPP)))
