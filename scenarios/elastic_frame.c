@@ -33,8 +33,9 @@
 /* The store: dense up to FRAME_DENSE_MAX_NE elements per member (nq = 384 DOFs: every run
  * the suite made before the banded store keeps its numbers to the bit), banded with
  * half-bandwidth 5 above (docs/scenarios/elastic-frame.md "Store"), up to FRAME_NE_MAX
- * (nq = 6e5). */
+ * (nq = 6e5); under moreau-jean banded above FRAME_MJ_DENSE_MAX_NE (nq = 60). */
 #define FRAME_DENSE_MAX_NE 64
+#define FRAME_MJ_DENSE_MAX_NE 10
 #define FRAME_NE_MAX 100000
 
 typedef struct frame_params {
@@ -167,10 +168,16 @@ static int frame_matrices(const frame_params *p, const fb_frame *fr, int banded,
   return frame_unit_load_band(n, pl->bw, pl->Kb, jv, pl->x0, err);
 }
 
+/* The store: banded above FRAME_DENSE_MAX_NE, and above FRAME_MJ_DENSE_MAX_NE under
+ * moreau-jean, whose dense path takes at most 64 DOFs with friction (it refused those
+ * frames before the band store existed). */
 static int frame_build(const void *sp, fb_plant *pl, fb_err *err)
 {
   const frame_params *p = sp;
-  return fb_elastic_frame_build_store(sp, pl, p->ne > FRAME_DENSE_MAX_NE, err);
+  const fb_normal_type *nt = isnan(p->normal) ? NULL : fb_normal_at(p->normal);
+  const int mj = nt != NULL && strcmp(nt->name, "moreau-jean") == 0;
+  return fb_elastic_frame_build_store(
+      sp, pl, p->ne > FRAME_DENSE_MAX_NE || (mj && p->ne > FRAME_MJ_DENSE_MAX_NE), err);
 }
 
 int fb_elastic_frame_build_store(const void *sp, fb_plant *pl, int banded, fb_err *err)

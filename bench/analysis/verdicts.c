@@ -668,9 +668,17 @@ static int judge_contact(fb_vtable *v, const vrun *R, size_t n)
   return FB_OK;
 }
 
-/* The chain's cost against n (group scale, docs/scenarios/chain.md "Cost against n"): per
+double fb_scale_dofs(const char *scenario, double sweep_value)
+{
+  return scenario != NULL && strcmp(scenario, "elastic-frame") == 0 ? 6.0 * sweep_value
+                                                                    : sweep_value;
+}
+
+/* The cost against the number of DOFs n (group scale: the chain, docs/scenarios/chain.md
+ * "Cost against n", and the elastic frame, docs/scenarios/elastic-frame.md "Store"): per
  * treatment (tag), the exponent of the CPU time per step between the two largest n.  The one
- * verdict made of timings: it varies between runs by the machine's noise (the rule says so). */
+ * verdict made of timings: it varies between runs by the machine's noise (the rule says so).
+ * The frame's rows carry their treatment in the step column (all run under `contact`). */
 static int judge_scale(fb_vtable *v, const vrun *R, size_t n)
 {
   for (size_t k = 0; k < n; k++) {
@@ -695,12 +703,18 @@ static int judge_scale(fb_vtable *v, const vrun *R, size_t n)
     }
     if (hi == NULL || lo == NULL)
       continue;
-    const double e = log((hi->cpu_s / hi->nsteps) / (lo->cpu_s / lo->nsteps)) /
-                     log(hi->sweep_value / lo->sweep_value);
+    const double nlo = fb_scale_dofs(lo->scenario, lo->sweep_value);
+    const double nhi = fb_scale_dofs(hi->scenario, hi->sweep_value);
+    const double e = log((hi->cpu_s / hi->nsteps) / (lo->cpu_s / lo->nsteps)) / log(nhi / nlo);
+    const int chain = streq(hi->scenario, "chain");
     char where[96];
-    snprintf(where, sizeof where, "chain, n = %.0f to %.0f", lo->sweep_value, hi->sweep_value);
+    snprintf(where, sizeof where, "%s, n = %.0f to %.0f%s", hi->scenario, nlo, nhi,
+             chain ? "" : " DOFs");
     vkey key = {hi->model, hi->integrator, "scale", "", hi->h};
-    snprintf(key.step, sizeof key.step, "h=%g", hi->h);
+    if (chain)
+      snprintf(key.step, sizeof key.step, "h=%g", hi->h);
+    else
+      snprintf(key.step, sizeof key.step, "h=%g, %s", hi->h, hi->tag);
     if (vd_add(v, &key, "cost-growth", e, "1", hi->cpu_s / hi->nsteps,
                "exponent log(c2/c1)/log(n2/n1) of the CPU time per step (runs.csv cpu_s/nsteps) "
                "between the two largest n of group scale; linear when <= 1.1; value2: seconds "
