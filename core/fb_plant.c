@@ -636,7 +636,8 @@ static const char *const banded_pairs[][2] = {
 /* The time-stepping normal treatments that run a banded plant under the contact scheme: each
  * factors its iteration matrix in the band store and reads the normals as sparse rows
  * (docs/scenarios/chain.md "Contact rows of a banded plant"). */
-static const char *const banded_normals[] = {"moreau-jean", "penalty-newmark", NULL};
+static const char *const banded_normals[] = {"moreau-jean", "penalty-newmark", "penalty-nm",
+                                              NULL};
 
 int fb_plant_banded_normal(size_t k, const char **normal)
 {
