@@ -617,3 +617,33 @@ Test(frame, banded_store_matches_dense)
     fb_trace_free(&td);
   }
 }
+
+/* The Newmark penalty treatment's other name on the frame: penalty-nm with the frame's
+ * values (c_N = 1e5, D_N = 80, clip = 2) is penalty-newmark's run to the bit (a friction
+ * contact: both solve the step by semi-smooth Newton). */
+Test(frame, penalty_nm_runs_the_frame)
+{
+  static const char *const pk[] = {"case=liftoff", "T=0.5", "normal=penalty-newmark", NULL};
+  static const char *const pn[] = {"case=liftoff", "T=0.5", "normal=penalty-nm",
+                                   "normal.cN=1e5", "normal.dN=80", "normal.clip=2", NULL};
+  fb_trace a, b;
+  fb_run_result ra, rb;
+  fbt_run("elastic-frame", "smooth-sign", NULL, 1e-3, 0, pk, 101, &a, NULL, &ra);
+  fbt_run("elastic-frame", "smooth-sign", NULL, 1e-3, 0, pn, 101, &b, NULL, &rb);
+  cr_assert(ra.status == FB_OK && rb.status == FB_OK, "%s / %s", ra.message, rb.message);
+  cr_assert(memcmp(a.y, b.y, a.ns * a.dim * sizeof(double)) == 0, "the two names differ");
+  fb_trace_free(&a);
+  fb_trace_free(&b);
+}
+
+/* A banded frame refuses a normal treatment that cannot run the band store, with one line
+ * and exit status 2. */
+Test(frame, banded_refuses_other_treatments)
+{
+  char out[256], err[1024];
+  const char *argv[] = {"run", "-s", "elastic-frame", "-m", "smooth-sign", "--h", "1e-3",
+                        "--set", "ne=65", "--set", "normal=ccp", "--set", "T=0.01",
+                        "-o", "/dev/null", NULL};
+  cr_assert_eq(fbt_cli(argv, out, sizeof out, err, sizeof err), 2, "%s", err);
+  cr_assert(strstr(err, "does not run a banded plant") != NULL, "%s", err);
+}
