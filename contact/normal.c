@@ -1,9 +1,11 @@
 /* normal.c — the registry of normal-contact treatments and what they share: parameter
  * setting by name, the contact's scales, resolution of `auto` rows (docs/design.md §12). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fb_normal_int.h"
+#include "fb_plant_int.h"
 #include "fb_util.h"
 
 /* The built-ins, then the treatments of loaded plugins (fb_normal_register), appended at
@@ -118,9 +120,19 @@ void fb_normal_scales(const fb_plant *pl, size_t k, fb_normal_scale *sc)
   const fb_normal *nm = &pl->normal[k];
   const size_t n = pl->n;
   double w = 0; /* J_n M^-1 J_n^T */
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = 0; j < n; j++)
-      w += nm->Jn[i] * pl->Minv[i * n + j] * nm->Jn[j];
+  if (pl->banded) { /* one banded solve M^-1 J_n^T (set-up and metrics only) */
+    double *c = malloc(n * sizeof *c);
+    w = NAN;
+    if (c != NULL) {
+      fb_plant_solve_mass(pl, nm->Jn, c);
+      w = fb_dotn(nm->Jn, c, n);
+      free(c);
+    }
+  } else {
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < n; j++)
+        w += nm->Jn[i] * pl->Minv[i * n + j] * nm->Jn[j];
+  }
   sc->m = 1.0 / w;
   sc->a = nm->a_scale;
   sc->h = nm->h_scale;

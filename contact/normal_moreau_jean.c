@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fb_band_rows.h"
 #include "fb_models.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
@@ -94,6 +95,11 @@ typedef struct mjw {
   const double *Mi;
   double *Wi, h_w;
   int impacted;
+  /* a banded plant: the iteration matrix (M, or W when implicit) in the band store with the
+   * contact rows' columns and Delassus matrix (contact/fb_band_rows.h), and the rows' local
+   * velocities U (nn + nc) during the sweeps */
+  fb_band_rows br;
+  double *U;
 } mjw;
 
 static void mjw_free(void *ws)
@@ -104,6 +110,7 @@ static void mjw_free(void *ws)
   free(W->buf);
   free(W->closed);
   free(W->Wi);
+  fb_band_rows_free(&W->br);
   free(W);
 }
 
@@ -113,7 +120,7 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   (void)type;
   const fb_plant *pl = pb->plant;
   const size_t n = pl->n, nn = pl->nn, nc = pl->nc;
-  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nn + nc;
+  const size_t nd = 5 * n + 2 * nn + nc + nn * n + 2 * nn + 2 * nc + nn + nc + nn + nc;
   mjw *W = calloc(1, sizeof *W);
   *out = NULL;
   if (W == NULL)
@@ -141,11 +148,18 @@ static int mjw_alloc(void **out, const fb_integrator_type *type, const fb_proble
   W->gk = q, q += nn;
   W->u = q, q += 2 * nc;
   W->lamh = q, q += nn;
-  W->Fh = q;
+  W->Fh = q, q += nc;
+  W->U = q;
   W->inphase = W->closed + nn;
   W->Mi = pl->Minv;
   W->h_w = NAN;
-  if (nn > 0 && ((const mj_n_params *)pl->normal[0].np_)->linear == 1) { /* implicit */
+  if (pl->banded) { /* the band store's rows; MJ and w as below (w: G's diagonal once factored) */
+    const int st = fb_band_rows_alloc(&W->br, pl, 1, err);
+    if (st != FB_OK) {
+      mjw_free(W);
+      return st;
+    }
+  } else if (nn > 0 && ((const mj_n_params *)pl->normal[0].np_)->linear == 1) { /* implicit */
     W->Wi = calloc(n * n, sizeof(double));
     if (W->Wi == NULL) {
       mjw_free(W);
@@ -174,8 +188,9 @@ static int mjw_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
       return fb_err_set(err, FB_EUNSUP, "moreau-jean: every normal of the plant must use it");
   if (!(W->o->h > 0))
     return fb_err_set(err, FB_EINVAL, "moreau-jean: a fixed step h > 0 is needed");
-  if (pl->n > 64 && pl->nc > 0)
-    return fb_err_set(err, FB_EUNSUP, "moreau-jean: at most 64 DOFs with friction");
+  if (pl->n > 64 && pl->nc > 0 && !pl->banded)
+    return fb_err_set(err, FB_EUNSUP, "moreau-jean: at most 64 DOFs with friction on a dense "
+                      "plant (a banded one has no such limit)");
   memset(W->inphase, 0, pl->nn * sizeof(int));
   W->impacted = 0;
   at->report = 1;
@@ -227,6 +242,25 @@ static double mj_rows_sweep(mjw *W, size_t i, double bound, double *v)
   return hypot(dR[0], dR[1]);
 }
 
+/* The bound of friction contact i's impulse in the step to t1 of length h: mu P_n of its
+ * normal (0 when open), or h mu N(t1) for a prescribed normal force ([AB08] eq. 10.10). */
+static double mj_bound(const mjw *W, size_t i, double t1, double h)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t nn = pl->nn, nc = pl->nc;
+  double bound = -1;
+  for (size_t k = 0; k < nn; k++)
+    if (pl->normal[k].fric == (long)i)
+      bound = W->closed[k] ? W->u[nc + i] * W->P[k] : 0.0;
+  if (bound < 0) {
+    fb_contact_in ci;
+    double us;
+    fb_contact_in_at(pl, i, t1, &ci, &us);
+    bound = h * W->u[nc + i] * ci.N;
+  }
+  return bound;
+}
+
 /* Projected Gauss-Seidel on P_n (normals) and R_i (friction) for the step to t1 of length
  * h, from v_free in v: 1 when it converged; sweeps counted in *sweeps. */
 static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, long *sweeps)
@@ -257,16 +291,7 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
       const size_t j = pl->contact[i].dof;
       if (pl->contact[i].pair == FB_PAIR_Y)
         continue; /* swept with its x entry */
-      double bound = -1;
-      for (size_t k = 0; k < nn; k++)
-        if (pl->normal[k].fric == (long)i)
-          bound = W->closed[k] ? W->u[nc + i] * W->P[k] : 0.0;
-      if (bound < 0) {
-        fb_contact_in ci;
-        double us;
-        fb_contact_in_at(pl, i, t1, &ci, &us);
-        bound = h * W->u[nc + i] * ci.N;
-      }
+      const double bound = mj_bound(W, i, t1, h);
       if (pl->contact[i].Jt != NULL) { /* a Jacobian row or a 2-D contact: the disc */
         const double d = mj_rows_sweep(W, i, bound, v);
         change = fmax(change, d);
@@ -287,6 +312,103 @@ static int mj_pgs(mjw *W, const mj_n_params *p, double t1, double h, double *v, 
     conv = change <= p->pgs_tol * fmax(scale, DBL_MIN) || (nc == 0 && nn == 1);
   }
   return conv;
+}
+
+/* U += G e_l d: the rows' velocities after impulse l changed by d (G symmetric: row l's
+ * nonzeros), O(nonzeros of the row). */
+static void mj_band_push(const fb_band_rows *B, size_t l, double d, double *U)
+{
+  for (size_t q = B->gptr[l]; q < B->gptr[l + 1]; q++)
+    U[B->gcol[q]] += B->gval[q] * d;
+}
+
+/* mj_pgs on a banded plant: the same sweeps in the contact rows' coordinates, U = R v with
+ * the Delassus matrix G = R A^-1 R^T (A = M, or W when implicit; contact/fb_band_rows.h),
+ * each update O(nonzeros of G's row); v = v_free + sum_l A^-1 r_l^T z_l once at the end,
+ * O(n m).  The same iteration as the dense path's (in exact arithmetic): normals first,
+ * then the friction contacts, the same local solves, projections and stopping test. */
+static int mj_pgs_band(mjw *W, const mj_n_params *p, double t1, double h, double *v,
+                       long *sweeps)
+{
+  const fb_plant *pl = W->pb->plant;
+  const fb_band_rows *B = &W->br;
+  const size_t n = pl->n, nn = pl->nn, nc = pl->nc, m = B->m;
+  double *U = W->U;
+  fb_sprow r;
+  for (size_t l = 0; l < m; l++) {
+    fb_band_rows_row(B, pl, l, &r);
+    U[l] = fb_sprow_dot(&r, v);
+  }
+  int conv = 0;
+  const long smax = (long)p->pgs_max;
+  while (!conv && *sweeps < smax) {
+    double change = 0, scale = 0;
+    (*sweeps)++;
+    for (size_t k = 0; k < nn; k++) {
+      if (!W->closed[k])
+        continue;
+      /* [AB08] eq. 10.8: P <- max(0, P - (J_n v + e J_n v_k) / w) */
+      const double un = U[k] + pl->normal[k].np_[0] * fmin(W->vn0[k], 0.0);
+      const double Pn = fmax(0.0, W->P[k] - un / W->w[k]);
+      const double d = Pn - W->P[k];
+      mj_band_push(B, k, d, U);
+      W->P[k] = Pn;
+      change = fmax(change, fabs(d));
+      scale = fmax(scale, Pn);
+    }
+    for (size_t i = 0; i < nc; i++) {
+      const double bound = mj_bound(W, i, t1, h), gii = B->G[(nn + i) * m + nn + i];
+      const double Ri = fmin(bound, fmax(-bound, W->R[i] - (U[nn + i] - W->u[i]) / gii));
+      const double d = Ri - W->R[i];
+      mj_band_push(B, nn + i, d, U);
+      W->R[i] = Ri;
+      change = fmax(change, fabs(d));
+      scale = fmax(scale, fabs(Ri));
+    }
+    conv = change <= p->pgs_tol * fmax(scale, DBL_MIN) || (nc == 0 && nn == 1);
+  }
+  for (size_t l = 0; l < m; l++) {
+    const double z = l < nn ? W->P[l] : W->R[l - nn];
+    if (z != 0.0)
+      for (size_t j = 0; j < n; j++)
+        v[j] += B->C[l * n + j] * z;
+  }
+  return conv;
+}
+
+/* A banded plant: the iteration matrix A (W = M + theta h D + theta^2 h^2 K when implicit,
+ * else M) factored in the band store with the rows' columns once per step size (the
+ * explicit A for every h), w = G's diagonal; when implicit, the free velocity
+ * v_free = v_k + W^-1 h [f_{k+theta} - D v_k - K (x_k + theta h v_k)] into v (the dense
+ * path's mj_implicit_free with banded solves in place of W^-1). */
+static int mj_band_free(mjw *W, const mj_n_params *p, double t0, double t1, double h,
+                        const double *x, double *v, fb_err *err)
+{
+  const fb_plant *pl = W->pb->plant;
+  const size_t n = pl->n, nn = pl->nn;
+  const double th = p->theta;
+  const int impl = p->linear == 1;
+  const double hw = impl ? h : 0.0;
+  if (!(W->br.h == hw)) {
+    if (fb_band_rows_factor(&W->br, pl, 1.0, impl ? th * h : 0.0, impl ? th * th * h * h : 0.0,
+                            hw) != FB_OK)
+      return fb_err_set(err, FB_ESOLVE, "moreau-jean: M + theta h D + theta^2 h^2 K is not "
+                        "positive definite (h = %g)", h);
+    for (size_t k = 0; k < nn; k++)
+      W->w[k] = W->br.G[k * W->br.m + k];
+  }
+  if (!impl)
+    return FB_OK;
+  for (size_t i = 0; i < n; i++)
+    W->xp[i] = x[i] + th * h * v[i];
+  fb_plant_smooth_force(pl, t0, W->xp, v, W->f0);
+  fb_plant_smooth_force(pl, t1, W->xp, v, W->f1);
+  for (size_t i = 0; i < n; i++)
+    W->f0[i] = h * ((1 - th) * W->f0[i] + th * W->f1[i]);
+  fb_band_rows_solve(&W->br, W->f0);
+  for (size_t i = 0; i < n; i++)
+    v[i] += W->f0[i];
+  return FB_OK;
 }
 
 /* The slip of friction contact i with a Jacobian row (fb_stepping_step.rows_slip). */
@@ -367,7 +489,15 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     h = pl->T - t0; /* land on T */
   const double t1 = t0 + h;
   memcpy(W->v0, v, n * sizeof(double));
-  if (W->Wi != NULL) {
+  if (pl->banded) { /* the band store's A (and v_free when implicit) */
+    const int s = mj_band_free(W, p, t0, t1, h, x, v, err);
+    cnt->nfe += p->linear == 1 ? 2 : 0;
+    if (s != FB_OK)
+      return s;
+  }
+  if (pl->banded && p->linear == 1) {
+    ; /* v_free is in v */
+  } else if (W->Wi != NULL) {
     const int s = mj_implicit_free(W, th, t0, t1, h, x, v, err);
     cnt->nfe += 2;
     if (s != FB_OK)
@@ -418,7 +548,8 @@ static int mjw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     W->R[i] = 0;
   }
   long sweeps = 0;
-  const int conv = mj_pgs(W, p, t1, h, v, &sweeps);
+  const int conv = pl->banded ? mj_pgs_band(W, p, t1, h, v, &sweeps)
+                              : mj_pgs(W, p, t1, h, v, &sweeps);
   cnt->ninner += (unsigned long)sweeps;
   if (!conv) { /* the run ends at t0 with v as the sweeps left it, as it always did */
     at->keep = 1;

@@ -16,6 +16,8 @@ struct fb_plant_ext {
   double *mfac;    /* banded plants: the banded Cholesky factor of M, n x (bw + 1) */
   double *minv_d;  /* banded plants: 1 / M_ii (used when M is diagonal), n */
   double minv_norm; /* banded plants: ||M^-1||_inf, exact (diagonal M) or LAPACK's estimate */
+  fb_sprow *nrows; /* banded plants: the normals' rows, then their indices and values (one
+                      block built by fb_plant_finish), or NULL */
   double align_;   /* unused: keeps the block's arrays 16 bytes aligned, as malloc's */
 };
 
@@ -106,8 +108,8 @@ int fb_plant_alloc_banded(fb_plant *pl, size_t n, size_t bw, size_t nc, size_t n
 
 int fb_plant_alloc_normals(fb_plant *pl, size_t nn)
 {
-  if (pl == NULL || pl->ext_ == NULL || nn > FB_PLANT_MAX_COUNT || (pl->banded && nn > 0))
-    return FB_EINVAL; /* before fb_plant_alloc; banded plants have no normals */
+  if (pl == NULL || pl->ext_ == NULL || nn > FB_PLANT_MAX_COUNT)
+    return FB_EINVAL; /* before fb_plant_alloc */
   if (nn == 0)
     return FB_OK;
   /* one block: the nn descriptors, then their nn rows of n doubles */
@@ -159,8 +161,10 @@ int fb_plant_set_pair(fb_plant *pl, size_t i, fb_friction law, double N)
 void fb_plant_free(fb_plant *pl)
 {
   if (pl != NULL) {
-    if (pl->ext_ != NULL)
+    if (pl->ext_ != NULL) {
       free(pl->ext_->jt_rows);
+      free(pl->ext_->nrows);
+    }
     free(pl->normal);
     free(pl->ext_);
     memset(pl, 0, sizeof *pl);
@@ -307,6 +311,49 @@ static int finish_dense(fb_plant *pl, const char *owner, fb_err *err)
   return FB_OK;
 }
 
+/* The normals of a banded plant as sparse rows (fb_sprow): the nonzeros of each Jn in
+ * column order, in one block (rows, then indices, then values).  O(nn n) to scan, set-up
+ * only; the treatments then touch nnz entries per row. */
+static int compress_normals(fb_plant *pl, const char *owner, fb_err *err)
+{
+  free(pl->ext_->nrows);
+  pl->ext_->nrows = NULL;
+  if (pl->nn == 0)
+    return FB_OK;
+  const size_t n = pl->n;
+  size_t nnz = 0;
+  for (size_t k = 0; k < pl->nn; k++)
+    for (size_t j = 0; j < n; j++)
+      nnz += pl->normal[k].Jn[j] != 0.0;
+  fb_sprow *r = malloc(pl->nn * sizeof *r + nnz * (sizeof(size_t) + sizeof(double)));
+  if (r == NULL)
+    return fb_err_set(err, FB_ENOMEM, "%s: out of memory for the contact rows", owner);
+  double *val = (double *)(void *)(r + pl->nn);
+  size_t *idx = (size_t *)(void *)(val + nnz), at = 0;
+  for (size_t k = 0; k < pl->nn; k++) {
+    r[k] = (fb_sprow){0, idx + at, val + at};
+    for (size_t j = 0; j < n; j++)
+      if (pl->normal[k].Jn[j] != 0.0) {
+        idx[at] = j;
+        val[at++] = pl->normal[k].Jn[j];
+        r[k].nnz++;
+      }
+  }
+  pl->ext_->nrows = r;
+  return FB_OK;
+}
+
+const fb_sprow *fb_plant_normal_row(const fb_plant *pl, size_t k)
+{
+  return pl->banded && pl->ext_->nrows != NULL && k < pl->nn ? &pl->ext_->nrows[k] : NULL;
+}
+
+void fb_plant_contact_row(const fb_plant *pl, size_t i, fb_sprow *r)
+{
+  static const double one = 1.0;
+  *r = (fb_sprow){1, &pl->contact[i].dof, &one};
+}
+
 /* The banded store: M SPD by GSL's banded Cholesky (Golub & Van Loan, Matrix Computations,
  * 4th ed., §4.3.5, Algorithm 4.3.5), kept factored; condition from its 1-norm estimate; the
  * exact reciprocals 1/M_ii when M is diagonal.  O(n bw^2) time, no allocation beyond the
@@ -365,7 +412,7 @@ static int finish_banded(fb_plant *pl, const char *owner, fb_err *err)
     if (pl->contact[i].Jt != NULL || pl->contact[i].pair != FB_PAIR_NONE)
       return fb_err_set(err, FB_EINVAL,
                         "%s: contact %zu: a banded plant takes one-DOF contacts only", owner, i);
-  return FB_OK;
+  return compress_normals(pl, owner, err);
 }
 
 int fb_plant_finish(fb_plant *pl, const char *owner, fb_err *err)
@@ -585,6 +632,28 @@ static const char *const banded_pairs[][2] = {
     {"kikuuwe-be", "kbe-symplectic"},
     {NULL, NULL},
 };
+
+/* The time-stepping normal treatments that run a banded plant under the contact scheme: each
+ * factors its iteration matrix in the band store and reads the normals as sparse rows
+ * (docs/scenarios/chain.md "Contact rows of a banded plant"). */
+static const char *const banded_normals[] = {"moreau-jean", "penalty-newmark", "penalty-nm",
+                                              NULL};
+
+int fb_plant_banded_normal(size_t k, const char **normal)
+{
+  if (k >= sizeof banded_normals / sizeof banded_normals[0] - 1)
+    return 0;
+  *normal = banded_normals[k];
+  return 1;
+}
+
+int fb_plant_banded_normal_ok(const char *normal)
+{
+  for (size_t k = 0; banded_normals[k] != NULL; k++)
+    if (strcmp(normal, banded_normals[k]) == 0)
+      return 1;
+  return 0;
+}
 
 int fb_plant_banded_pair(size_t k, const char **model, const char **integ)
 {

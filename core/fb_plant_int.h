@@ -51,10 +51,44 @@ void fb_band_matvec(const fb_plant *pl, const double *A, const double *x, double
 /* x^T A x for a band array A of a banded plant. */
 double fb_band_quad(const fb_plant *pl, const double *A, const double *x);
 
+/* A contact direction as a sparse row (docs/scenarios/chain.md "Contact rows of a banded
+ * plant"): nnz entries val[k] at columns idx[k], ascending.  A banded plant's normals are
+ * compressed into such rows by fb_plant_finish (one block, set-up only); a one-DOF friction
+ * contact is the unit row e_dof and needs no storage. */
+typedef struct fb_sprow {
+  size_t nnz;
+  const size_t *idx;
+  const double *val;
+} fb_sprow;
+/* Normal k's gap row J_n,k of a banded plant (NULL for a dense plant: read Jn there). */
+const fb_sprow *fb_plant_normal_row(const fb_plant *pl, size_t k);
+/* Friction contact i's row of a banded plant (one-DOF: the unit row e_dof) into *r. */
+void fb_plant_contact_row(const fb_plant *pl, size_t i, fb_sprow *r);
+/* r . x, summed over the row's entries in column order (the same sum as the dense dot of
+ * the full row: the skipped terms are exact zeros). */
+static inline double fb_sprow_dot(const fb_sprow *r, const double *x)
+{
+  double s = 0;
+  for (size_t k = 0; k < r->nnz; k++)
+    s += r->val[k] * x[r->idx[k]];
+  return s;
+}
+/* y += a r^T. */
+static inline void fb_sprow_axpy(const fb_sprow *r, double a, double *y)
+{
+  for (size_t k = 0; k < r->nnz; k++)
+    y[r->idx[k]] += a * r->val[k];
+}
+
 /* May this (model, integrator) pair run a banded plant?  ode_explicit: a generic explicit ODE
  * stepper with a model that needs no applied-force split.  The table is data in
  * core/fb_plant.c; fb_plant_banded_pair lists its entries k = 0, 1, ... (0 past the end). */
 int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit);
 int fb_plant_banded_pair(size_t k, const char **model, const char **integ);
+/* May normal treatment `normal` (a time-stepping one: it steps the plant itself under the
+ * contact scheme) run a banded plant?  The table is data in core/fb_plant.c;
+ * fb_plant_banded_normal lists it (0 past the end). */
+int fb_plant_banded_normal_ok(const char *normal);
+int fb_plant_banded_normal(size_t k, const char **normal);
 
 #endif

@@ -30,6 +30,14 @@
 #include "fb_scenario.h"
 #include "fb_scenarios.h"
 
+/* The store: dense up to FRAME_DENSE_MAX_NE elements per member (nq = 384 DOFs: every run
+ * the suite made before the banded store keeps its numbers to the bit), banded with
+ * half-bandwidth 5 above (docs/scenarios/elastic-frame.md "Store"), up to FRAME_NE_MAX
+ * (nq = 6e5); under moreau-jean banded above FRAME_MJ_DENSE_MAX_NE (nq = 60). */
+#define FRAME_DENSE_MAX_NE 64
+#define FRAME_MJ_DENSE_MAX_NE 10
+#define FRAME_NE_MAX 100000
+
 typedef struct frame_params {
   double fcase, E, rho, b, h, L, ne, alpha, beta, mu, v0, q10, belt_dir, e, T, normal;
 } frame_params;
@@ -51,8 +59,8 @@ static const fb_param_desc frame_desc[] = {
      0.002, 0, INFINITY, FB_PARAM_MIN_OPEN, NULL, NULL},
     {"L", "m", "length of each member", offsetof(frame_params, L), 0.3, 0, INFINITY,
      FB_PARAM_MIN_OPEN, NULL, NULL},
-    {"ne", "1", "elements per member (nq = 6 ne DOFs)", offsetof(frame_params, ne), 8, 1, 256,
-     FB_PARAM_INT, NULL, NULL},
+    {"ne", "1", "elements per member (nq = 6 ne DOFs; banded store above 64)",
+     offsetof(frame_params, ne), 8, 1, FRAME_NE_MAX, FB_PARAM_INT, NULL, NULL},
     {"alpha", "1/s", "Rayleigh mass coefficient (D = alpha M + beta K)",
      offsetof(frame_params, alpha), 0.0301, 0, INFINITY, 0, NULL, NULL},
     {"beta", "s", "Rayleigh stiffness coefficient", offsetof(frame_params, beta), 1.841e-5, 0,
@@ -98,6 +106,30 @@ static void frame_geometry(const frame_params *p, fb_frame *fr)
   fr->I = p->b * p->h * p->h * p->h / 12.0;
 }
 
+/* x = K^-1 e_j for the band store's K (n x (bw + 1), GSL's symmetric band layout): banded
+ * Cholesky of a copy, O(n bw^2). */
+static int frame_unit_load_band(size_t n, size_t bw, const double *Kb, size_t j, double *x,
+                                fb_err *err)
+{
+  double *Kc = malloc(n * (bw + 1) * sizeof *Kc);
+  if (Kc == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  memcpy(Kc, Kb, n * (bw + 1) * sizeof *Kc);
+  gsl_matrix_view Km = gsl_matrix_view_array(Kc, n, bw + 1);
+  gsl_vector_view xv = gsl_vector_view_array(x, n);
+  memset(x, 0, n * sizeof *x);
+  x[j] = 1.0;
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int st = gsl_linalg_cholesky_band_decomp(&Km.matrix);
+  if (st == GSL_SUCCESS)
+    st = gsl_linalg_cholesky_band_svx(&Km.matrix, &xv.vector);
+  gsl_set_error_handler(old);
+  free(Kc);
+  if (st != GSL_SUCCESS)
+    return fb_err_set(err, FB_EINVAL, "elastic-frame: stiffness matrix not positive definite");
+  return FB_OK;
+}
+
 /* x = K^-1 e_j (the static response to a unit load on DOF j), K n x n SPD. */
 static int frame_unit_load(size_t n, const double *K, size_t j, double *x, fb_err *err)
 {
@@ -118,7 +150,37 @@ static int frame_unit_load(size_t n, const double *K, size_t j, double *x, fb_er
   return FB_OK;
 }
 
+/* M, K, D = alpha M + beta K and x0 = K^-1 e_jv (unscaled) into the store of pl. */
+static int frame_matrices(const frame_params *p, const fb_frame *fr, int banded, size_t jv,
+                          fb_plant *pl, fb_err *err)
+{
+  const size_t n = pl->n;
+  const int bad = banded ? fb_frame_assemble_band(fr, pl->Mb, pl->Kb)
+                         : fb_frame_assemble(fr, pl->M, pl->K);
+  if (bad != 0)
+    return fb_err_set(err, FB_EINVAL, "elastic-frame: invalid frame (E, rho, b, h, L > 0)");
+  if (!banded) {
+    fb_frame_rayleigh(n, pl->M, pl->K, p->alpha, p->beta, pl->D);
+    return frame_unit_load(n, pl->K, jv, pl->x0, err);
+  }
+  for (size_t i = 0; i < n * (pl->bw + 1); i++) /* the band of alpha M + beta K */
+    pl->Db[i] = p->alpha * pl->Mb[i] + p->beta * pl->Kb[i];
+  return frame_unit_load_band(n, pl->bw, pl->Kb, jv, pl->x0, err);
+}
+
+/* The store: banded above FRAME_DENSE_MAX_NE, and above FRAME_MJ_DENSE_MAX_NE under
+ * moreau-jean, whose dense path takes at most 64 DOFs with friction (it refused those
+ * frames before the band store existed). */
 static int frame_build(const void *sp, fb_plant *pl, fb_err *err)
+{
+  const frame_params *p = sp;
+  const fb_normal_type *nt = isnan(p->normal) ? NULL : fb_normal_at(p->normal);
+  const int mj = nt != NULL && strcmp(nt->name, "moreau-jean") == 0;
+  return fb_elastic_frame_build_store(
+      sp, pl, p->ne > FRAME_DENSE_MAX_NE || (mj && p->ne > FRAME_MJ_DENSE_MAX_NE), err);
+}
+
+int fb_elastic_frame_build_store(const void *sp, fb_plant *pl, int banded, fb_err *err)
 {
   const frame_params *p = sp;
   fb_frame fr;
@@ -128,13 +190,12 @@ static int frame_build(const void *sp, fb_plant *pl, fb_err *err)
   const double mu = frame_value(p, 0), v0 = frame_value(p, 1), q10 = frame_value(p, 2);
   if (p->belt_dir == 0)
     return fb_err_set(err, FB_EINVAL, "elastic-frame: belt_dir = 0: allowed are -1 and +1");
-  if (fb_plant_alloc(pl, n, 1, 0) != FB_OK || fb_plant_alloc_normals(pl, 1) != FB_OK)
-    return fb_err_set(err, FB_ENOMEM, "out of memory");
-  if (fb_frame_assemble(&fr, pl->M, pl->K) != 0)
-    return fb_err_set(err, FB_EINVAL, "elastic-frame: invalid frame (E, rho, b, h, L > 0)");
-  fb_frame_rayleigh(n, pl->M, pl->K, p->alpha, p->beta, pl->D);
+  const int sta = banded ? fb_plant_alloc_banded(pl, n, fb_frame_half_bandwidth(&fr), 1, 0)
+                         : fb_plant_alloc(pl, n, 1, 0);
+  if (sta != FB_OK || fb_plant_alloc_normals(pl, 1) != FB_OK)
+    return fb_err_set(err, FB_ENOMEM, "elastic-frame: out of memory for ne = %zu", fr.ne);
   /* the static frictionless equilibrium on the surface: x0 = N0 K^-1 e_v, v_P = q1^0 */
-  int st = frame_unit_load(n, pl->K, jv, pl->x0, err);
+  int st = frame_matrices(p, &fr, banded, jv, pl, err);
   if (st != FB_OK)
     return st;
   const double flex_vv = pl->x0[jv], N0 = q10 / flex_vv;

@@ -35,6 +35,9 @@ extern const fb_scenario_type fb_scenario_conveyor_wall;
 extern const fb_scenario_type fb_scenario_impact_oscillator;
 extern const fb_scenario_type fb_scenario_two_beam_impact;
 extern const fb_scenario_type fb_scenario_elastic_frame;
+/* elastic-frame's build into the store asked for (banded = 1: fb_plant_alloc_banded), which
+ * the scenario chooses from ne (scenarios/elastic_frame.c); the tests compare the two. */
+int fb_elastic_frame_build_store(const void *sp, fb_plant *pl, int banded, fb_err *err);
 extern const fb_scenario_type *const fb_contact_scenario_registry[];
 
 /* Private to scenarios/ and the layers above (issue 25 item 3); plugins and embedding

@@ -1,6 +1,7 @@
-# scale_cost.gp — the chain's cost against its number of blocks n (group `scale`,
-# docs/scenarios/chain.md): CPU time per step (top) and per simulated second (bottom) per
-# treatment of a banded plant, log-log, with the n^1 slope for reading.
+# scale_cost.gp — the cost against the number of DOFs n (group `scale`): the chain's n blocks
+# (docs/scenarios/chain.md) and the elastic frame's 6 ne DOFs (docs/scenarios/
+# elastic-frame.md): CPU time per step (top) and per simulated second (bottom) per treatment
+# of a banded plant, log-log, with the n^1 slope for reading.
 #
 # Input: data, one block per treatment separated by two blank lines; each block opens with
 # its quoted legend entry, then rows "n cpu_per_step_s cpu_per_sim_s".
@@ -11,7 +12,7 @@ set multiplot layout 2, 1 title scen font ',15' margins 0.10, 0.74, 0.09, 0.90 s
 set logscale xy
 set format x '10^{%L}'
 set format y '10^{%L}'
-set xlabel 'blocks n (DOFs = contacts)'
+set xlabel 'DOFs n (chain: blocks = contacts; frame: 6 ne)'
 set ylabel 'CPU time per step [s]'
 set key at screen 0.76, 0.90 left top Left reverse spacing 1.1 font ',11' box
 stats data index 0 u 1:2 nooutput

@@ -148,6 +148,11 @@ int fb_runs_parse(struct fb_csv *T, const char *runs_csv, size_t runs_len, fb_er
 const fb_vrow *fb_vtable_find(const fb_vtable *v, const char *model, const char *view,
                               const char *property);
 
+/* The number of DOFs of a row of group `scale` from its scenario and sweep value: the
+ * chain's n blocks, the elastic frame's 6 ne (two members of ne elements, 3 DOFs a node:
+ * core/fb_frame.h). */
+double fb_scale_dofs(const char *scenario, double sweep_value);
+
 /* The verdicts of the texts of runs.csv and orders.csv (orders may be NULL).  FB_EIO when
  * runs.csv is empty or lacks a needed column, FB_ENOMEM. */
 int fb_verdicts_compute(const char *runs_csv, size_t runs_len, const char *orders_csv,

@@ -73,7 +73,7 @@ int vd_judge_engines(fb_vtable *v, const vrun *R, size_t n);
 int vd_judge_scale(fb_vtable *v, const vrun *R, size_t n);
 /* Work units of one evaluation or sweep of a chain of n blocks (scenario_params' store), and
  * of one step of run r (NaN when a count is missing). */
-double vd_scale_unit(const char *sparams, double n);
+double vd_scale_unit(const char *scenario, const char *sparams, double sweep_value);
 double vd_scale_work(const vrun *r);
 /* hold, creep, stable-step and cost/s of one set (docs/design.md §10.1-10.2, 10.6). */
 int vd_judge_hold(fb_vtable *v, const vrun *R, size_t nr, const vset *S, const vkey *k);

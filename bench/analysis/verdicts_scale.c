@@ -1,6 +1,7 @@
-/* verdicts_scale.c — the chain's cost against n (group `scale`, docs/scenarios/chain.md
- * "Cost against n"): per treatment (tag), the growth exponent of its work per step between
- * the two largest n.  Like every other verdict it is decided on deterministic counts of the
+/* verdicts_scale.c — the cost against the number of DOFs n (group `scale`): the chain's n
+ * blocks (docs/scenarios/chain.md "Cost against n") and the elastic frame's 6 ne DOFs
+ * (docs/scenarios/elastic-frame.md "Store"): per treatment (tag), the growth exponent of its
+ * work per step between the two largest n.  Like every other verdict it is decided on deterministic counts of the
  * runs (runs.csv nfe, ninner, nsteps) and the plant's size, never on timings, so that two
  * suites, or a resumed suite and an uninterrupted one, give the same rows; the measured
  * CPU-time exponent is a timing, shown beside the verdict by the report (scale_cost). */
@@ -16,14 +17,20 @@
 #define SCALE_DENSE_MAX 64.0
 /* the banded chain's half-bandwidth (K tridiagonal) */
 #define SCALE_CHAIN_BW 1.0
+/* the frame's store (scenarios/elastic_frame.c): banded above 64 elements per member, above
+ * 10 under moreau-jean, with half-bandwidth 5 */
+#define SCALE_FRAME_DENSE_MAX_NE 64.0
+#define SCALE_FRAME_MJ_DENSE_MAX_NE 10.0
+#define SCALE_FRAME_BW 5.0
 
-/* Is "store=<want>" among runs.csv's scenario_params ("n=100;...;store=banded")? */
-static int store_is(const char *list, const char *want)
+/* Is "<name>=<want>" among runs.csv's scenario_params ("n=100;...;store=banded")? */
+static int param_is(const char *list, const char *name, const char *want)
 {
-  const size_t lw = strlen(want);
+  const size_t ln = strlen(name), lw = strlen(want);
   for (const char *p = list; p != NULL && *p;) {
-    if (strncmp(p, "store=", 6) == 0)
-      return strncmp(p + 6, want, lw) == 0 && (p[6 + lw] == ';' || p[6 + lw] == '\0');
+    if (strncmp(p, name, ln) == 0 && p[ln] == '=')
+      return strncmp(p + ln + 1, want, lw) == 0 &&
+             (p[ln + 1 + lw] == ';' || p[ln + 1 + lw] == '\0');
     p = strchr(p, ';');
     if (p != NULL)
       p++;
@@ -31,14 +38,31 @@ static int store_is(const char *list, const char *want)
   return 0;
 }
 
-/* Work units of one evaluation (RHS, force law) or one inner sweep of a chain of n blocks:
- * the entries of one plant matrix it touches plus the contacts, (bw + 1) n + n in the band
- * store, n^2 + n in the dense one (store=auto: dense for n <= 64). */
-double vd_scale_unit(const char *sparams, double n)
+double fb_scale_dofs(const char *scenario, double sweep_value)
 {
-  const int dense = store_is(sparams, "dense") ||
-                    (!store_is(sparams, "banded") && n <= SCALE_DENSE_MAX);
-  return dense ? n * n + n : (SCALE_CHAIN_BW + 1.0) * n + n;
+  return scenario != NULL && strcmp(scenario, "elastic-frame") == 0 ? 6.0 * sweep_value
+                                                                    : sweep_value;
+}
+
+/* Work units of one evaluation (RHS, force law) or one inner sweep of a plant of n DOFs: the
+ * entries of one plant matrix it touches plus the contacts, (bw + 1) n + n in the band store,
+ * n^2 + n in the dense one.  The chain (sweep value n): store=auto is dense for n <= 64; the
+ * frame (sweep value ne, n = 6 ne): its store follows ne and the normal treatment. */
+double vd_scale_unit(const char *scenario, const char *sparams, double sweep_value)
+{
+  const double n = fb_scale_dofs(scenario, sweep_value);
+  int dense;
+  double bw = SCALE_CHAIN_BW;
+  if (scenario != NULL && strcmp(scenario, "elastic-frame") == 0) {
+    const double lim = param_is(sparams, "normal", "moreau-jean") ? SCALE_FRAME_MJ_DENSE_MAX_NE
+                                                                   : SCALE_FRAME_DENSE_MAX_NE;
+    dense = sweep_value <= lim;
+    bw = SCALE_FRAME_BW;
+  } else {
+    dense = param_is(sparams, "store", "dense") ||
+            (!param_is(sparams, "store", "banded") && n <= SCALE_DENSE_MAX);
+  }
+  return dense ? n * n + n : (bw + 1.0) * n + n;
 }
 
 /* Work units per step of a run: (nfe + ninner) / nsteps evaluations and sweeps, each of
@@ -48,7 +72,7 @@ double vd_scale_work(const vrun *r)
   const double inner = isnan(r->ninner) ? 0.0 : r->ninner;
   if (!(r->nsteps > 0) || isnan(r->nfe))
     return NAN;
-  return (r->nfe + inner) / r->nsteps * vd_scale_unit(r->sparams, r->sweep_value);
+  return (r->nfe + inner) / r->nsteps * vd_scale_unit(r->scenario, r->sparams, r->sweep_value);
 }
 
 int vd_judge_scale(fb_vtable *v, const vrun *R, size_t n)
@@ -77,16 +101,24 @@ int vd_judge_scale(fb_vtable *v, const vrun *R, size_t n)
     if (hi == NULL || lo == NULL)
       continue;
     const double whi = vd_scale_work(hi);
-    const double e = log(whi / vd_scale_work(lo)) / log(hi->sweep_value / lo->sweep_value);
+    const double nlo = fb_scale_dofs(lo->scenario, lo->sweep_value);
+    const double nhi = fb_scale_dofs(hi->scenario, hi->sweep_value);
+    const double e = log(whi / vd_scale_work(lo)) / log(nhi / nlo);
+    const int chain = streq(hi->scenario, "chain");
     char where[96];
-    snprintf(where, sizeof where, "chain, n = %.0f to %.0f", lo->sweep_value, hi->sweep_value);
+    snprintf(where, sizeof where, "%s, n = %.0f to %.0f%s", hi->scenario, nlo, nhi,
+             chain ? "" : " DOFs");
+    /* the frame's rows all run under `contact`: their treatment (tag) goes in the key */
     vkey key = {hi->model, hi->integrator, "scale", "", hi->h};
-    snprintf(key.step, sizeof key.step, "h=%g", hi->h);
+    if (chain)
+      snprintf(key.step, sizeof key.step, "h=%g", hi->h);
+    else
+      snprintf(key.step, sizeof key.step, "h=%g, %s", hi->h, hi->tag);
     const int linear = e <= SCALE_LINEAR_EXP;
     if (vd_add(v, &key, "cost-growth", e, "1", whi,
                "exponent log(w2/w1)/log(n2/n1) of the work per step w between the two largest "
                "n of group scale, w = (nfe + ninner)/nsteps x (entries of a plant matrix + "
-               "contacts: 3n banded, n^2 + n dense); linear when <= 1.1; value2: w at the "
+               "contacts: (bw + 2) n banded, n^2 + n dense); linear when <= 1.1; value2: w at the "
                "largest n. Counts, not timings: the report adds the CPU-time exponent",
                where, "work/step ~ n^%.2f (%s: %s 1.1)", e, linear ? "linear" : "not linear",
                linear ? "<=" : ">") != FB_OK)

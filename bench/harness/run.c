@@ -251,6 +251,35 @@ static int case_normals(fb_case *c, fb_err *err)
   return FB_OK;
 }
 
+/* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
+ * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers; with
+ * normals, under the contact scheme with a treatment of the banded-normal table (it steps
+ * the plant itself on the band store and the contact rows). */
+static int case_banded(const fb_case *c, fb_err *err)
+{
+  const fb_plant *pl = &c->sc.plant;
+  const fb_model_type *mt = c->md.type;
+  for (size_t k = 0; k < pl->nn; k++)
+    if (c->integ != &fb_integrator_contact || pl->normal[k].type == NULL ||
+        !fb_plant_banded_normal_ok(pl->normal[k].type->name))
+      return fb_err_set(err, FB_EUNSUP,
+                        "normal treatment %s under integrator %s does not run a banded plant "
+                        "(scenario %s, n = %zu): docs/scenarios/chain.md lists the treatments "
+                        "that do",
+                        pl->normal[k].type != NULL ? pl->normal[k].type->name : "(none)",
+                        c->integ->name, c->sc.type->name, pl->n);
+  if (pl->nn == 0 &&
+      !fb_plant_banded_ok(mt->name, c->integ->name,
+                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
+                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
+    return fb_err_set(err, FB_EUNSUP,
+                      "integrator %s of model %s does not run a banded plant (scenario %s, n = "
+                      "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "
+                      "that do",
+                      c->integ->name, mt->name, c->sc.type->name, pl->n);
+  return FB_OK;
+}
+
 int fb_case_prepare(fb_case *c, fb_err *err)
 {
   int st = fb_scenario_build(&c->sc, err);
@@ -297,17 +326,8 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->integ->takes_quat ? "normal treatment" : "integrator",
                       c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
                       c->sc.type->name);
-  /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
-   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
-  if (pl->banded &&
-      !fb_plant_banded_ok(mt->name, c->integ->name,
-                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
-                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
-    return fb_err_set(err, FB_EUNSUP,
-                      "integrator %s of model %s does not run a banded plant (scenario %s, n = "
-                      "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "
-                      "that do",
-                      c->integ->name, mt->name, c->sc.type->name, pl->n);
+  if (pl->banded && (st = case_banded(c, err)) != FB_OK)
+    return st;
   fb_int_opts *o = &c->opts;
   const double span = pl->T - pl->t0;
   if (c->samples < 2 || c->samples > FB_MAX_SAMPLES)

@@ -610,6 +610,42 @@ static void scale_group(builder *b)
   }
 }
 
+/* The elastic frame's cost against its size (docs/scenarios/elastic-frame.md "Store"; group
+ * `scale`, after every other group so that the rows before keep their run ids): the two
+ * treatments that step a banded plant with normals, moreau-jean (linear forces implicit) and
+ * penalty-newmark, at ne = 512, 128, 32, 8 elements per member (nq = 6 ne = 3072 ... 48
+ * DOFs; --quick runs the first three), 200 steps of 1e-3 s on the no-liftoff case.  The
+ * scenario's store: banded above ne = 64 (above 10 under moreau-jean), dense below, so the
+ * exponent between the two largest ne is the band store's.  About 0.3 s of CPU. */
+static const double frame_scale_ne[] = {512, 128, 32, 8};
+
+static void frame_scale_group(builder *b)
+{
+  const fb_model_type *m = fb_model_find(CONTACT_MODEL);
+  if (m == NULL)
+    return;
+  static const struct {
+    const char *tag, *normal, *set;
+  } rows[] = {{"frame-moreau-jean", "scenario.normal=moreau-jean", "normal.linear=implicit"},
+              {"frame-penalty-newmark", "scenario.normal=penalty-newmark", NULL}};
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    fb_experiment *x = add(b, "scale", rows[r].tag, "elastic-frame", m, NULL, Q);
+    if (x == NULL) {
+      b->failed = 1;
+      return;
+    }
+    size_t k = 0;
+    x->sets[k++] = rows[r].normal;
+    x->sets[k++] = "T=0.2";
+    if (rows[r].set != NULL)
+      x->sets[k++] = rows[r].set;
+    x->h = 1e-3;
+    x->samples = 11;
+    sweep(x, FB_SWEEP_PARAM, "scenario.ne", frame_scale_ne,
+          sizeof frame_scale_ne / sizeof *frame_scale_ne);
+  }
+}
+
 /* The practitioners' questions (docs/design.md §6; §8 group `practitioner`), asked of
  * every treatment at its fixed-step integrator (the user's 1 ms and a finer 0.1 ms) and, for
  * an adaptive model, at its defaults too:
@@ -1075,6 +1111,7 @@ int fb_table_default(fb_table *t)
   sphere_group(&b, models); /* after them, for the same reason */
   engine_groups(&b); /* the newest last: main's rows keep their run ids */
   conveyor_group(&b); /* after them, for the same reason */
+  frame_scale_group(&b); /* after them, for the same reason */
   if (b.failed) {
     fb_table_free(t);
     return FB_ENOMEM;

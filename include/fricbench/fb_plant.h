@@ -154,8 +154,10 @@ typedef struct fb_plant {
    * bw, and M, D, K as n x (bw + 1) row-major arrays in GSL's symmetric band layout, row i
    * holding A(i, i), A(i, i+1), ..., A(i, i+bw) (entries past the last row are 0).  The mass
    * matrix is factored by GSL's banded Cholesky (no inverse is formed): M, Minv, D, K are
-   * NULL, contacts are one-DOF (Jt NULL), no normals.  Steppers that need the dense store
-   * refuse such a plant (fb_plant_banded_ok). */
+   * NULL, contacts are one-DOF (Jt NULL); normals are filled in Jn as for a dense plant and
+   * read as sparse rows by the treatments that run a banded plant (docs/scenarios/chain.md
+   * "Contact rows of a banded plant").  Steppers that need the dense store refuse such a
+   * plant (fb_plant_banded_ok). */
   int banded;
   size_t bw;
   double *Mb, *Db, *Kb;
