@@ -51,10 +51,15 @@ void fb_band_matvec(const fb_plant *pl, const double *A, const double *x, double
 /* x^T A x for a band array A of a banded plant. */
 double fb_band_quad(const fb_plant *pl, const double *A, const double *x);
 
-/* May this (model, integrator) pair run a banded plant?  ode_explicit: a generic explicit ODE
- * stepper with a model that needs no applied-force split.  The table is data in
- * core/fb_plant.c; fb_plant_banded_pair lists its entries k = 0, 1, ... (0 past the end). */
-int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit);
+/* May this (model, integrator) pair run a banded plant?  ode_kind: FB_BANDED_ODE_EXPLICIT
+ * (1) for a generic explicit ODE stepper with a model that needs no applied-force split
+ * (every such pair runs), FB_BANDED_ODE_IMPLICIT (2) for a generic implicit one with such a
+ * model (those with a band linear solver run), 0 for any other pair (the table's run).  The
+ * tables are data in core/fb_plant.c; fb_plant_banded_pair lists the pairs k = 0, 1, ... and
+ * fb_plant_banded_ode_implicit the implicit ODE steppers (0 past the end). */
+enum { FB_BANDED_ODE_EXPLICIT = 1, FB_BANDED_ODE_IMPLICIT = 2 };
+int fb_plant_banded_ok(const char *model, const char *integ, int ode_kind);
 int fb_plant_banded_pair(size_t k, const char **model, const char **integ);
+int fb_plant_banded_ode_implicit(size_t k, const char **integ);
 
 #endif

@@ -282,10 +282,12 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->sc.type->name);
   /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
    * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
+  const int ode_generic = c->integ->needs == FB_MODEL_ODE && !(mt->caps & FB_MODEL_NEEDS_FAPP);
   if (pl->banded &&
       !fb_plant_banded_ok(mt->name, c->integ->name,
-                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
-                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
+                          !ode_generic            ? 0
+                          : c->integ->implicit ? FB_BANDED_ODE_IMPLICIT
+                                               : FB_BANDED_ODE_EXPLICIT))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not run a banded plant (scenario %s, n = "
                       "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "
