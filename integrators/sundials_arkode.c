@@ -41,7 +41,6 @@ typedef struct arkode_ws {
   SUNLinearSolver LS;
   double *fe;  /* dim: f_E, scratch of the implicit part (fb_system's order) */
   long nni, netf, ncfn, nsetups, njev;
-  unsigned long lsetups; /* linear set-ups of the run */
 } arkode_ws;
 
 static const int kind_erk = ARK_ERK, kind_dirk = ARK_DIRK, kind_imex = ARK_IMEX;
@@ -279,7 +278,7 @@ static void arkode_count(arkode_ws *w, fb_counters *cnt)
   cnt->ninner += (unsigned long)(nni - w->nni);
   cnt->nrejected += (unsigned long)(netf - w->netf + ncfn - w->ncfn);
   cnt->njac += (unsigned long)(njev - w->njev);
-  w->lsetups += (unsigned long)(nsetups - w->nsetups);
+  cnt->nlsetups += (unsigned long)(nsetups - w->nsetups);
   w->nni = nni, w->netf = netf, w->ncfn = ncfn, w->nsetups = nsetups, w->njev = njev;
 }
 
@@ -326,6 +325,7 @@ static int arkode_ws_dense(void *wsv, double ta, double tb, double t, double *y)
                                   .needs = FB_MODEL_ODE,                                  \
                                   .adaptive_ok = 1,                                       \
                                   .implicit = impl,                                       \
+                                  .counts_lsetups = impl,                                 \
                                   .order = 4,                                             \
                                   .data = &(tag),                                         \
                                   .alloc = arkode_ws_alloc,                               \

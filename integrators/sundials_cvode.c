@@ -30,7 +30,6 @@ typedef struct cvode_ws {
   SUNLinearSolver LS;
   long nni, netf, ncfn, nsetups, njev; /* the solver's counts at the last look (ReInit zeroes
                                         * them) */
-  unsigned long lsetups;               /* linear set-ups of the run (not a runs.csv column) */
 } cvode_ws;
 
 static void cvode_ws_free(void *wsv)
@@ -153,7 +152,7 @@ static void cvode_count(cvode_ws *w, fb_counters *cnt)
   CVodeGetNumLinSolvSetups(w->mem, &nsetups);
   cnt->ninner += (unsigned long)(nni - w->nni);
   cnt->nrejected += (unsigned long)(netf - w->netf + ncfn - w->ncfn);
-  w->lsetups += (unsigned long)(nsetups - w->nsetups);
+  cnt->nlsetups += (unsigned long)(nsetups - w->nsetups);
   if (w->c.perm != NULL) { /* the banded difference-quotient Jacobians (dense: fb_system_jac
                             * counts its own) */
     CVodeGetNumJacEvals(w->mem, &njev);
@@ -206,6 +205,7 @@ const fb_integrator_type fb_integrator_cvode_bdf = {
     .needs = FB_MODEL_ODE,
     .adaptive_ok = 1,
     .implicit = 1,
+    .counts_lsetups = 1,
     .order = 5,
     .alloc = cvode_ws_alloc,
     .free = cvode_ws_free,
@@ -220,6 +220,7 @@ const fb_integrator_type fb_integrator_cvode_adams = {
     .needs = FB_MODEL_ODE,
     .adaptive_ok = 1,
     .implicit = 1,
+    .counts_lsetups = 1,
     .order = 12,
     .data = &adams_tag,
     .alloc = cvode_ws_alloc,
