@@ -42,7 +42,7 @@ static const chain_treatment chain_treatments[] = {
 
 /* ns per step of one treatment at n blocks, NaN (message in err) when it fails. */
 static double chain_cost(const chain_treatment *tr, double n, unsigned long steps,
-                         unsigned long repeats, fb_err *err)
+                         unsigned long repeats, fb_counters *last, fb_err *err)
 {
   fb_case cs;
   fb_trace trace = {0};
@@ -81,6 +81,7 @@ static double chain_cost(const chain_treatment *tr, double n, unsigned long step
         fb_err_set(err, st, "%s", res.message);
       cpu += res.cpu_s;
       nsteps = res.cnt.nsteps;
+      *last = res.cnt;
     }
     cost[r] = 1e9 * cpu / ((double)inner * (double)(nsteps ? nsteps : 1));
   }
@@ -105,9 +106,11 @@ int fb_bench_chain(FILE *csv, unsigned long steps, unsigned long repeats)
     if (fb_integrator_find(fb_model_find(tr->model), tr->integ) == NULL)
       continue; /* cvode-bdf in a build without SUNDIALS */
     double c[CHAIN_NN];
+    fb_counters cnt[CHAIN_NN];
+    memset(cnt, 0, sizeof cnt);
     fb_err err = {{0}};
     for (size_t k = 0; k < CHAIN_NN; k++)
-      c[k] = chain_cost(tr, chain_n[k], steps, repeats, &err);
+      c[k] = chain_cost(tr, chain_n[k], steps, repeats, &cnt[k], &err);
     if (isnan(c[0]) || isnan(c[CHAIN_NN - 1])) {
       printf("%-12s %-15s failed: %s\n", tr->model, tr->integ, err.msg);
       rc = 1;
@@ -117,6 +120,12 @@ int fb_bench_chain(FILE *csv, unsigned long steps, unsigned long repeats)
     printf("%-12s %-15s %10.1f %10.1f %10.1f %10.1f  1 : %.3g : %.3g : %.4g; n^%.2f, n^%.2f\n",
            tr->model, tr->integ, c[0], c[1], c[2], c[3], c[1] / c[0], c[2] / c[0], c[3] / c[0],
            e34, e14);
+    if (!isnan(tr->tol)) /* an adaptive run's work per step is the solver's: its counts */
+      for (size_t k = 0; k < CHAIN_NN; k++)
+        printf("%-12s %-15s n=%-6.0f %lu steps, nfe %lu, njac %lu, nlsetups %lu, Newton "
+               "iterations %lu\n",
+               "", "", chain_n[k], cnt[k].nsteps, cnt[k].nfe, cnt[k].njac, cnt[k].nlsetups,
+               cnt[k].ninner);
     for (size_t k = 0; csv != NULL && k < CHAIN_NN; k++)
       fprintf(csv, "%s,%s,%g,%.0f,%.6g,%.6g\n", tr->model, tr->integ, tr->h, chain_n[k], c[k],
               c[k] / c[0]);
