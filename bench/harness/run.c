@@ -234,6 +234,15 @@ static int case_normals(fb_case *c, fb_err *err)
   return FB_OK;
 }
 
+/* fb_plant_banded_ok's ode_kind of integrator it with model mt: a generic ODE stepper with
+ * a model that needs no applied-force split, explicit or implicit; 0 for any other pair. */
+static int banded_ode_kind(const fb_integrator_type *it, const fb_model_type *mt)
+{
+  if (it->needs != FB_MODEL_ODE || (mt->caps & FB_MODEL_NEEDS_FAPP))
+    return 0;
+  return it->implicit ? FB_BANDED_ODE_IMPLICIT : FB_BANDED_ODE_EXPLICIT;
+}
+
 int fb_case_prepare(fb_case *c, fb_err *err)
 {
   int st = fb_scenario_build(&c->sc, err);
@@ -281,13 +290,9 @@ int fb_case_prepare(fb_case *c, fb_err *err)
                       c->integ->takes_quat ? pl->normal[0].type->name : c->integ->name,
                       c->sc.type->name);
   /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
-   * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers. */
-  const int ode_generic = c->integ->needs == FB_MODEL_ODE && !(mt->caps & FB_MODEL_NEEDS_FAPP);
-  if (pl->banded &&
-      !fb_plant_banded_ok(mt->name, c->integ->name,
-                          !ode_generic            ? 0
-                          : c->integ->implicit ? FB_BANDED_ODE_IMPLICIT
-                                               : FB_BANDED_ODE_EXPLICIT))
+   * dense store: the table in core/fb_plant.c, the explicit generic ODE steppers, and the
+   * implicit ones with a band linear solver (SUNDIALS'; docs/integrators/sundials.md). */
+  if (pl->banded && !fb_plant_banded_ok(mt->name, c->integ->name, banded_ode_kind(c->integ, mt)))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not run a banded plant (scenario %s, n = "
                       "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "

@@ -96,7 +96,11 @@ int plot_scale(report *rp, fb_err *err)
   for (size_t k = 0; fb_plant_banded_pair(k, &pm, &pi); k++)
     sb_printf(&p->reading, " %s/%s,", pm, pi);
   sb_puts(&p->reading, " and every explicit ODE stepper with a model that needs no applied-force "
-          "split; every other pair refuses it with the reason (docs/scenarios/chain.md).");
+          "split");
+  const char *bi; /* the implicit ODE steppers with a band linear solver (SUNDIALS) */
+  for (size_t k = 0; fb_plant_banded_ode_implicit(k, &bi); k++)
+    sb_printf(&p->reading, "%s%s", k ? ", " : ", and in a build with SUNDIALS with them ", bi);
+  sb_puts(&p->reading, "; every other pair refuses it with the reason (docs/scenarios/chain.md).");
   sb_puts(pb_var(&b, "scen"), "chain (store=banded): CPU time against the number of blocks");
   const int st = plot_draw(rp, p, "scale_cost.gp", &b, err, "ns=%zu; W=1200; H=950", b.nb);
   pb_free(&b);
