@@ -700,7 +700,10 @@ static int judge_scale(fb_vtable *v, const vrun *R, size_t n)
     char where[96];
     snprintf(where, sizeof where, "chain, n = %.0f to %.0f", lo->sweep_value, hi->sweep_value);
     vkey key = {hi->model, hi->integrator, "scale", "", hi->h};
-    snprintf(key.step, sizeof key.step, "h=%g", hi->h);
+    if (isnan(hi->h)) /* an adaptive treatment (cvode-bdf): its tolerance */
+      snprintf(key.step, sizeof key.step, "tol=%g", hi->atol);
+    else
+      snprintf(key.step, sizeof key.step, "h=%g", hi->h);
     if (vd_add(v, &key, "cost-growth", e, "1", hi->cpu_s / hi->nsteps,
                "exponent log(c2/c1)/log(n2/n1) of the CPU time per step (runs.csv cpu_s/nsteps) "
                "between the two largest n of group scale; linear when <= 1.1; value2: seconds "
