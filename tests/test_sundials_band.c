@@ -205,9 +205,9 @@ Test(sundials_band, small_chain_against_event_reference)
   free(sp);
 }
 
-/* runs.csv's nlsetups: the count for the steppers that count (non-zero for cvode-bdf and
- * arkode-dirk), 0 for a generic explicit stepper, empty for GSL's msbdf (it factors inside
- * GSL) and for a model's own scheme. */
+/* runs.csv's nlsetups: the count for the steppers that count (non-zero for cvode-bdf,
+ * arkode-dirk and bdf2: one LU per Newton iteration), 0 for a generic explicit stepper,
+ * empty for GSL's msbdf (it factors inside GSL) and for a model's own scheme. */
 static void lsetups_cell(const char *model, const char *integ, const fb_counters *c, char *out,
                          size_t len)
 {
@@ -231,10 +231,17 @@ Test(sundials_band, nlsetups_column)
   cr_assert_str_eq(cell, "");
   lsetups_cell("moreau-jean", "moreau-jean", &c, cell, sizeof cell);
   cr_assert_str_eq(cell, "");
+  const char *drift[] = {"T=1", NULL};
+  fb_run_result res;
+  cr_assert_eq(fbt_run("drift", "lugre", "bdf2", 1e-3, 0, drift, 2, NULL, NULL, &res), FB_OK,
+               "%s", res.message);
+  cr_assert(res.cnt.nlsetups >= res.cnt.ninner && res.cnt.ninner > 0, "bdf2: %lu set-ups, %lu "
+            "Newton iterations", res.cnt.nlsetups, res.cnt.ninner);
+  lsetups_cell("lugre", "bdf2", &res.cnt, cell, sizeof cell);
+  cr_assert_neq(cell[0], '\0');
   SKIP_WITHOUT_SUNDIALS();
   const char *sets[] = {"n=10", "T=0.5", NULL};
   double y[20];
-  fb_run_result res;
   final_state("lugre", "cvode-bdf", 1e-6, sets, y, 20, &res);
   cr_assert_gt(res.cnt.nlsetups, 0);
   cr_assert_leq(res.cnt.nlsetups, res.cnt.nsteps + res.cnt.nrejected);

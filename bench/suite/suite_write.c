@@ -15,9 +15,10 @@ static void csv_num(FILE *fp, double v)
     fprintf(fp, ",%.10g", v);
 }
 
-/* runs.csv's nlsetups cell: the count of a stepper that counts its linear solver set-ups,
- * 0 for a generic explicit ODE stepper (it solves no linear system), empty otherwise (GSL's
- * implicit steppers factor inside GSL, unseen; the model-owned schemes do not count). */
+/* runs.csv's nlsetups cell: the count of a stepper that counts its linear solver set-ups
+ * (SUNDIALS' implicit ones, beuler, bdf2), 0 for a generic explicit ODE stepper (it solves no
+ * linear system), empty otherwise (GSL's implicit steppers factor inside GSL, unseen; the
+ * model-owned schemes do not count). */
 void fb_lsetups_cell(FILE *fp, const fb_integrator_type *it, const fb_counters *c)
 {
   if (it->counts_lsetups)

@@ -197,7 +197,7 @@ typedef struct fb_integrator_type {
    * counters).  FB_EUNSUP when the last accepted step is not [ta, tb]. */
   int (*dense)(void *ws, double ta, double tb, double t, double *y);
   /* 1: the stepper counts its linear solver set-ups in fb_counters.nlsetups (SUNDIALS'
-   * implicit ones); 0: it does not (runs.csv's nlsetups is then empty for an implicit or
+   * implicit ones, beuler, bdf2); 0: it does not (runs.csv's nlsetups is then empty for an implicit or
    * model-owned scheme, 0 for a generic explicit ODE stepper, which solves no system) */
   int counts_lsetups;
 } fb_integrator_type;
