@@ -14,6 +14,7 @@
 
 #include "fb_integrator_int.h"
 #include "fb_model_int.h"
+#include "fb_plant_int.h"
 #include "fb_reference.h"
 #include "fb_run.h"
 #include "fb_scenario.h"
@@ -293,3 +294,20 @@ Test(sundials_band, allocation_only_at_setup)
                "owns the allocator here)");
 }
 #endif
+
+/* The gate (core/fb_plant.c): an implicit generic ODE stepper runs a banded plant when it has
+ * a band linear solver (SUNDIALS'), not GSL's msbdf (a dense Jacobian); the CLI says so in
+ * one line with exit status 2. */
+Test(sundials_band, which_implicit_steppers_run_a_banded_plant)
+{
+  cr_assert(fb_plant_banded_ok("lugre", "cvode-bdf", FB_BANDED_ODE_IMPLICIT));
+  cr_assert(fb_plant_banded_ok("lugre", "arkode-imex", FB_BANDED_ODE_IMPLICIT));
+  cr_assert(!fb_plant_banded_ok("lugre", "msbdf", FB_BANDED_ODE_IMPLICIT));
+  cr_assert(!fb_plant_banded_ok("lugre", "cvode-bdf", 0), "not with a model's f_app split");
+  char out[256], errb[512];
+  const char *argv[] = {"run", "-s", "chain", "-m", "lugre", "-i", "msbdf", "--tol", "1e-6",
+                        "--set", "n=100", "--out", "/dev/null", NULL};
+  cr_assert_eq(fbt_cli(argv, out, sizeof out, errb, sizeof errb), 2);
+  cr_assert(strstr(errb, "does not run a banded plant") != NULL, "%s", errb);
+  cr_assert_eq(fbt_lines(errb), 1);
+}
