@@ -664,10 +664,31 @@ int fb_plant_banded_pair(size_t k, const char **model, const char **integ)
   return 1;
 }
 
-int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit)
+/* The generic implicit ODE steppers that solve their Newton systems with a band linear
+ * solver on a banded plant (SUNDIALS' SUNLinSol_Band, the state interleaved per DOF:
+ * docs/integrators/sundials.md, "Banded plants").  GSL's implicit steppers form a dense
+ * Jacobian and are not here. */
+static const char *const banded_ode_implicit[] = {"cvode-bdf", "cvode-adams", "arkode-dirk",
+                                                  "arkode-imex", NULL};
+
+int fb_plant_banded_ode_implicit(size_t k, const char **integ)
 {
-  if (ode_explicit)
+  if (k >= sizeof banded_ode_implicit / sizeof banded_ode_implicit[0] - 1)
+    return 0;
+  *integ = banded_ode_implicit[k];
+  return 1;
+}
+
+int fb_plant_banded_ok(const char *model, const char *integ, int ode_kind)
+{
+  if (ode_kind == FB_BANDED_ODE_EXPLICIT)
     return 1;
+  if (ode_kind == FB_BANDED_ODE_IMPLICIT) {
+    for (size_t k = 0; banded_ode_implicit[k] != NULL; k++)
+      if (strcmp(integ, banded_ode_implicit[k]) == 0)
+        return 1;
+    return 0;
+  }
   for (size_t k = 0; banded_pairs[k][0] != NULL; k++)
     if (strcmp(model, banded_pairs[k][0]) == 0 && strcmp(integ, banded_pairs[k][1]) == 0)
       return 1;

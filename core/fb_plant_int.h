@@ -80,11 +80,16 @@ static inline void fb_sprow_axpy(const fb_sprow *r, double a, double *y)
     y[r->idx[k]] += a * r->val[k];
 }
 
-/* May this (model, integrator) pair run a banded plant?  ode_explicit: a generic explicit ODE
- * stepper with a model that needs no applied-force split.  The table is data in
- * core/fb_plant.c; fb_plant_banded_pair lists its entries k = 0, 1, ... (0 past the end). */
-int fb_plant_banded_ok(const char *model, const char *integ, int ode_explicit);
+/* May this (model, integrator) pair run a banded plant?  ode_kind: FB_BANDED_ODE_EXPLICIT
+ * (1) for a generic explicit ODE stepper with a model that needs no applied-force split
+ * (every such pair runs), FB_BANDED_ODE_IMPLICIT (2) for a generic implicit one with such a
+ * model (those with a band linear solver run), 0 for any other pair (the table's run).  The
+ * tables are data in core/fb_plant.c; fb_plant_banded_pair lists the pairs k = 0, 1, ... and
+ * fb_plant_banded_ode_implicit the implicit ODE steppers (0 past the end). */
+enum { FB_BANDED_ODE_EXPLICIT = 1, FB_BANDED_ODE_IMPLICIT = 2 };
+int fb_plant_banded_ok(const char *model, const char *integ, int ode_kind);
 int fb_plant_banded_pair(size_t k, const char **model, const char **integ);
+int fb_plant_banded_ode_implicit(size_t k, const char **integ);
 /* May normal treatment `normal` (a time-stepping one: it steps the plant itself under the
  * contact scheme) run a banded plant?  The table is data in core/fb_plant.c;
  * fb_plant_banded_normal lists it (0 past the end). */

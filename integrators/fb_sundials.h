@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sundials/sundials_context.h>
+#include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "fb_integrator.h"
@@ -21,12 +22,19 @@ extern const fb_integrator_type fb_integrator_cvode_bdf, fb_integrator_cvode_ada
 extern const fb_integrator_type fb_integrator_arkode_erk, fb_integrator_arkode_dirk,
     fb_integrator_arkode_imex;
 
-/* What a SUNDIALS stepper keeps besides its solver: the system, the last message. */
+/* What a SUNDIALS stepper keeps besides its solver: the system, the last message, and on a
+ * banded plant the interleaved order of the solver's state (sundials_band.c). */
 typedef struct fb_sun_common {
   const fb_problem *pb;
   fb_int_opts o;
   fb_system sys;
-  double *dfdy;   /* dim x dim, row-major: fb_system_jac's layout */
+  /* Banded plants only (NULL, 0 on a dense one): the solver's state u is y = [x, v, z]
+   * interleaved per DOF, u_k = y[perm[k]]; ys, fs hold y and f(y) in fb_system's order;
+   * mu, ml the Jacobian's upper and lower half-bandwidths in u's order. */
+  size_t *perm;
+  double *ys, *fs;
+  sunindextype mu, ml;
+  double *dfdy;   /* dim x dim, row-major: fb_system_jac's layout (dense plants) */
   double *dfdt;   /* dim: fb_system_jac's df/dt (unused by SUNDIALS) */
   double ta, tb;  /* the last accepted step as reported to the driver (dense output) */
   int have_last;  /* ta, tb hold a step the solver can interpolate */
@@ -42,12 +50,45 @@ static inline void fb_sun_err_handler(int code, const char *module, const char *
   snprintf(c->msg, sizeof c->msg, "%s %s (%d): %s", module, function, code, msg);
 }
 
-/* The right-hand side for SUNDIALS: fb_system's (counted in nfe, under the RHS budget);
+/* The right-hand side for SUNDIALS: fb_system's (counted in nfe, under the RHS budget; on a
+ * banded plant in the interleaved order);
  * a refused evaluation (budget, model failure) is unrecoverable (-1): the solver returns
  * at once and sys.stop says why. */
+/* The band view (sundials_band.c): on a banded plant with a diagonal M, the solver's state
+ * interleaved per DOF and the half-bandwidths of its Jacobian; FB_EUNSUP with the reason
+ * for a plant it cannot band.  Allocates c->perm, ys, fs (freed by fb_sun_band_free). */
+int fb_sun_band_init(fb_sun_common *c, const char *integ, fb_err *err);
+void fb_sun_band_free(fb_sun_common *c);
+
+/* y[perm[k]] = u[k]: the solver's interleaved state into fb_system's order (O(dim)). */
+static inline void fb_sun_band_gather(const fb_sun_common *c, const double *u, double *y)
+{
+  for (size_t k = 0; k < c->pb->dim; k++)
+    y[c->perm[k]] = u[k];
+}
+
+/* u[k] = y[perm[k]]: fb_system's order into the solver's (O(dim)). */
+static inline void fb_sun_band_scatter(const fb_sun_common *c, const double *y, double *u)
+{
+  for (size_t k = 0; k < c->pb->dim; k++)
+    u[k] = y[c->perm[k]];
+}
+
+/* The right-hand side in the interleaved order: gathered, fb_system's, scattered back. */
+static inline int fb_sun_rhs_band(fb_sun_common *c, double t, const double *u, double *udot)
+{
+  fb_sun_band_gather(c, u, c->ys);
+  if (c->sys.gsys.function(t, c->ys, c->fs, &c->sys) != GSL_SUCCESS)
+    return -1;
+  fb_sun_band_scatter(c, c->fs, udot);
+  return 0;
+}
+
 static inline int fb_sun_rhs(double t, N_Vector y, N_Vector ydot, void *user_data)
 {
   fb_sun_common *c = user_data;
+  if (c->perm != NULL)
+    return fb_sun_rhs_band(c, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
   return c->sys.gsys.function(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), &c->sys) ==
                  GSL_SUCCESS
              ? 0

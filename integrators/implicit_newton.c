@@ -138,6 +138,8 @@ static int hyb_df(const gsl_vector *x, void *p, gsl_matrix *J)
   for (size_t r = 0; r < dim; r++)
     for (size_t c = 0; c < dim; c++)
       J->data[r * dim + c] = (r == c ? 1.0 : 0.0) - ws->gh * J->data[r * dim + c];
+  ws->sys.cnt->nlsetups++; /* hybridsj QR-factors every Jacobian it asks for (GSL's
+                            * multiroots/hybridj.c; between them, rank-1 QR updates) */
   return GSL_SUCCESS;
 }
 
@@ -279,6 +281,7 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
         row[c] = (r == c ? 1.0 : 0.0) - gh * row[c];
     }
     memcpy(ws->dy, ws->res, dim * sizeof(double));
+    cnt->nlsetups++; /* one LU factorization of I - gh J per Newton iteration */
     if (solve_in_place(ws->J->data, ws->dy, dim) != 0 || !fb_all_finite(ws->dy, dim))
       return fb_err_set(err, FB_EGSL, "%s: singular Newton matrix at t=%.17g",
                         ws->bdf2 ? "bdf2" : "beuler", t1);
@@ -372,9 +375,9 @@ static const int is_euler = 0, is_bdf2 = 1;
 const fb_integrator_type fb_integrator_beuler = {
     "beuler", "implicit Euler, fixed step, Newton with the Jacobian and line search (L-stable)",
     FB_MODEL_ODE, 1, 0, 1, 1, &is_euler, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1};
 
 const fb_integrator_type fb_integrator_bdf2 = {
     "bdf2", "BDF2, fixed step (implicit Euler after each break), Newton with line search",
     FB_MODEL_ODE, 1, 0, 1, 2, &is_bdf2, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1};

@@ -21,6 +21,7 @@
 #include <arkode/arkode_arkstep.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
 
 #include "fb_integrator_int.h"
@@ -38,8 +39,8 @@ typedef struct arkode_ws {
   N_Vector yd; /* no data of its own: the dense output's y, set per call */
   SUNMatrix A;
   SUNLinearSolver LS;
-  double *fe;  /* dim: f_E, scratch of the implicit part */
-  long nni, netf, ncfn;
+  double *fe;  /* dim: f_E, scratch of the implicit part (fb_system's order) */
+  long nni, netf, ncfn, nsetups, njev;
 } arkode_ws;
 
 static const int kind_erk = ARK_ERK, kind_dirk = ARK_DIRK, kind_imex = ARK_IMEX;
@@ -63,6 +64,7 @@ static void arkode_ws_free(void *wsv)
     SUNContext_Free(&w->ctx);
   fb_system_free(&w->c.sys);
   free(w->c.dfdy);
+  fb_sun_band_free(&w->c);
   free(w);
 }
 
@@ -87,6 +89,13 @@ static void explicit_part(arkode_ws *w, double t, const double *y, double *fe)
 
 static int arkode_fe(double t, N_Vector y, N_Vector ydot, void *user_data)
 {
+  arkode_ws *w = user_data;
+  if (w->c.perm != NULL) { /* a banded plant: the solver's order is interleaved */
+    fb_sun_band_gather(&w->c, N_VGetArrayPointer(y), w->c.ys);
+    explicit_part(w, t, w->c.ys, w->fe);
+    fb_sun_band_scatter(&w->c, w->fe, N_VGetArrayPointer(ydot));
+    return 0;
+  }
   explicit_part(user_data, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
   return 0;
 }
@@ -95,6 +104,16 @@ static int arkode_fe(double t, N_Vector y, N_Vector ydot, void *user_data)
 static int arkode_fi(double t, N_Vector y, N_Vector ydot, void *user_data)
 {
   arkode_ws *w = user_data;
+  if (w->c.perm != NULL) { /* banded: f and f_E in fb_system's order, f_I interleaved */
+    fb_sun_band_gather(&w->c, N_VGetArrayPointer(y), w->c.ys);
+    if (w->c.sys.gsys.function(t, w->c.ys, w->c.fs, &w->c.sys) != GSL_SUCCESS)
+      return -1;
+    explicit_part(w, t, w->c.ys, w->fe);
+    double *fi = N_VGetArrayPointer(ydot);
+    for (size_t k = 0; k < w->c.pb->dim; k++)
+      fi[k] = w->c.fs[w->c.perm[k]] - w->fe[w->c.perm[k]];
+    return 0;
+  }
   if (fb_sun_rhs(t, y, ydot, user_data) != 0)
     return -1;
   explicit_part(w, t, N_VGetArrayPointer(y), w->fe);
@@ -152,6 +171,11 @@ static int arkode_setup(arkode_ws *w, const fb_problem *pb, const fb_int_opts *o
     f = ARKStepSetMaxStep(w->mem, o->hmax);
   if (f != 0 || w->kind == ARK_ERK)
     return f;
+  if (w->c.perm != NULL) { /* banded: ARKODE's banded difference quotients (no JacFn) */
+    w->A = SUNBandMatrix(dim, w->c.mu, w->c.ml, w->ctx);
+    w->LS = w->A != NULL ? SUNLinSol_Band(w->y, w->A, w->ctx) : NULL;
+    return w->LS == NULL ? -1 : ARKStepSetLinearSolver(w->mem, w->LS, w->A);
+  }
   w->A = SUNDenseMatrix(dim, dim, w->ctx);
   w->LS = w->A != NULL ? SUNLinSol_Dense(w->y, w->A, w->ctx) : NULL;
   if (w->LS == NULL)
@@ -172,16 +196,27 @@ static int arkode_ws_alloc(void **out, const fb_integrator_type *type, const fb_
   w->c.pb = pb;
   w->c.o = *o;
   int st = fb_system_alloc(&w->c.sys, pb, o->max_rhs);
-  /* the Jacobian's dim x dim only for the implicit tables (arkode-erk also runs a banded
-   * plant of 1e5 DOFs, docs/scenarios/chain.md, where it could not be held) */
-  if (w->kind != ARK_ERK)
+  /* the Jacobian's dim x dim only for the implicit tables on a dense plant (arkode-erk also
+   * runs a banded plant of 1e5 DOFs, docs/scenarios/chain.md, where it could not be held);
+   * the implicit ones on a banded plant: the band view and f_E's dim */
+  const int band = w->kind != ARK_ERK && pb->plant->banded;
+  if (st == FB_OK && band) {
+    st = fb_sun_band_init(&w->c, type->name, err);
+    if (st != FB_OK) {
+      arkode_ws_free(w);
+      return st;
+    }
+    w->c.dfdy = calloc(pb->dim, sizeof(double));
+    w->fe = w->c.dfdy;
+  } else if (w->kind != ARK_ERK) {
     w->c.dfdy = calloc(pb->dim * (pb->dim + 2), sizeof(double));
+  }
   if (st != FB_OK || (w->kind != ARK_ERK && w->c.dfdy == NULL) ||
       SUNContext_Create(NULL, &w->ctx) != 0) {
     arkode_ws_free(w);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  if (w->c.dfdy != NULL) {
+  if (w->c.dfdy != NULL && !band) {
     w->c.dfdt = w->c.dfdy + pb->dim * pb->dim;
     w->fe = w->c.dfdt + pb->dim;
   }
@@ -211,7 +246,10 @@ static int arkode_ws_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cn
   w->c.sys.seg_t0 = at->t > w->c.pb->plant->t0 ? at->t : -(double)INFINITY;
   w->c.have_last = 0;
   w->c.msg[0] = '\0';
-  memcpy(N_VGetArrayPointer(w->y), y, w->c.pb->dim * sizeof(double));
+  if (w->c.perm != NULL)
+    fb_sun_band_scatter(&w->c, y, N_VGetArrayPointer(w->y));
+  else
+    memcpy(N_VGetArrayPointer(w->y), y, w->c.pb->dim * sizeof(double));
   int f;
   if (w->kind == ARK_ERK)
     f = ARKStepReInit(w->mem, fb_sun_rhs, NULL, at->t, w->y);
@@ -221,21 +259,27 @@ static int arkode_ws_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cn
     f = ARKStepReInit(w->mem, arkode_fe, arkode_fi, at->t, w->y);
   if (f == 0)
     f = ARKStepSetStopTime(w->mem, at->t1);
-  w->nni = w->netf = w->ncfn = 0;
+  w->nni = w->netf = w->ncfn = w->nsetups = w->njev = 0;
   return f == 0 ? FB_OK : fb_sun_failure(&w->c, "ARKStepReInit", f, at->t, err);
 }
 
 static void arkode_count(arkode_ws *w, fb_counters *cnt)
 {
-  long nni = 0, netf = 0, ncfn = 0;
+  long nni = 0, netf = 0, ncfn = 0, nsetups = 0, njev = 0;
   ARKStepGetNumErrTestFails(w->mem, &netf);
   if (w->kind != ARK_ERK) {
     ARKStepGetNumNonlinSolvIters(w->mem, &nni);
     ARKStepGetNumNonlinSolvConvFails(w->mem, &ncfn);
+    ARKStepGetNumLinSolvSetups(w->mem, &nsetups);
   }
+  if (w->c.perm != NULL) /* the banded difference-quotient Jacobians (dense: counted by
+                          * fb_system_jac) */
+    ARKStepGetNumJacEvals(w->mem, &njev);
   cnt->ninner += (unsigned long)(nni - w->nni);
   cnt->nrejected += (unsigned long)(netf - w->netf + ncfn - w->ncfn);
-  w->nni = nni, w->netf = netf, w->ncfn = ncfn;
+  cnt->njac += (unsigned long)(njev - w->njev);
+  cnt->nlsetups += (unsigned long)(nsetups - w->nsetups);
+  w->nni = nni, w->netf = netf, w->ncfn = ncfn, w->nsetups = nsetups, w->njev = njev;
 }
 
 /* One ARKODE step (ARK_ONE_STEP), never past the segment's end t1. */
@@ -251,7 +295,10 @@ static int arkode_ws_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt
   arkode_count(w, cnt);
   if (f < 0)
     return fb_sun_failure(&w->c, "ARKODE", f, at->t, err);
-  memcpy(y, N_VGetArrayPointer(w->y), w->c.pb->dim * sizeof(double));
+  if (w->c.perm != NULL)
+    fb_sun_band_gather(&w->c, N_VGetArrayPointer(w->y), y);
+  else
+    memcpy(y, N_VGetArrayPointer(w->y), w->c.pb->dim * sizeof(double));
   at->tnew = tret;
   w->c.ta = at->t;
   w->c.tb = tret;
@@ -265,8 +312,10 @@ static int arkode_ws_dense(void *wsv, double ta, double tb, double t, double *y)
   arkode_ws *w = wsv;
   if (!w->c.have_last || ta != w->c.ta || tb != w->c.tb)
     return FB_EUNSUP;
-  N_VSetArrayPointer(y, w->yd);
+  N_VSetArrayPointer(w->c.perm != NULL ? w->c.fs : y, w->yd);
   const int f = ARKStepGetDky(w->mem, t, 0, w->yd);
+  if (f == 0 && w->c.perm != NULL)
+    fb_sun_band_gather(&w->c, w->c.fs, y);
   return f == 0 ? FB_OK : FB_EUNSUP;
 }
 
@@ -276,6 +325,7 @@ static int arkode_ws_dense(void *wsv, double ta, double tb, double t, double *y)
                                   .needs = FB_MODEL_ODE,                                  \
                                   .adaptive_ok = 1,                                       \
                                   .implicit = impl,                                       \
+                                  .counts_lsetups = impl,                                 \
                                   .order = 4,                                             \
                                   .data = &(tag),                                         \
                                   .alloc = arkode_ws_alloc,                               \

@@ -14,6 +14,7 @@
 #include <cvode/cvode.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
 
 #include "fb_integrator_int.h"
@@ -27,8 +28,8 @@ typedef struct cvode_ws {
   N_Vector yd; /* no data of its own: the dense output's y, set per call */
   SUNMatrix A;
   SUNLinearSolver LS;
-  long nni, netf, ncfn, nsetups; /* the solver's counts at the last look (ReInit zeroes them) */
-  unsigned long lsetups;         /* linear set-ups of the run (not a runs.csv column) */
+  long nni, netf, ncfn, nsetups, njev; /* the solver's counts at the last look (ReInit zeroes
+                                        * them) */
 } cvode_ws;
 
 static void cvode_ws_free(void *wsv)
@@ -50,6 +51,7 @@ static void cvode_ws_free(void *wsv)
     SUNContext_Free(&w->ctx);
   fb_system_free(&w->c.sys);
   free(w->c.dfdy);
+  fb_sun_band_free(&w->c);
   free(w);
 }
 
@@ -69,24 +71,35 @@ static int cvode_ws_alloc(void **out, const fb_integrator_type *type, const fb_p
   const sunindextype dim = (sunindextype)pb->dim;
   w->c.pb = pb;
   w->c.o = *o;
+  const int banded = pb->plant->banded;
   int st = fb_system_alloc(&w->c.sys, pb, o->max_rhs);
-  w->c.dfdy = calloc(pb->dim * (pb->dim + 1), sizeof(double));
-  if (st != FB_OK || w->c.dfdy == NULL || SUNContext_Create(NULL, &w->ctx) != 0) {
+  if (st == FB_OK && banded) { /* the band view, no dim x dim array */
+    st = fb_sun_band_init(&w->c, type->name, err);
+    if (st != FB_OK) {
+      cvode_ws_free(w);
+      return st;
+    }
+  } else if (st == FB_OK) {
+    w->c.dfdy = calloc(pb->dim * (pb->dim + 1), sizeof(double));
+    st = w->c.dfdy == NULL ? FB_ENOMEM : FB_OK;
+  }
+  if (st != FB_OK || SUNContext_Create(NULL, &w->ctx) != 0) {
     cvode_ws_free(w);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
-  w->c.dfdt = w->c.dfdy + pb->dim * pb->dim;
+  if (!banded)
+    w->c.dfdt = w->c.dfdy + pb->dim * pb->dim;
   const int lmm = type->data != NULL ? CV_ADAMS : CV_BDF;
   w->y = N_VNew_Serial(dim, w->ctx);
   w->yd = N_VNewEmpty_Serial(dim, w->ctx);
-  w->A = SUNDenseMatrix(dim, dim, w->ctx);
+  w->A = banded ? SUNBandMatrix(dim, w->c.mu, w->c.ml, w->ctx) : SUNDenseMatrix(dim, dim, w->ctx);
   w->mem = CVodeCreate(lmm, w->ctx);
   if (w->y == NULL || w->yd == NULL || w->A == NULL || w->mem == NULL) {
     cvode_ws_free(w);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   N_VConst(0.0, w->y);
-  w->LS = SUNLinSol_Dense(w->y, w->A, w->ctx);
+  w->LS = banded ? SUNLinSol_Band(w->y, w->A, w->ctx) : SUNLinSol_Dense(w->y, w->A, w->ctx);
   int f = w->LS == NULL ? -1 : CVodeInit(w->mem, fb_sun_rhs, pb->plant->t0, w->y);
   if (f == 0)
     f = CVodeSetUserData(w->mem, &w->c);
@@ -96,7 +109,7 @@ static int cvode_ws_alloc(void **out, const fb_integrator_type *type, const fb_p
     f = CVodeSStolerances(w->mem, fb_sun_tol(o->rtol), fb_sun_tol(o->atol));
   if (f == 0)
     f = CVodeSetLinearSolver(w->mem, w->LS, w->A);
-  if (f == 0)
+  if (f == 0 && !banded) /* banded: CVODE's banded difference quotients (no JacFn) */
     f = CVodeSetJacFn(w->mem, cvode_jac);
   if (f == 0 && isfinite(o->hmax) && o->hmax > 0)
     f = CVodeSetMaxStep(w->mem, o->hmax);
@@ -118,26 +131,34 @@ static int cvode_ws_reset(void *wsv, fb_step_at *at, double *y, fb_counters *cnt
   w->c.sys.seg_t0 = at->t > w->c.pb->plant->t0 ? at->t : -(double)INFINITY;
   w->c.have_last = 0;
   w->c.msg[0] = '\0';
-  memcpy(N_VGetArrayPointer(w->y), y, w->c.pb->dim * sizeof(double));
+  if (w->c.perm != NULL)
+    fb_sun_band_scatter(&w->c, y, N_VGetArrayPointer(w->y));
+  else
+    memcpy(N_VGetArrayPointer(w->y), y, w->c.pb->dim * sizeof(double));
   int f = CVodeReInit(w->mem, at->t, w->y);
   if (f == 0)
     f = CVodeSetStopTime(w->mem, at->t1);
-  w->nni = w->netf = w->ncfn = w->nsetups = 0;
+  w->nni = w->netf = w->ncfn = w->nsetups = w->njev = 0;
   return f == 0 ? FB_OK : fb_sun_failure(&w->c, "CVodeReInit", f, at->t, err);
 }
 
 /* The solver's counts since the last look into the run's counters. */
 static void cvode_count(cvode_ws *w, fb_counters *cnt)
 {
-  long nni = 0, netf = 0, ncfn = 0, nsetups = 0;
+  long nni = 0, netf = 0, ncfn = 0, nsetups = 0, njev = 0;
   CVodeGetNumNonlinSolvIters(w->mem, &nni);
   CVodeGetNumErrTestFails(w->mem, &netf);
   CVodeGetNumNonlinSolvConvFails(w->mem, &ncfn);
   CVodeGetNumLinSolvSetups(w->mem, &nsetups);
   cnt->ninner += (unsigned long)(nni - w->nni);
   cnt->nrejected += (unsigned long)(netf - w->netf + ncfn - w->ncfn);
-  w->lsetups += (unsigned long)(nsetups - w->nsetups);
-  w->nni = nni, w->netf = netf, w->ncfn = ncfn, w->nsetups = nsetups;
+  cnt->nlsetups += (unsigned long)(nsetups - w->nsetups);
+  if (w->c.perm != NULL) { /* the banded difference-quotient Jacobians (dense: fb_system_jac
+                            * counts its own) */
+    CVodeGetNumJacEvals(w->mem, &njev);
+    cnt->njac += (unsigned long)(njev - w->njev);
+  }
+  w->nni = nni, w->netf = netf, w->ncfn = ncfn, w->nsetups = nsetups, w->njev = njev;
 }
 
 /* One CVODE step (CV_ONE_STEP), never past the segment's end t1. */
@@ -152,7 +173,10 @@ static int cvode_ws_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt,
   cvode_count(w, cnt);
   if (f < 0)
     return fb_sun_failure(&w->c, "CVODE", f, at->t, err);
-  memcpy(y, N_VGetArrayPointer(w->y), w->c.pb->dim * sizeof(double));
+  if (w->c.perm != NULL)
+    fb_sun_band_gather(&w->c, N_VGetArrayPointer(w->y), y);
+  else
+    memcpy(y, N_VGetArrayPointer(w->y), w->c.pb->dim * sizeof(double));
   at->tnew = tret;
   w->c.ta = at->t;
   w->c.tb = tret;
@@ -166,8 +190,10 @@ static int cvode_ws_dense(void *wsv, double ta, double tb, double t, double *y)
   cvode_ws *w = wsv;
   if (!w->c.have_last || ta != w->c.ta || tb != w->c.tb)
     return FB_EUNSUP;
-  N_VSetArrayPointer(y, w->yd);
+  N_VSetArrayPointer(w->c.perm != NULL ? w->c.fs : y, w->yd);
   const int f = CVodeGetDky(w->mem, t, 0, w->yd);
+  if (f == 0 && w->c.perm != NULL)
+    fb_sun_band_gather(&w->c, w->c.fs, y);
   return f == 0 ? FB_OK : FB_EUNSUP;
 }
 
@@ -179,6 +205,7 @@ const fb_integrator_type fb_integrator_cvode_bdf = {
     .needs = FB_MODEL_ODE,
     .adaptive_ok = 1,
     .implicit = 1,
+    .counts_lsetups = 1,
     .order = 5,
     .alloc = cvode_ws_alloc,
     .free = cvode_ws_free,
@@ -193,6 +220,7 @@ const fb_integrator_type fb_integrator_cvode_adams = {
     .needs = FB_MODEL_ODE,
     .adaptive_ok = 1,
     .implicit = 1,
+    .counts_lsetups = 1,
     .order = 12,
     .data = &adams_tag,
     .alloc = cvode_ws_alloc,

@@ -384,7 +384,7 @@ static fb_journal_rec sample_rec(size_t index, const char *msg)
   r.status = msg[0] ? FB_EGSL : FB_OK;
   r.ref_kind = (int)(index % 3);
   r.t_reached = 1.0 / 3.0;
-  r.cnt = (fb_counters){1, 2, 3, 4, 5, 6, 18446744073709551615UL};
+  r.cnt = (fb_counters){1, 2, 3, 4, 5, 6, 18446744073709551615UL, 7};
   for (size_t i = 0; i < FB_NMETRICS; i++)
     r.metrics[i] = i % 3 == 0 ? (double)NAN : i % 3 == 1 ? 1e-300 * (double)i : -(double)INFINITY;
   r.wall_s = 0.1;

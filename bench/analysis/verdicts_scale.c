@@ -110,7 +110,9 @@ int vd_judge_scale(fb_vtable *v, const vrun *R, size_t n)
              chain ? "" : " DOFs");
     /* the frame's rows all run under `contact`: their treatment (tag) goes in the key */
     vkey key = {hi->model, hi->integrator, "scale", "", hi->h};
-    if (chain)
+    if (chain && isnan(hi->h)) /* an adaptive treatment (cvode-bdf): its tolerance */
+      snprintf(key.step, sizeof key.step, "tol=%g", hi->atol);
+    else if (chain)
       snprintf(key.step, sizeof key.step, "h=%g", hi->h);
     else
       snprintf(key.step, sizeof key.step, "h=%g, %s", hi->h, hi->tag);

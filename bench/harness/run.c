@@ -251,8 +251,18 @@ static int case_normals(fb_case *c, fb_err *err)
   return FB_OK;
 }
 
+/* fb_plant_banded_ok's ode_kind of integrator it with model mt: a generic ODE stepper with
+ * a model that needs no applied-force split, explicit or implicit; 0 for any other pair. */
+static int banded_ode_kind(const fb_integrator_type *it, const fb_model_type *mt)
+{
+  if (it->needs != FB_MODEL_ODE || (mt->caps & FB_MODEL_NEEDS_FAPP))
+    return 0;
+  return it->implicit ? FB_BANDED_ODE_IMPLICIT : FB_BANDED_ODE_EXPLICIT;
+}
+
 /* A banded plant (docs/scenarios/chain.md) runs only with the pairs that never read the
- * dense store: the table in core/fb_plant.c, and the explicit generic ODE steppers; with
+ * dense store: the table in core/fb_plant.c, the explicit generic ODE steppers, and the
+ * implicit ones with a band linear solver (SUNDIALS'; docs/integrators/sundials.md); with
  * normals, under the contact scheme with a treatment of the banded-normal table (it steps
  * the plant itself on the band store and the contact rows). */
 static int case_banded(const fb_case *c, fb_err *err)
@@ -268,10 +278,7 @@ static int case_banded(const fb_case *c, fb_err *err)
                         "that do",
                         pl->normal[k].type != NULL ? pl->normal[k].type->name : "(none)",
                         c->integ->name, c->sc.type->name, pl->n);
-  if (pl->nn == 0 &&
-      !fb_plant_banded_ok(mt->name, c->integ->name,
-                          c->integ->needs == FB_MODEL_ODE && !c->integ->implicit &&
-                              !(mt->caps & FB_MODEL_NEEDS_FAPP)))
+  if (pl->nn == 0 && !fb_plant_banded_ok(mt->name, c->integ->name, banded_ode_kind(c->integ, mt)))
     return fb_err_set(err, FB_EUNSUP,
                       "integrator %s of model %s does not run a banded plant (scenario %s, n = "
                       "%zu): it needs the dense matrices; docs/scenarios/chain.md lists the pairs "

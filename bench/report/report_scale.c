@@ -121,7 +121,11 @@ int plot_scale(report *rp, fb_err *err)
   for (size_t k = 0; fb_plant_banded_pair(k, &pm, &pi); k++)
     sb_printf(&p->reading, " %s/%s,", pm, pi);
   sb_puts(&p->reading, " and every explicit ODE stepper with a model that needs no applied-force "
-          "split; with normals, under the normal treatments");
+          "split");
+  const char *bi; /* the implicit ODE steppers with a band linear solver (SUNDIALS) */
+  for (size_t k = 0; fb_plant_banded_ode_implicit(k, &bi); k++)
+    sb_printf(&p->reading, "%s%s", k ? ", " : ", and in a build with SUNDIALS with them ", bi);
+  sb_puts(&p->reading, "; with normals, under the normal treatments");
   const char *pn;
   for (size_t k = 0; fb_plant_banded_normal(k, &pn); k++)
     sb_printf(&p->reading, " %s", pn);

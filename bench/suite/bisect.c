@@ -79,6 +79,7 @@ static void totals_add(fb_run_result *sum, const fb_run_result *r)
   sum->cnt.nevents += r->cnt.nevents;
   sum->cnt.ninner += r->cnt.ninner;
   sum->cnt.nswitch += r->cnt.nswitch;
+  sum->cnt.nlsetups += r->cnt.nlsetups;
   sum->wall_s += r->wall_s;
   sum->cpu_s += r->cpu_s;
 }

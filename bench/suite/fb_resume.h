@@ -13,7 +13,7 @@
  *     <nparts> <rev> <crc>
  *   R <item> <crc>                     zero or more, right after the header
  *   J <index> <sum> <status> <ref> <t_reached> <h> <value> <nsteps> <nrejected> <nfe> <njac>
- *     <nevents> <ninner> <nswitch> <metric 1> ... <metric FB_NMETRICS> <wall_s> <cpu_s>
+ *     <nevents> <ninner> <nswitch> <nlsetups> <metric 1> ... <metric FB_NMETRICS> <wall_s> <cpu_s>
  *     <message> <crc>
  *
  * The R lines say how the table was made, so that `--resume DIR` alone can make it again
@@ -50,7 +50,7 @@
 #include "fb_status.h"
 
 #define FB_JOURNAL_NAME "journal"
-#define FB_JOURNAL_VERSION 3 /* 2: the R lines; 3: the row's h and sweep value */
+#define FB_JOURNAL_VERSION 4 /* 2: the R lines; 3: the row's h and sweep value; 4: nlsetups */
 #define FB_JOURNAL_LINE_MAX 8192            /* longer lines are invalid */
 #define FB_JOURNAL_FILE_MAX (256UL << 20)   /* larger journals are refused */
 #define FB_HASH64_INIT 0xcbf29ce484222325ULL /* FNV-1a offset basis */

@@ -29,7 +29,7 @@
 
 #define HEAD_MAGIC "fricbench-journal"
 #define NTOK_HEAD 12
-#define NTOK_REC (15 + FB_NMETRICS + 4)
+#define NTOK_REC (16 + FB_NMETRICS + 4)
 #define NTOK_MAX 64
 
 uint64_t fb_hash64(uint64_t h, const void *p, size_t n)
@@ -132,8 +132,8 @@ size_t fb_journal_format_rec(const fb_journal_rec *r, uint64_t sum, char *buf, s
   lb_num(&b, r->t_reached);
   lb_num(&b, r->h);
   lb_num(&b, r->value);
-  lb_printf(&b, " %lu %lu %lu %lu %lu %lu %lu", c->nsteps, c->nrejected, c->nfe, c->njac,
-            c->nevents, c->ninner, c->nswitch);
+  lb_printf(&b, " %lu %lu %lu %lu %lu %lu %lu %lu", c->nsteps, c->nrejected, c->nfe, c->njac,
+            c->nevents, c->ninner, c->nswitch, c->nlsetups);
   for (size_t i = 0; i < FB_NMETRICS; i++)
     lb_num(&b, r->metrics[i]);
   lb_num(&b, r->wall_s);
@@ -296,8 +296,9 @@ int fb_journal_parse_head(const char *line, size_t len, fb_journal_head *h)
   fb_journal_head v;
   memset(&v, 0, sizeof v);
   unsigned long version, njobs, quick, samples, part, nparts;
-  /* versions 1 (no R lines) and 2 (no h and value in J lines): their headers are still
-   * read, so that resume refuses them by their sum, which names their revision */
+  /* versions 1 (no R lines), 2 (no h and value in J lines) and 3 (no nlsetups): their
+   * headers are still read, so that resume refuses them by their sum, which names their
+   * revision */
   if (!tok_is(t[0], HEAD_MAGIC) || !tok_ulong(t[1], &version) || version < 1 ||
       version > FB_JOURNAL_VERSION ||
       !tok_hex64(t[2], &v.sum) || !tok_ulong(t[3], &njobs) || njobs > 100000000UL ||
@@ -337,10 +338,10 @@ int fb_journal_parse_rec(const char *line, size_t len, uint64_t sum, size_t njob
   /* a status of the table, and one a finished job can have */
   if (strcmp(fb_status_name(v.status), "unknown") == 0 || v.status == FB_EINTR)
     return FB_EINVAL;
-  unsigned long *cnt[7] = {&v.cnt.nsteps, &v.cnt.nrejected, &v.cnt.nfe, &v.cnt.njac,
-                           &v.cnt.nevents, &v.cnt.ninner, &v.cnt.nswitch};
+  unsigned long *cnt[8] = {&v.cnt.nsteps, &v.cnt.nrejected, &v.cnt.nfe,    &v.cnt.njac,
+                           &v.cnt.nevents, &v.cnt.ninner,    &v.cnt.nswitch, &v.cnt.nlsetups};
   size_t k = 8;
-  for (size_t i = 0; i < 7; i++)
+  for (size_t i = 0; i < 8; i++)
     if (!tok_ulong(t[k++], cnt[i]))
       return FB_EINVAL;
   for (size_t i = 0; i < FB_NMETRICS; i++)

@@ -138,6 +138,8 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err);
 int write_orders(const suite *S, const char *path, fb_err *err);
 int write_runs(const suite *S, const char *path, fb_err *err);
+/* runs.csv's nlsetups cell of a run of integrator it with counters c (suite_write.c). */
+void fb_lsetups_cell(FILE *fp, const fb_integrator_type *it, const fb_counters *c);
 /* runs.csv's header and the rows of early plot key `key` as write_runs writes them, into
  * a malloc'ed *text of *len bytes: 0, or -1 (out of memory). */
 int runs_text_of_key(const suite *S, size_t key, char **text, size_t *len);

@@ -17,10 +17,23 @@ static void csv_num(FILE *fp, double v)
     fprintf(fp, ",%.10g", v);
 }
 
+/* runs.csv's nlsetups cell: the count of a stepper that counts its linear solver set-ups
+ * (SUNDIALS' implicit ones, beuler, bdf2), 0 for a generic explicit ODE stepper (it solves no
+ * linear system), empty otherwise (GSL's implicit steppers factor inside GSL, unseen; the
+ * model-owned schemes do not count). */
+void fb_lsetups_cell(FILE *fp, const fb_integrator_type *it, const fb_counters *c)
+{
+  if (it->counts_lsetups)
+    fprintf(fp, "%lu", c->nlsetups);
+  else if (it->needs == FB_MODEL_ODE && !it->implicit)
+    fputc('0', fp);
+}
+
 const char *const fb_runs_columns[] = {
     "run_id", "group", "tag", "scenario", "model", "integrator", "mode", "h", "atol", "rtol",
     "sweep", "sweep_value", "scenario_params", "model_params", "ref", "status", "message",
-    "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", NULL};
+    "t_reached", "nsteps", "nrejected", "nfe", "njac", "nevents", "ninner", "nswitch", "nlsetups",
+    NULL};
 
 /* The consistency check of a fixed-step run (docs/design.md §6): its discretization error
  * must stay below the scenario's scale, must not grow as the step shrinks (more than
@@ -135,8 +148,10 @@ static void runs_csv(const suite *S, FILE *fp, size_t key)
     fb_csv_field(fp, msg);
     const fb_counters *c = &jb->res.cnt;
     csv_num(fp, ready ? jb->res.t_reached : (double)NAN);
-    fprintf(fp, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu", c->nsteps, c->nrejected, c->nfe, c->njac,
+    fprintf(fp, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu,", c->nsteps, c->nrejected, c->nfe, c->njac,
             c->nevents, c->ninner, c->nswitch);
+    if (ready)
+      fb_lsetups_cell(fp, jb->cs.integ, c);
     double mv[FB_NMETRICS];
     fb_metrics_to_array(&jb->m, mv);
     for (size_t i = 0; i < FB_NMETRICS; i++)

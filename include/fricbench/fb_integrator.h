@@ -38,6 +38,8 @@ typedef struct fb_counters {
   unsigned long nevents;   /* events located */
   unsigned long ninner;    /* inner iterations: Uzawa, Newton, root bracketing */
   unsigned long nswitch;   /* mode switches (hybrid models) */
+  unsigned long nlsetups;  /* linear solver set-ups (iteration-matrix factorizations) of the
+                              steppers that count them (fb_integrator_type.counts_lsetups) */
 } fb_counters;
 
 typedef struct fb_int_opts {
@@ -194,6 +196,10 @@ typedef struct fb_integrator_type {
    * Called by the observer, between steps; may evaluate the RHS (counted in the run's
    * counters).  FB_EUNSUP when the last accepted step is not [ta, tb]. */
   int (*dense)(void *ws, double ta, double tb, double t, double *y);
+  /* 1: the stepper counts its linear solver set-ups in fb_counters.nlsetups (SUNDIALS'
+   * implicit ones, beuler, bdf2); 0: it does not (runs.csv's nlsetups is then empty for an implicit or
+   * model-owned scheme, 0 for a generic explicit ODE stepper, which solves no system) */
+  int counts_lsetups;
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */
