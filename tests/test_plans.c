@@ -498,3 +498,25 @@ Test(plans, many_sections_check_in_linear_time, .timeout = 60)
   cr_assert_eq(fbt_cli(args, out, sizeof out, err, sizeof err), 0, "%s", err);
   fbt_rmdir(dir);
 }
+
+/* Before: the convergence group ran kbe-relay on glowinski-2dof, whose mass matrix
+ * [[2, 1], [1, 2]] couples the DOFs, and all 8 rungs failed with kbe-relay's refusal of a
+ * non-diagonal M (a per-DOF relay).  Now no convergence ladder is one its scheme refuses:
+ * kbe-relay keeps its ladders on the scenarios with a diagonal M (stick-slip). */
+Test(plans, no_ladder_its_scheme_refuses)
+{
+  fb_table t;
+  cr_assert_eq(fb_table_default(&t), FB_OK);
+  int relay_ladders = 0;
+  for (size_t i = 0; i < t.n; i++) {
+    const fb_experiment *x = &t.e[i];
+    if (strcmp(x->group, "convergence") != 0 || x->integrator == NULL ||
+        strcmp(x->integrator, "kbe-relay") != 0)
+      continue;
+    relay_ladders++;
+    cr_expect(strcmp(x->scenario, "glowinski-2dof") != 0,
+              "kbe-relay ladder on glowinski-2dof (coupled M: refused at every rung)");
+  }
+  cr_expect(relay_ladders > 0, "kbe-relay lost its ladders on the diagonal-M scenarios");
+  fb_table_free(&t);
+}
