@@ -326,6 +326,7 @@ static void contact_groups(builder *b)
  * laws (moreau-jean solves the friction itself); trajectories on a 1 ms grid. */
 #define CONVEYOR_MODEL "kikuuwe"
 #define CONVEYOR_SAMPLES 3001
+#define CONVEYOR_CCP_TOL "normal.tol=1e-9"
 static void conveyor_group(builder *b)
 {
   const fb_model_type *m = fb_model_find(CONVEYOR_MODEL);
@@ -364,6 +365,12 @@ static void conveyor_group(builder *b)
         x->sets[k++] = nv->set;
       if (variants[v].set != NULL)
         x->sets[k++] = variants[v].set;
+      /* ccp: in the pinned state 6 impulses act on 4 DOFs, so they are not unique and
+       * APGD's residual stalls at 1e-12 .. 1e-10 of the impulse, above its default stop
+       * 1e-12 (every run failed at t = 0.47 .. 0.85 s); 1e-9 is a few 1e-12 m/s of
+       * velocity (docs/failures.md) */
+      if (strcmp(nv->normal, "ccp") == 0)
+        x->sets[k++] = CONVEYOR_CCP_TOL;
     }
   }
 }
