@@ -6,6 +6,7 @@
 #include "fb_engine.h"
 
 #include "fb_csv.h"
+#include "fb_plant_int.h"
 
 static void csv_num(FILE *fp, double v)
 {
@@ -69,6 +70,37 @@ static int job_suspect(const suite *S, size_t k, char *why, size_t len)
   return 0;
 }
 
+/* The note of an unstable or failed run its model's suite data expects (fb_run_expected_why):
+ * "; expected: <why>: h = X s is R x the element's time constant sqrt(m/K) = T s (K = ...)",
+ * the numbers from the run's resolved stiffness and the mass at its first contact; "" when
+ * not expected (docs/failures.md). */
+static void expected_note(const job *jb, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  const char *why = jb->ready ? fb_run_expected_why(jb->exp->model, jb->cs.integ->name) : NULL;
+  if (why == NULL)
+    return;
+  const int n = snprintf(buf, len, "; expected: %s", why);
+  const fb_model_type *mt = jb->cs.md.type;
+  const fb_plant *pl = &jb->cs.sc.plant;
+  const double h = jb->cs.opts.h;
+  const fb_param_desc *d =
+      mt->stiffness_param != NULL ? fb_params_find(mt->params, mt->stiffness_param) : NULL;
+  if (d == NULL || !(h > 0) || pl->nc == 0 || jb->cs.md.nc == 0 || n < 0 || (size_t)n >= len)
+    return;
+  /* two time scales of the element: its oscillation with the body, and the relaxation of
+   * a bristle's deflection in slip at the velocity scale (LuGre's z-rate K |v| / S,
+   * docs/design.md §3 M4), the shorter one for the bristle laws */
+  const double K = fb_param_get(d, fb_model_cparams(&jb->cs.md, 0)),
+               m = fb_plant_contact_mass(pl, 0), tau = sqrt(m / K),
+               Fs = fb_plant_contact_Fs(pl, 0), tslip = Fs / (K * pl->v_scale);
+  if (isfinite(tau) && tau > 0 && isfinite(tslip) && tslip > 0)
+    snprintf(buf + n, len - (size_t)n, ": h = %.3g s is %.3g x the element's period "
+             "sqrt(m/K) = %.3g s and %.3g x its slip relaxation Fs/(K v_scale) = %.3g s "
+             "(%s = %.3g N/m, m = %.3g kg, Fs = %.3g N)", h, h / tau, tau, h / tslip, tslip,
+             mt->stiffness_param, K, m, Fs);
+}
+
 static const char *status_text(const suite *S, size_t k)
 {
   const job *jb = &S->jobs[k];
@@ -123,13 +155,20 @@ static void runs_csv(const suite *S, FILE *fp, size_t key)
     const int rk = job_ref_kind(S, jb); /* the journal's for a resumed job */
     fprintf(fp, ",%s,%s,", rk == FB_REF_EXACT ? "exact" : rk == FB_REF_EVENT ? "event" : "none",
             status_text(S, k));
-    char msg[FB_ERR_LEN + 16];
+    char msg[FB_ERR_LEN + 416]; /* the message and an expected failure's note */
     if (jb->ready && jb->status == FB_OK && fb_run_unstable(jb->status, &jb->m, msg, sizeof msg))
       ; /* the instability's reason */
     else if (jb->status == FB_OK && !job_suspect(S, k, msg, sizeof msg))
       msg[0] = '\0';
     else if (jb->status != FB_OK)
       snprintf(msg, sizeof msg, "%s", jb->message);
+    const char *stt = status_text(S, k);
+    if (strcmp(stt, "unstable") == 0 || strcmp(stt, "failed") == 0) {
+      char note[400];
+      expected_note(jb, note, sizeof note);
+      const size_t ml = strlen(msg);
+      snprintf(msg + ml, sizeof msg - ml, "%s", note);
+    }
     fb_csv_field(fp, msg);
     const fb_counters *c = &jb->res.cnt;
     csv_num(fp, ready ? jb->res.t_reached : (double)NAN);
