@@ -602,7 +602,9 @@ int fb_run_unstable(int status, const fb_metrics *m, char *why, size_t len)
   }
   if (status == FB_OK && m->instability > 1.0) {
     snprintf(why, len, "unstable: discretization error or energy %.3g x its bound "
-             "(docs/design.md §10.2)", m->instability);
+             "(docs/design.md §10.2): E_disc(x) %.3g m against the model's own converged "
+             "solution's size %.3g m, largest energy %.3g J against the reference's %.3g J",
+             m->instability, m->disc_x_l2, m->own_x_l2, m->energy_max, m->energy_ref_max);
     return 1;
   }
   return 0;

@@ -23,7 +23,8 @@ const char *const fb_runs_columns[] = {
 
 /* The consistency check of a fixed-step run (docs/design.md §6): its discretization error
  * must stay below the scenario's scale, must not grow as the step shrinks (more than
- * FB_SUSPECT_GROWTH x the error of a coarser step of its ladder, above round-off), and
+ * FB_SUSPECT_GROWTH x the largest error of the coarser steps of its ladder, above
+ * round-off), and
  * must shrink: not keep half of it at a step 8x finer while above 1% of the scale.  A run
  * failing it is `suspect`: never drawn, fitted or scored as ok.  1 with why[] set. */
 #define FB_SUSPECT_GROWTH 10.0
@@ -47,6 +48,7 @@ static int job_suspect(const suite *S, size_t k, char *why, size_t len)
   }
   if (jb->exp->sweep != FB_SWEEP_H || e <= 1e-10 * scale)
     return 0;
+  const job *cmax = NULL; /* the coarser rung with the largest error */
   for (size_t j = 0; j < S->njobs; j++) {
     const job *c = &S->jobs[j];
     /* a rung not finished yet (an interrupted suite's runs.csv, another part's run) has
@@ -61,11 +63,19 @@ static int job_suspect(const suite *S, size_t k, char *why, size_t len)
                "not shrink with h", e, jb->value, c->m.disc_x_l2, c->value);
       return 1;
     }
-    if (e > FB_SUSPECT_GROWTH * c->m.disc_x_l2) {
-      snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at the coarser h=%g "
-               "(grows as h shrinks)", e, jb->value, c->m.disc_x_l2, c->value);
-      return 1;
-    }
+    if (cmax == NULL || c->m.disc_x_l2 > cmax->m.disc_x_l2)
+      cmax = c;
+  }
+  /* grows: against the largest error of the coarser rungs, not any one of them.  On a
+   * nonsmooth problem a rung whose step happens to place a switch well cancels its error
+   * (kikuuwe/rk4 on inclined-block: 3.3e-9, 8.5e-11, 9.7e-10 at h = 2.6e-4, 1.5e-4, 9e-5 on
+   * a trend of order 2); the next rung, on the trend, was 10x that lucky one and "grew"
+   * (docs/failures.md) */
+  if (cmax != NULL && e > FB_SUSPECT_GROWTH * cmax->m.disc_x_l2) {
+    snprintf(why, len, "suspect: discretization error %.3g at h=%g, %.3g at the coarser h=%g "
+             "(the largest of the coarser steps': grows as h shrinks)", e, jb->value,
+             cmax->m.disc_x_l2, cmax->value);
+    return 1;
   }
   return 0;
 }
@@ -163,6 +173,15 @@ static void runs_csv(const suite *S, FILE *fp, size_t key)
     else if (jb->status != FB_OK)
       snprintf(msg, sizeof msg, "%s", jb->message);
     const char *stt = status_text(S, k);
+    if (strcmp(stt, "budget") == 0 && jb->ready && jb->res.cnt.nsteps > 0) {
+      /* the budget's physics: how short the steps became (an error control resolving
+       * every switch of a discontinuous law, or a stiff one under an explicit stepper) */
+      const double t0 = jb->cs.sc.plant.t0, tr = jb->res.t_reached;
+      const size_t ml = strlen(msg);
+      snprintf(msg + ml, sizeof msg - ml, ": mean accepted step %.3g s over [%g, %.4g] s "
+               "(%.3g of the span T - t0)", (tr - t0) / (double)jb->res.cnt.nsteps, t0, tr,
+               (tr - t0) / (double)jb->res.cnt.nsteps / (jb->cs.sc.plant.T - t0));
+    }
     if (strcmp(stt, "unstable") == 0 || strcmp(stt, "failed") == 0) {
       char note[400];
       expected_note(jb, note, sizeof note);
