@@ -764,6 +764,10 @@ static int cws_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
     if (c->fail == FB_BUDGET)
       return fb_err_set(err, FB_BUDGET, "contact: RHS budget of %lu evaluations exhausted at "
                         "t=%.17g", c->o.max_rhs, t0);
+    if (s == GSL_FAILURE && !c->fail) /* evolve's step fell below round-off of t */
+      return fb_err_set(err, FB_EGSL, "contact: the explicit inner stepper's step shrank to "
+                        "%.3g s, below round-off of t, at t=%g: the force laws are too stiff "
+                        "there for an explicit stepper (docs/failures.md)", c->h, t0);
     return fb_err_set(err, c->fail ? c->fail : FB_EGSL, "contact: gsl error %d at t=%g", s, t0);
   }
   c->step_t0 = t0;

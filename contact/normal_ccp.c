@@ -225,8 +225,10 @@ static void ccp_grad(const ccpw *W, const double *x, double *out)
 }
 
 /* APGD on the QP (the file's header); W->g holds the warm start and receives gamma.
- * Returns 1 when the stop was met; iterations into *it. */
-static int ccp_apgd(ccpw *W, size_t nn, double h, const ccp_n_params *p, unsigned long *it)
+ * Returns 1 when the stop was met; iterations into *it, the last residual and the stop's
+ * bound into res_lim[0], res_lim[1]. */
+static int ccp_apgd(ccpw *W, size_t nn, double h, const ccp_n_params *p, unsigned long *it,
+                    double *res_lim)
 {
   const size_t m = W->m;
   const double L = W->L;
@@ -245,7 +247,9 @@ static int ccp_apgd(ccpw *W, size_t nn, double h, const ccp_n_params *p, unsigne
       res = fmax(res, fabs(W->gn[c] - W->g[c]));
       gmax = fmax(gmax, fabs(W->g[c]));
     }
-    if (res <= p->tol * fmax(gmax, h * W->scale))
+    res_lim[0] = res;
+    res_lim[1] = p->tol * fmax(gmax, h * W->scale);
+    if (res <= res_lim[1])
       return 1;
     ++*it;
     /* the step from the extrapolated point y */
@@ -318,12 +322,22 @@ static int ccpw_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_e
     W->r[c] = v[j] - u1;
   }
   unsigned long it = 0;
-  const int conv = ccp_apgd(W, nn, h, p, &it);
+  double res_lim[2] = {0.0, 0.0};
+  const int conv = ccp_apgd(W, nn, h, p, &it, res_lim);
   cnt->ninner += it;
   if (!conv) {
     memcpy(v, W->v0, n * sizeof(double));
     at->keep = 1;
     at->tnew = t0;
+    /* more impulses than DOFs: N = D^T M^-1 D is singular, the impulses of the statically
+     * indeterminate contact set are not unique and APGD's residual stalls on their flat
+     * face (conveyor-wall's pinned state: 6 impulses on 4 DOFs; docs/failures.md) */
+    if (m > n)
+      return fb_err_set(err, FB_ESOLVE, "ccp: APGD stalled at residual %.3g N s, above the "
+                        "stop %.3g N s (tol), after %lu iterations at t=%g: %zu impulses on %zu "
+                        "DOFs, so N = D^T M^-1 D is singular and the impulses are not unique "
+                        "(try normal.tol=1e-9 or a larger normal.max_it)",
+                        res_lim[0], res_lim[1], it, t0, m, n);
     return fb_err_set(err, FB_ESOLVE, "ccp: APGD did not converge in %lu iterations at t=%g "
                       "(try a larger normal.max_it or normal.tol)", it, t0);
   }

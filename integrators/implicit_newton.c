@@ -238,30 +238,13 @@ static int rhs_failure(newton_ws *ws, double t, fb_err *err)
                     "model %s failed at t=%.17g", ws->pb->model->type->name, t);
 }
 
-static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
-                       fb_err *err)
+/* Damped Newton on y - base - gh f(t1, y) = 0 from y (updated in place): *conv_out 1 when
+ * the residual reached round-off of its terms, *rn_out the last relative residual.
+ * Returns FB_OK, or the RHS's or the linear solve's failure. */
+static int newton_solve(newton_ws *ws, double t1, double gh, double *y, fb_counters *cnt,
+                        fb_err *err, int *conv_out, double *rn_out)
 {
-  newton_ws *ws = ctx;
   const size_t dim = ws->dim;
-  const double T = ws->pb->plant->T, t1 = at->tnew, h = at->dt;
-  ws->sys.cnt = cnt;
-  ws->sys.stop = FB_OK;
-  ws->sys.seg_t0 = at->tseg > ws->pb->plant->t0 ? at->tseg : -(double)INFINITY;
-  ws->sys.seg_t1 = at->t1 < T ? at->t1 : (double)INFINITY;
-  /* Implicit Euler, or BDF2 when the previous step lies in this segment. */
-  const int two = ws->bdf2 && ws->hprev > 0.0 && ws->seg == at->seg && at->t > at->tseg;
-  double gamma = 1.0;
-  if (two) {
-    const double w = h / ws->hprev, d = 1.0 + 2.0 * w;
-    gamma = (1.0 + w) / d;
-    for (size_t i = 0; i < dim; i++)
-      ws->base[i] = (1.0 + w) * (1.0 + w) / d * y[i] - w * w / d * ws->yprev[i];
-  } else {
-    memcpy(ws->base, y, dim * sizeof(double));
-  }
-  memcpy(ws->y0, y, dim * sizeof(double));
-  const double gh = gamma * h;
-  /* Newton from y_n; converged when the residual is at round-off of its terms. */
   int st = residual(ws, t1, gh, y, ws->res);
   if (st != GSL_SUCCESS)
     return rhs_failure(ws, t1, err);
@@ -270,6 +253,8 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
   weigh(ws, y, gh);
   double rn = res_norm(ws, ws->res);
   int converged = rn <= RES_DONE;
+  *rn_out = rn;
+  *conv_out = converged;
   for (int it = 0; it < NEWTON_MAX_ITER && !converged; it++) {
     cnt->ninner++;
     if (fb_system_jac(t1, y, ws->J->data, ws->dfdt, &ws->sys) != GSL_SUCCESS)
@@ -314,6 +299,68 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
     rn = rn_try;
     converged = rn <= RES_DONE;
   }
+  *rn_out = rn;
+  *conv_out = converged;
+  return FB_OK;
+}
+
+/* The last resort: continuation in the step.  The same equation with gh scaled by k/K,
+ * k = 1..K, each solved by damped Newton from the previous solution (gh -> 0: the solution
+ * is base), for K = 4, 16, ..., 4096 (elastoplastic on glowinski-tp2 at h = 9.1e-3 needs
+ * the finest).  A step that breaks loose from stick (every |v_r| near 0, the
+ * kink of |v_r| and a bristle's z-rate sigma0 |v_r| / S) starts Newton from y_n on the wrong
+ * side of the kink; the path from base stays on the side of the solution.  Only runs when
+ * Newton and the hybrid method both failed, so a step they solve is unchanged. */
+static int continuation(newton_ws *ws, double t1, double gh, double *y, fb_counters *cnt,
+                        fb_err *err, int *conv_out, double *rn_out)
+{
+  const size_t dim = ws->dim;
+  for (int K = 4; K <= 4096 && !*conv_out; K *= 4) {
+    memcpy(y, ws->base, dim * sizeof(double));
+    int conv = 1;
+    for (int k = 1; k <= K && conv; k++) {
+      const int st = newton_solve(ws, t1, gh * (double)k / (double)K, y, cnt, err, &conv, rn_out);
+      if (st != FB_OK && ws->sys.stop == FB_BUDGET)
+        return st;
+      if (st != FB_OK)
+        conv = 0;
+    }
+    *conv_out = conv;
+  }
+  if (!*conv_out) /* the last stage's weights differ: report the full step's residual */
+    memcpy(y, ws->y0, dim * sizeof(double));
+  return FB_OK;
+}
+
+static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
+                       fb_err *err)
+{
+  newton_ws *ws = ctx;
+  const size_t dim = ws->dim;
+  const double T = ws->pb->plant->T, t1 = at->tnew, h = at->dt;
+  ws->sys.cnt = cnt;
+  ws->sys.stop = FB_OK;
+  ws->sys.seg_t0 = at->tseg > ws->pb->plant->t0 ? at->tseg : -(double)INFINITY;
+  ws->sys.seg_t1 = at->t1 < T ? at->t1 : (double)INFINITY;
+  /* Implicit Euler, or BDF2 when the previous step lies in this segment. */
+  const int two = ws->bdf2 && ws->hprev > 0.0 && ws->seg == at->seg && at->t > at->tseg;
+  double gamma = 1.0;
+  if (two) {
+    const double w = h / ws->hprev, d = 1.0 + 2.0 * w;
+    gamma = (1.0 + w) / d;
+    for (size_t i = 0; i < dim; i++)
+      ws->base[i] = (1.0 + w) * (1.0 + w) / d * y[i] - w * w / d * ws->yprev[i];
+  } else {
+    memcpy(ws->base, y, dim * sizeof(double));
+  }
+  memcpy(ws->y0, y, dim * sizeof(double));
+  const double gh = gamma * h;
+  /* Newton from y_n; converged when the residual is at round-off of its terms. */
+  int converged = 0;
+  double rn = 0.0;
+  int st = newton_solve(ws, t1, gh, y, cnt, err, &converged, &rn);
+  if (st != FB_OK)
+    return st;
   if (!converged) {
     /* Powell's hybrid method (GSL hybridsj, a trust region with the Jacobian) from y_n:
      * it copes with the kink of |v| at 0 where the Newton direction is no descent. */
@@ -339,6 +386,11 @@ static int newton_step(void *ctx, fb_step_at *at, double *y, fb_counters *cnt,
       converged = 1; /* hybridsj stops making progress only at round-off here */
     if (converged)
       memcpy(y, ws->hybrid->x->data, dim * sizeof(double));
+  }
+  if (!converged) {
+    st = continuation(ws, t1, gh, y, cnt, err, &converged, &rn);
+    if (st != FB_OK)
+      return st;
   }
   if (!converged)
     return fb_err_set(err, FB_EGSL,

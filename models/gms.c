@@ -301,7 +301,10 @@ const fb_model_type fb_model_gms = {
 const fb_model_suite fb_suite_gms = {
     .model = "gms",
     .color = "#8ca252",
-    .expect_fail = {"rk4", NULL},
+    /* contact: its default inner stepper is explicit (rk8pd), and the element's slip
+     * relaxation Fs/(K |v_r|) vanishes with the normal load at a touchdown
+     * (sphere-drop; docs/failures.md) */
+    .expect_fail = {"rk4", "contact", NULL},
     .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},

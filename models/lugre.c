@@ -200,7 +200,10 @@ const fb_model_type fb_model_lugre = {
 const fb_model_suite fb_suite_lugre = {
     .model = "lugre",
     .color = "#1f77b4",
-    .expect_fail = {"rk4", NULL},
+    /* contact: its default inner stepper is explicit (rk8pd), and the element's slip
+     * relaxation Fs/(K |v_r|) vanishes with the normal load at a touchdown
+     * (sphere-drop; docs/failures.md) */
+    .expect_fail = {"rk4", "contact", NULL},
     .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},
@@ -243,7 +246,10 @@ const fb_model_type fb_model_dahl = {
 const fb_model_suite fb_suite_dahl = {
     .model = "dahl",
     .color = "#9467bd",
-    .expect_fail = {"rk4", NULL},
+    /* contact: its default inner stepper is explicit (rk8pd), and the element's slip
+     * relaxation Fs/(K |v_r|) vanishes with the normal load at a touchdown
+     * (sphere-drop; docs/failures.md) */
+    .expect_fail = {"rk4", "contact", NULL},
     .expect_fail_why = FB_EXPECT_STIFF_EXPLICIT,
     .stores_energy = 1,
     .own = {"msbdf", "rk4imp"},

@@ -498,3 +498,56 @@ Test(plans, many_sections_check_in_linear_time, .timeout = 60)
   cr_assert_eq(fbt_cli(args, out, sizeof out, err, sizeof err), 0, "%s", err);
   fbt_rmdir(dir);
 }
+
+/* Before: the convergence group ran kbe-relay on glowinski-2dof, whose mass matrix
+ * [[2, 1], [1, 2]] couples the DOFs, and all 8 rungs failed with kbe-relay's refusal of a
+ * non-diagonal M (a per-DOF relay).  Now no convergence ladder is one its scheme refuses:
+ * kbe-relay keeps its ladders on the scenarios with a diagonal M (stick-slip). */
+Test(plans, no_ladder_its_scheme_refuses)
+{
+  fb_table t;
+  cr_assert_eq(fb_table_default(&t), FB_OK);
+  int relay_ladders = 0;
+  for (size_t i = 0; i < t.n; i++) {
+    const fb_experiment *x = &t.e[i];
+    if (strcmp(x->group, "convergence") != 0 || x->integrator == NULL ||
+        strcmp(x->integrator, "kbe-relay") != 0)
+      continue;
+    relay_ladders++;
+    cr_expect(strcmp(x->scenario, "glowinski-2dof") != 0,
+              "kbe-relay ladder on glowinski-2dof (coupled M: refused at every rung)");
+  }
+  cr_expect(relay_ladders > 0, "kbe-relay lost its ladders on the diagonal-M scenarios");
+  fb_table_free(&t);
+}
+
+/* Before: kikuuwe/rk4's ladder on inclined-block had E_disc 3.3e-9, 8.5e-11 and 9.7e-10 at
+ * h = 2.61e-4, 1.53e-4 and 9.02e-5 (a trend of order ~2 with one rung whose step cancels its
+ * error at the stop), and the last rung was `suspect` for "growing" 11x over the lucky one.
+ * Now growth is judged against the largest error of the coarser rungs: the rung is ok; the
+ * rule still says suspect where an error is 10x all the coarser ones (its other test cases:
+ * tests/test_suite.c). */
+Test(plans, suspect_growth_is_against_the_coarser_trend)
+{
+  char dir[64], o[128], plan[128], runs[160];
+  fbt_tmpdir(dir, sizeof dir);
+  snprintf(o, sizeof o, "%s/out", dir);
+  snprintf(plan, sizeof plan, "%s/p.ini", dir);
+  snprintf(runs, sizeof runs, "%s/runs.csv", o);
+  write_file(plan, "[ladder]\ngroup = convergence\nscenario = inclined-block\nmodel = kikuuwe\n"
+                   "integrator = rk4\nsweep = h\nvalues = 0.000261, 0.000153, 9.02e-05\n");
+  const char *a[] = {"suite", "--plan", plan, "--no-plots", "--jobs", "1", "--out", o, NULL};
+  cr_assert_eq(fbt_cli(a, out, sizeof out, err, sizeof err), 0, "%s", err);
+  fb_csv t;
+  cr_assert_eq(fb_csv_load(&t, runs, NULL), FB_OK);
+  cr_assert_eq(t.nrows, 3);
+  const int cs = fb_csv_col(&t, "status"), ce = fb_csv_col(&t, "disc_x_l2");
+  for (size_t k = 0; k < 3; k++)
+    cr_log_info("row %zu: %s E_disc %.3g\n", k, fb_csv_s(&t, k, cs), fb_csv_d(&t, k, ce));
+  cr_assert(fb_csv_d(&t, 2, ce) > 10 * fb_csv_d(&t, 1, ce), "the lucky rung is gone: test moot");
+  cr_assert(fb_csv_d(&t, 2, ce) < fb_csv_d(&t, 0, ce), "not on the trend");
+  for (size_t k = 0; k < 3; k++)
+    cr_expect_str_eq(fb_csv_s(&t, k, cs), "ok", "row %zu", k);
+  fb_csv_free(&t);
+  fbt_rmdir(dir);
+}

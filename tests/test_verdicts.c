@@ -8,6 +8,7 @@
 
 #include "fb_metrics.h"
 #include "fb_verdicts.h"
+#include "fb_run.h"
 
 static const char header[] =
     "group,tag,scenario,model,integrator,status,h,stick_time_ref,stick_held,hold_creep_v,"
@@ -238,4 +239,36 @@ Test(verdicts, one_tally_of_statuses)
   fb_run_tally_text(&t, buf, sizeof buf);
   cr_expect_str_eq(buf, "8 runs (2 ok, 3 unstable, 1 suspect, 1 budget, 1 failed; 1 of the "
                         "unstable and failed expected: stiff laws under explicit steppers)");
+}
+
+/* Before: smooth-sign/rkf45 on coupled-sledges (A = 2, mu = 0.2) was `unstable` with index
+ * 4.06 at tol 1e-6 and 4.06 at tol 1e-10: its energy, 2.1e-4 J, is 40x the Coulomb
+ * reference's 5.2e-6 J because the regularized law lets the sledges oscillate where the
+ * reference sticks, while E_disc was 1.1e-8 m against its own converged solution's 1.3e-2 m.
+ * Energy the converged solution has too is the model's physics, not an instability; energy
+ * growth with a run that departs from its own solution still is one. */
+Test(verdicts, energy_of_the_model_itself_is_no_instability)
+{
+  fb_case c;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&c, "coupled-sledges", "smooth-sign", "rkf45", &err), FB_OK);
+  cr_assert_eq(fb_case_set(&c, "A=2", &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_set(&c, "mu=0.2", &err), FB_OK, "%s", err.msg);
+  cr_assert_eq(fb_case_prepare(&c, &err), FB_OK, "%s", err.msg);
+  fb_metrics m;
+  fb_metrics_nan(&m);
+  m.disc_x_l2 = 1.12e-8;
+  m.own_x_l2 = 1.293e-2;
+  m.energy_max = 2.098e-4;
+  m.energy_ref_max = 5.171e-6;
+  fb_metrics_stability(c.pb.plant, &m);
+  char why[400];
+  cr_expect(m.instability > 4.05, "the index is kept: %g", m.instability);
+  cr_expect(!fb_run_unstable(FB_OK, &m, why, sizeof why), "index %g", m.instability);
+  m.disc_x_l2 = 2e-3; /* 15 % of its own solution's size: the energy counts */
+  fb_metrics_stability(c.pb.plant, &m);
+  cr_expect(fb_run_unstable(FB_OK, &m, why, sizeof why), "index %g", m.instability);
+  cr_expect(m.instability >= 4.05, "index %g", m.instability);
+  cr_expect(strstr(why, "against the model's own converged solution's size") != NULL, "%s", why);
+  fb_case_free(&c);
 }

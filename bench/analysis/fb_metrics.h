@@ -148,7 +148,8 @@ typedef struct fb_metrics {
    * energy_ref_max the Coulomb reference's largest kinetic + elastic energy (J);
    * instability the larger of disc_x_l2 / max(own_x_l2, L sqrt(T - t0)) and energy_max /
    * (10 max(energy_ref_max, m v_scale^2 / 2)) (fb_metrics_stability): a run above 1 is
-   * `unstable` (1) */
+   * `unstable` unless it is within 1e-2 of own_x_l2 of its own converged solution (then the
+   * index is the energy's, and the energy the model's; fb_run_unstable) (1) */
   double own_x_l2, energy_max, energy_ref_max, instability;
   /* the practitioners' questions (docs/design.md §6; bench/analysis/fb_pract_metrics.h), NaN where
    * the plant does not pose them: push_creep_v the mean slip velocity over the last forcing

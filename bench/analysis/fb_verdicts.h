@@ -136,6 +136,10 @@ typedef struct fb_run_tally {
  * run was expected. */
 void fb_run_tally_add(fb_run_tally *t, const char *status, const char *model,
                       const char *integrator);
+/* The reason the model's suite data gives for expecting its unstable or failed runs under
+ * this integrator (expect_fail_why: a stiff law under an explicit stepper), NULL when they
+ * are not expected (docs/failures.md). */
+const char *fb_run_expected_why(const char *model, const char *integrator);
 /* "N runs (a ok, b unstable, c suspect, d budget, e failed; f of the unstable and failed
  * expected)" into buf. */
 void fb_run_tally_text(const fb_run_tally *t, char *buf, size_t len);

@@ -17,15 +17,22 @@
 
 
 
+const char *fb_run_expected_why(const char *model, const char *integrator)
+{
+  const fb_model_type *m = model != NULL && integrator != NULL ? fb_model_find(model) : NULL;
+  for (size_t i = 0; m != NULL && i < 4 && fb_model_suite_of(m)->expect_fail[i] != NULL; i++)
+    if (streq(fb_model_suite_of(m)->expect_fail[i], integrator)) {
+      const char *why = fb_model_suite_of(m)->expect_fail_why;
+      return why != NULL ? why : "the model's suite data expects it";
+    }
+  return NULL;
+}
+
 /* 1 when the model's suite data expects its runs under this integrator to fail or be
  * unstable at coarse steps. */
 static int expected_failure(const char *model, const char *integrator)
 {
-  const fb_model_type *m = model != NULL && integrator != NULL ? fb_model_find(model) : NULL;
-  for (size_t i = 0; m != NULL && i < 4 && fb_model_suite_of(m)->expect_fail[i] != NULL; i++)
-    if (streq(fb_model_suite_of(m)->expect_fail[i], integrator))
-      return 1;
-  return 0;
+  return fb_run_expected_why(model, integrator) != NULL;
 }
 
 void fb_run_tally_add(fb_run_tally *t, const char *status, const char *model,

@@ -129,6 +129,10 @@ int fb_case_prepare(fb_case *c, fb_err *err);
  * FB_EINTR when *cancel became non-zero. */
 int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res);
 void fb_case_free(fb_case *c);
+/* Whether the integrator takes the prepared case's problem at all: its alloc, then free,
+ * without a step.  FB_OK, or the alloc's refusal with err set (FB_EUNSUP: a scheme that
+ * cannot run this plant by construction, e.g. kbe-relay on a coupled mass matrix). */
+int fb_case_accepts(fb_case *c, fb_err *err);
 
 /* Seconds on a POSIX clock (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...). */
 double fb_clock_s(int clock_id);

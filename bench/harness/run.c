@@ -702,6 +702,15 @@ double fb_clock_s(int clock_id)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int fb_case_accepts(fb_case *c, fb_err *err)
+{
+  void *ws = NULL;
+  const int st = c->integ->alloc(&ws, c->integ, &c->pb, &c->opts, err);
+  if (ws != NULL)
+    c->integ->free(ws);
+  return st;
+}
+
 int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_result *res)
 {
   const fb_problem *pb = &c->pb;
