@@ -106,5 +106,7 @@ def run_job(fb, args, tmp, log):
                                 peer=f"scipy {ps} (analytic Jacobian)", error=f"{e:.0e} (grid)",
                                 fb_s=fb_s, peer_s=sp_s, time_ratio=tr, fb_rhs=fb_n,
                                 peer_rhs=sp_n, rhs_ratio=rr, goal=goal,
-                                met="-" if math.isnan(tr) else ("yes" if met else "no")))
+                                met="-" if math.isnan(tr) else ("yes" if met else "no"),
+                                note="" if ps != "LSODA" or math.isnan(rr) else
+                                ("RHS part met" if rr <= 1.0 else "RHS part not met")))
     return rows, L

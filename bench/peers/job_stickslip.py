@@ -211,7 +211,7 @@ def run_job(fb, args, tmp, log):
         f"{e_truth_grid:.2e} on the grid; {len(exact.phases)} phases")
     tols = [10.0 ** -k for k in (range(6, 14) if not args.quick else (7, 8, 10, 12, 13))]
     ladders = {}
-    for side in ("dop853", "rk8pd", "scipy"):
+    for side in ("dop853", "rk8pd", "scipy", "dop853 no grid", "scipy no grid"):
         ladders[side] = dict(tol=[], nfe=[], cpu=[], e_steps=[], e_grid=[])
     for tol in tols:
         times = {k: [] for k in ladders}
@@ -222,6 +222,13 @@ def run_job(fb, args, tmp, log):
             for st in ("dop853", "rk8pd"):
                 times[st].append(fb.run("stick-slip", "switching", "event", stepper=st,
                                         tol=tol)["cpu_s"])
+            # the same runs without the output grid: step ends only on both sides
+            t0 = cpu_clock()
+            nfev_sp0 = scipy_stick_slip(tol)[0]
+            times["scipy no grid"].append(cpu_clock() - t0)
+            r0 = fb.run("stick-slip", "switching", "event", stepper="dop853", tol=tol,
+                        samples=2)
+            times["dop853 no grid"].append(r0["cpu_s"])
         _, sts, sxs, _ = scipy_stick_slip(tol)
         _, _, _, sgx = scipy_stick_slip(tol, grid)
         L = ladders["scipy"]
@@ -238,14 +245,27 @@ def run_job(fb, args, tmp, log):
             L["cpu"].append(median(times[st]))
             L["e_steps"].append(es)
             L["e_grid"].append(eg)
+            if st == "dop853":  # the same steps without a grid: the same step-end error
+                L0 = ladders["dop853 no grid"]
+                L0["tol"].append(tol)
+                L0["nfe"].append(r0["nfe"])
+                L0["cpu"].append(median(times["dop853 no grid"]))
+                L0["e_steps"].append(es)
+                L0["e_grid"].append(math.nan)
+        L0, L = ladders["scipy no grid"], ladders["scipy"]
+        L0["tol"].append(tol)
+        L0["nfe"].append(nfev_sp0)
+        L0["cpu"].append(median(times["scipy no grid"]))
+        L0["e_steps"].append(L["e_steps"][-1])
+        L0["e_grid"].append(math.nan)
         log("(a) tol %.0e: " % tol + "; ".join(
             f"{k} rhs {ladders[k]['nfe'][-1]} cpu {ladders[k]['cpu'][-1]:.3g}s "
             f"err {ladders[k]['e_steps'][-1]:.2e}/{ladders[k]['e_grid'][-1]:.2e}"
             for k in ladders))
     rows = []
-    S = ladders["scipy"]
-    for st in ("dop853", "rk8pd"):
+    for st in ("dop853", "rk8pd", "dop853 no grid"):
         F = ladders[st]
+        S = ladders["scipy no grid" if "no grid" in st else "scipy"]
         for e in (1e-8, 1e-9, 1e-10, 1e-11, 1e-12):
             fb_s = cost_at(F["e_steps"], F["cpu"], e)
             sp_s = cost_at(S["e_steps"], S["cpu"], e)
@@ -253,23 +273,28 @@ def run_job(fb, args, tmp, log):
             sp_n = cost_at(S["e_steps"], S["nfe"], e)
             tr, rr = sp_s / fb_s, fb_n / sp_n
             met = (not math.isnan(tr)) and tr >= 100 and rr <= 1.1
+            grid_note = ("no output grid on either side (step ends only)" if "no grid" in st
+                         else "1001-point output grid on both sides")
             rows.append(Row(job="a stick-slip event-driven", fricbench=f"switching/event+{st}",
                             peer="scipy solve_ivp DOP853+events", error=f"{e:.0e} (step ends)",
+                            note=grid_note,
                             fb_s=fb_s, peer_s=sp_s, time_ratio=tr, fb_rhs=fb_n, peer_rhs=sp_n,
                             rhs_ratio=rr, goal=">=100x, RHS<=1.1x",
                             met="yes" if met else "no"))
     # the output grid: at each tolerance, the grid error over the step-end error per side
-    for side in ("dop853", "rk8pd", "scipy"):
-        L = ladders[side]
-        for k, tol in enumerate(L["tol"]):
-            if tol in (1e-8, 1e-10, 1e-12):
-                q = L["e_grid"][k] / L["e_steps"][k]
-                rows.append(Row(job="a' stick-slip output grid",
-                                fricbench=side if side != "scipy" else "",
-                                peer="scipy DOP853 (t_eval)" if side == "scipy" else "",
-                                error=f"tol {tol:.0e}", fb_error=L["e_steps"][k],
-                                peer_error=L["e_grid"][k],
-                                note=f"grid/step-end error {q:.2g}",
-                                goal="grid error <= 2x the solver's",
-                                met=("yes" if q <= 2 else "no") if side != "scipy" else ""))
+    for k, tol in enumerate(ladders["scipy"]["tol"]):
+        if tol not in (1e-8, 1e-10, 1e-12):
+            continue
+        S = ladders["scipy"]
+        for side in ("dop853", "rk8pd"):
+            L = ladders[side]
+            q = L["e_grid"][k] / L["e_steps"][k]
+            rows.append(Row(job="a' stick-slip output grid", fricbench=f"switching/event+{side}",
+                            peer="scipy DOP853 (t_eval)", error=f"tol {tol:.0e}",
+                            fb_error=L["e_grid"][k], peer_error=S["e_grid"][k],
+                            note=f"grid / step-end error: fricbench {L['e_grid'][k]:.2g} / "
+                                 f"{L['e_steps'][k]:.2g} = {q:.2g}, scipy "
+                                 f"{S['e_grid'][k]:.2g} / {S['e_steps'][k]:.2g} = "
+                                 f"{S['e_grid'][k] / S['e_steps'][k]:.2g}",
+                            goal="grid error <= 2x the solver's", met="yes" if q <= 2 else "no"))
     return rows, ladders

@@ -72,6 +72,8 @@ def cost_at(errors, costs, target):
 
 
 def fmt(x, spec=".3g"):
+    if isinstance(x, str):
+        return x
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return format(x, spec)
