@@ -28,13 +28,21 @@ typedef struct peer_args {
   size_t nset;
 } peer_args;
 
-static int peer_usage(const char *what)
+static int peer_usage(const char *what, const char *opt, const char *value)
 {
-  fprintf(stderr, "fb-peer-run: %s\nusage: fb-peer-run --scenario S --model M [--integrator I] "
-                  "[--stepper S] [--h H | --tol T] [--set NAME=VALUE]... [--samples N] "
-                  "[--grid FILE] [--steps FILE]\n",
-          what);
+  fprintf(stderr, "fb-peer-run: %s%s%s%s\nusage: fb-peer-run --scenario S --model M "
+                  "[--integrator I] [--stepper S] [--h H | --tol T] [--set NAME=VALUE]... "
+                  "[--samples N] [--grid FILE] [--steps FILE]\n",
+          opt != NULL ? opt : "", value != NULL ? " " : "", value != NULL ? value : "", what);
   return 2;
+}
+
+/* A number > 0 (h, tol) or an integer >= 2 (samples): 0, or -1 when v is not one. */
+static int peer_positive(const char *v, double *out)
+{
+  char *end = NULL;
+  *out = strtod(v, &end);
+  return end != v && *end == '\0' && *out > 0 && isfinite(*out) ? 0 : -1;
 }
 
 static int peer_parse(int argc, char **argv, peer_args *a)
@@ -42,11 +50,11 @@ static int peer_parse(int argc, char **argv, peer_args *a)
   memset(a, 0, sizeof *a);
   a->h = a->tol = NAN;
   a->samples = 1001;
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) {
     const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    double x = 0.0;
     if (v == NULL)
-      return peer_usage("an option without its value");
-    char *end = NULL;
+      return peer_usage(" needs a value", k, NULL);
     if (strcmp(k, "--scenario") == 0)
       a->scenario = v;
     else if (strcmp(k, "--model") == 0)
@@ -59,22 +67,24 @@ static int peer_parse(int argc, char **argv, peer_args *a)
       a->grid = v;
     else if (strcmp(k, "--steps") == 0)
       a->steps = v;
-    else if (strcmp(k, "--h") == 0 && ((a->h = strtod(v, &end)) > 0) && *end == '\0')
-      ;
-    else if (strcmp(k, "--tol") == 0 && ((a->tol = strtod(v, &end)) > 0) && *end == '\0')
-      ;
-    else if (strcmp(k, "--samples") == 0 && (a->samples = strtoul(v, &end, 10)) >= 2 &&
-             *end == '\0')
-      ;
-    else if (strcmp(k, "--set") == 0 && a->nset < 32)
+    else if (strcmp(k, "--h") == 0 || strcmp(k, "--tol") == 0) {
+      if (peer_positive(v, &x) != 0)
+        return peer_usage(" is not allowed: give a finite number > 0", k, v);
+      *(k[2] == 'h' ? &a->h : &a->tol) = x;
+    } else if (strcmp(k, "--samples") == 0) {
+      if (peer_positive(v, &x) != 0 || x < 2 || x > 1e7 || x != floor(x))
+        return peer_usage(" is not allowed: give an integer in [2, 1e7]", k, v);
+      a->samples = (size_t)x;
+    } else if (strcmp(k, "--set") == 0) {
+      if (a->nset == 32)
+        return peer_usage(": at most 32 are allowed", k, v);
       a->sets[a->nset++] = v;
-    else
-      return peer_usage("an unknown option or a value that is not allowed (h, tol > 0, "
-                        "samples >= 2, at most 32 --set)");
-    i++;
+    } else
+      return peer_usage(" is not an option (allowed: --scenario, --model, --integrator, "
+                        "--stepper, --h, --tol, --set, --samples, --grid, --steps)", k, NULL);
   }
   if (a->scenario == NULL || a->model == NULL)
-    return peer_usage("--scenario and --model are required");
+    return peer_usage("--scenario and --model are required", NULL, NULL);
   return 0;
 }
 
