@@ -58,6 +58,7 @@ declare -A sees=(
   [bench/report]="$below_bench bench/harness bench/analysis bench/report"
   [bench/suite]="$below_bench bench/harness bench/analysis bench/report bench/suite"
   [bench/cli]="$below_bench bench/harness bench/analysis bench/report bench/suite bench/cli"
+  [bench/peers]="$below_bench bench/harness"
 )
 for f in include/fricbench/*.h core/*.[ch] integrators/*.[ch] models/*.[ch] contact/*.[ch] \
          scenarios/*.[ch] engines/*.[ch] bench/*/*.[ch]; do
