@@ -175,8 +175,10 @@ static void job_run(suite *S, job *jb)
   snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
+    const double c0 = cost_now();
     traj_name(jb, path, sizeof path, S->o->out_dir);
     write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail);
+    jb->cost_traj = cost_now() - c0;
   }
   fb_trace_free(&tr);
 }
@@ -554,7 +556,12 @@ static void ref_exec(suite *S, size_t k)
     re->status = FB_EINTR;
     return;
   }
+  const double c0 = cost_now();
   ref_compute(S, re);
+  char kind[48];
+  snprintf(kind, sizeof kind, "%s%s", re->own ? "own " : re->cst != NULL ? "coulomb+contact" : "coulomb",
+           re->own ? re->om.integrator : "");
+  cost_add_ref(S, kind, cost_now() - c0);
   /* its trajectory written here, by the worker: after the references, by one thread, the
    * writes left the other core idle (0.15 s of the quick suite, 0.3 s of the full) */
   if (!re->own && re->want_traj && re->kind != FB_REF_NONE) {
@@ -575,7 +582,9 @@ static void job_exec(suite *S, size_t k)
   if (jb->done || atomic_load(&S->stop) != 0)
     return;
   jb->cs.cancel = &S->stop;
+  const double c0 = cost_now();
   job_run(S, jb);
+  cost_add_job(S, jb->exp->group, jb->cost_run, jb->cost_score, jb->cost_traj, cost_now() - c0);
   if (jb->status == FB_EINTR) {
     if (jb->exp->flags & FB_EXP_TRAJ) {
       char path[1024];
@@ -832,8 +841,10 @@ static int suite_outputs(suite *S, double t0, const char *date, fb_err *err)
     st = fb_part_info_write(o->out_dir, o, S->njobs, err);
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
     st = fb_manifest_write(o->out_dir, err);
+  cost_mark(S, COST_TABLES);
   if (st == FB_OK && o->plots)
     st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S->early, err);
+  cost_mark(S, COST_REPORT);
   return st;
 }
 
@@ -850,6 +861,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   struct tm tmv;
   gmtime_r(&now, &tmv);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  cost_mark(&S, COST_START);
   if (fb_mkdir_p(o->out_dir) != 0)
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
                       strerror(errno));
@@ -878,10 +890,13 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     suite_free(&S);
     return rst;
   }
+  cost_mark(&S, COST_EXPANDED);
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
   own_ref_model_errors(&S);
+  cost_mark(&S, COST_REFS);
   early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
+  cost_mark(&S, COST_RUNS);
   int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
   if (st != FB_OK) {
     suite_free(&S);
@@ -895,6 +910,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   fb_run_tally_text(&tally, counts, sizeof counts);
   fprintf(stderr, "fricbench suite: %s, %zu references, %.1f s on %d threads; results in %s/\n",
           counts, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
+  cost_print(&S, stderr);
   /* an absent engine is no failure: one line each (docs/engines.md) */
   for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
     char why[160];
