@@ -1,7 +1,8 @@
 /* cost.c — where a suite's CPU time goes (suite_int.h's cost_*): per group its timed runs,
  * their scoring (metrics against the references), trajectory files and the rest of the
  * job; per kind of reference (Coulomb, contact, each own-reference integrator) its
- * solves; the main thread's expansion, tables and report, and gnuplot's children.
+ * solves; the main thread's expansion, tables and report, and the child processes
+ * (gnuplot; an out-of-process engine's server) as getrusage counts them once reaped.
  * Thread CPU clocks (CLOCK_THREAD_CPUTIME_ID), so a shared host's load does not enter;
  * written to meta.json ("cpu_s") and summed up in one line on stderr. */
 #define _POSIX_C_SOURCE 200809L
@@ -105,7 +106,7 @@ json_t *cost_json(const suite *S)
   json_object_set_new(o, "jobs", json_real(ms(sum_rows(c->groups, c->ngroups, -1))));
   json_object_set_new(o, "by_reference", r);
   json_object_set_new(o, "by_group", g);
-  json_object_set_new(o, "gnuplot_during_runs", json_real(ms(c->mark_child[COST_RUNS])));
+  json_object_set_new(o, "children_until_runs_end", json_real(ms(c->mark_child[COST_RUNS])));
   return o;
 }
 
@@ -118,9 +119,9 @@ void cost_print(const suite *S, FILE *fp)
   const double tables = c->mark_proc[COST_TABLES] - c->mark_proc[COST_RUNS];
   const double report = c->mark_proc[COST_REPORT] - c->mark_proc[COST_TABLES];
   fprintf(fp,
-          "fricbench suite: CPU %.1f s (gnuplot %.1f s): set-up %.1f, references %.1f, jobs %.1f "
-          "(runs %.1f, scoring %.1f, trajectories %.1f), tables and verdicts %.1f, report %.1f "
-          "(meta.json \"cpu_s\")\n",
+          "fricbench suite: CPU %.1f s (child processes, gnuplot and engines: %.1f s): set-up "
+          "%.1f, references %.1f, jobs %.1f (runs %.1f, scoring %.1f, trajectories %.1f), "
+          "tables and verdicts %.1f, report %.1f (meta.json \"cpu_s\")\n",
           c->mark_proc[COST_REPORT] + c->mark_child[COST_REPORT], c->mark_child[COST_REPORT],
           c->mark_proc[COST_EXPANDED], refs, jobs, runs, score, traj, tables, report);
 }

@@ -127,9 +127,9 @@ static void traj_name(const job *jb, char *buf, size_t len, const char *dir)
 }
 
 /* Write trajectory tr, or with tail > 0 only its samples in the last `tail` of the span
- * (a view into the same arrays). */
+ * (a view into the same arrays), with dofs != 0 only those DOFs (fb_trace_write_csv_gz_dofs). */
 static void write_trace(const char *path, const fb_trace *full, const char *const *z_names,
-                        double tail)
+                        double tail, long dofs)
 {
   fb_outfile of;
   fb_err err;
@@ -151,7 +151,8 @@ static void write_trace(const char *path, const fb_trace *full, const char *cons
   }
   if (fb_outfile_open(&of, path, "trajectory", &err) != FB_OK)
     return;
-  if (fb_trace_write_csv_gz(tr, z_names, of.fp) != FB_OK || fb_outfile_commit(&of, &err) != FB_OK)
+  if (fb_trace_write_csv_gz_dofs(tr, z_names, dofs, of.fp) != FB_OK ||
+      fb_outfile_commit(&of, &err) != FB_OK)
     fb_outfile_abort(&of);
 }
 
@@ -177,7 +178,7 @@ static void job_run(suite *S, job *jb)
     char path[1024];
     const double c0 = cost_now();
     traj_name(jb, path, sizeof path, S->o->out_dir);
-    write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail);
+    write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail, jb->exp->traj_dofs);
     jb->cost_traj = cost_now() - c0;
   }
   fb_trace_free(&tr);
@@ -562,6 +563,7 @@ static void ref_exec(suite *S, size_t k)
   snprintf(kind, sizeof kind, "%s%s", re->own ? "own " : re->cst != NULL ? "coulomb+contact" : "coulomb",
            re->own ? re->om.integrator : "");
   cost_add_ref(S, kind, cost_now() - c0);
+  if (getenv("FB_DEBUG_REFS")) fprintf(stderr, "REF\t%.4f\t%s\t%s\t%s\n", cost_now() - c0, kind, S->jobs[re->job].exp->group, re->key);
   /* its trajectory written here, by the worker: after the references, by one thread, the
    * writes left the other core idle (0.15 s of the quick suite, 0.3 s of the full) */
   if (!re->own && re->want_traj && re->kind != FB_REF_NONE) {
@@ -570,7 +572,7 @@ static void ref_exec(suite *S, size_t k)
     ref_traj_path(S, re, path, sizeof path);
     write_trace(path, &re->ref.tr,
                 re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names : NULL,
-                jb->exp->traj_tail);
+                jb->exp->traj_tail, jb->exp->traj_dofs);
   }
 }
 
