@@ -79,7 +79,8 @@ static void ref_compute(suite *S, ref_entry *re)
                err.msg);
     return;
   }
-  if (pl->nn > 0) { /* the contact reference, whatever the scenario's own reference is */
+  if (pl->nn > 0 && re->cst_src == SIZE_MAX) { /* the contact reference, whatever the
+                                                  scenario's own reference is */
     re->cst = malloc(sizeof *re->cst);
     re->cst_ok = re->cst != NULL &&
                  fb_contact_reference(&jb->cs, S->o->max_steps, S->o->max_rhs, re->cst, &err) ==
@@ -544,6 +545,9 @@ static int resume_begin(suite *S, fb_err *err)
       re->needed = !file_exists(path);
     }
   }
+  for (size_t r = 0; r < S->nrefs; r++) /* a shared contact reference: its source too */
+    if (S->refs[r].needed && !S->refs[r].own && S->refs[r].cst_src != SIZE_MAX)
+      S->refs[S->refs[r].cst_src].needed = 1;
   return FB_OK;
 }
 
@@ -692,6 +696,7 @@ static void suite_free(suite *S)
     fb_trace_free(&S->refs[r].ref.tr);
     fb_reference_free_spans(&S->refs[r].ref);
     free(S->refs[r].key);
+    free(S->refs[r].ckey);
     free(S->refs[r].cst);
   }
   free(S->jobs);
@@ -703,6 +708,56 @@ static void suite_free(suite *S)
   free(S->sel);
   fb_table_free(&S->own_table);
   pthread_mutex_destroy(&S->lock);
+}
+
+/* Coulomb reference r (new, of a plant with normals): the contact reference of an earlier
+ * variant that differs in its normal treatment alone (the same solve, fb_contact_reference
+ * sets `newton`) is shared, not solved again (the conveyor's six treatments x three cases
+ * were 18 solves of ~0.6 s, now 3). */
+static void contact_share(suite *S, size_t r)
+{
+  ref_entry *re = &S->refs[r];
+  const job *jb = &S->jobs[re->job];
+  re->cst_src = SIZE_MAX;
+  if (jb->cs.sc.plant.nn == 0)
+    return;
+  char ck[2048];
+  size_t used = (size_t)snprintf(ck, sizeof ck, "%s|%zu|", jb->exp->scenario, jb->cs.samples);
+  for (const char *p = jb->sparams; *p != '\0' && used < sizeof ck;) {
+    const char *end = strchr(p, ';');
+    const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+    if (strncmp(p, "normal=", 7) != 0)
+      used += (size_t)snprintf(ck + used, sizeof ck - used, "%.*s;", (int)len, p);
+    p += len + (end != NULL);
+  }
+  /* an engine's contact reference is smooth-sign's at its defaults (contact_metrics.c) */
+  const int engine = fb_engine_of_model(jb->cs.md.type) != NULL;
+  if (used < sizeof ck)
+    snprintf(ck + used, sizeof ck - used, "|%s|%s", engine ? "smooth-sign" : jb->exp->model,
+             engine ? "" : jb->mparams);
+  re->ckey = strdup(ck);
+  for (size_t i = 0; re->ckey != NULL && i < r; i++)
+    if (!S->refs[i].own && S->refs[i].ckey != NULL && S->refs[i].cst_src == SIZE_MAX &&
+        strcmp(S->refs[i].ckey, re->ckey) == 0) {
+      re->cst_src = i;
+      return;
+    }
+}
+
+/* After the references: the shared contact references copied to the entries that share
+ * them (every entry a job still uses; resume_begin marked their sources needed). */
+static void contact_copy(suite *S)
+{
+  for (size_t r = 0; r < S->nrefs; r++) {
+    ref_entry *re = &S->refs[r], *src;
+    if (re->own || re->cst_src == SIZE_MAX || !re->needed)
+      continue;
+    src = &S->refs[re->cst_src];
+    re->cst = src->cst_ok ? malloc(sizeof *re->cst) : NULL;
+    re->cst_ok = re->cst != NULL;
+    if (re->cst_ok)
+      *re->cst = *src->cst;
+  }
 }
 
 /* Job jb's references, shared with the jobs that have the same key: the scenario
@@ -722,6 +777,7 @@ static void job_refs(suite *S, job *jb, double hmin)
     S->refs[r].job = (size_t)(jb - S->jobs);
     S->refs[r].tag = x->tag;
     S->nrefs++;
+    contact_share(S, r);
   }
   if (x->flags & FB_EXP_TRAJ)
     S->refs[r].want_traj = 1;
@@ -894,6 +950,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   }
   cost_mark(&S, COST_EXPANDED);
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
+  contact_copy(&S);
   own_ref_model_errors(&S);
   cost_mark(&S, COST_REFS);
   early_setup(&S);
@@ -988,6 +1045,13 @@ static size_t schedule(suite *S, int refs)
       }
     }
   }
+  for (size_t r = 0; refs && r < n; r++) /* a shared contact reference: its source too */
+    if ((keep == NULL || keep[r]) && cost[r] > 0 && !S->refs[r].own &&
+        S->refs[r].cst_src != SIZE_MAX) {
+      if (keep != NULL)
+        keep[S->refs[r].cst_src] = 1;
+      cost[S->refs[r].cst_src] = fmax(cost[S->refs[r].cst_src], cost[r]);
+    }
   S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);
   /* The runs of the early plots first (each part longest first): a plot can only start
    * when its last run is done, and drawn while the other runs go it fills the run phase

@@ -60,6 +60,12 @@ typedef struct ref_entry {
    * metrics.h), cst_ok when it was computed */
   fb_impact_stats *cst;
   int cst_ok;
+  /* the contact reference solves the plant under `newton` whatever the variant's normal
+   * treatment: variants that differ in that alone share it.  ckey: the variant without its
+   * normal treatment, with the model and its parameters (the solve's inputs); cst_src: the
+   * entry that computes it (SIZE_MAX: this one), copied after the references */
+  char *ckey;
+  size_t cst_src;
 } ref_entry;
 
 typedef struct job {
