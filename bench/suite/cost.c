@@ -2,7 +2,9 @@
  * their scoring (metrics against the references), trajectory files and the rest of the
  * job; per kind of reference (Coulomb, contact, each own-reference integrator) its
  * solves; the main thread's expansion, tables and report, and the child processes
- * (gnuplot; an out-of-process engine's server) as getrusage counts them once reaped.
+ * (gnuplot; an out-of-process engine's server) as getrusage counts them once reaped: the
+ * stderr line is printed after the suite's memory and the early plots' gnuplot processes
+ * are freed, meta.json's "cpu_s" (written before the report) has the parts until then.
  * Thread CPU clocks (CLOCK_THREAD_CPUTIME_ID), so a shared host's load does not enter;
  * written to meta.json ("cpu_s") and summed up in one line on stderr. */
 #define _POSIX_C_SOURCE 200809L
@@ -118,10 +120,11 @@ void cost_print(const suite *S, FILE *fp)
                traj = sum_rows(c->groups, c->ngroups, 2);
   const double tables = c->mark_proc[COST_TABLES] - c->mark_proc[COST_RUNS];
   const double report = c->mark_proc[COST_REPORT] - c->mark_proc[COST_TABLES];
+  const double end = c->mark_proc[COST_END] - c->mark_proc[COST_REPORT];
   fprintf(fp,
-          "fricbench suite: CPU %.1f s (child processes, gnuplot and engines: %.1f s): set-up "
-          "%.1f, references %.1f, jobs %.1f (runs %.1f, scoring %.1f, trajectories %.1f), "
-          "tables and verdicts %.1f, report %.1f (meta.json \"cpu_s\")\n",
-          c->mark_proc[COST_REPORT] + c->mark_child[COST_REPORT], c->mark_child[COST_REPORT],
-          c->mark_proc[COST_EXPANDED], refs, jobs, runs, score, traj, tables, report);
+          "fricbench suite: CPU %.1f s: child processes (gnuplot, an engine's node) %.1f s, "
+          "set-up %.1f, references %.1f, jobs %.1f (runs %.1f, scoring %.1f, trajectories "
+          "%.1f), tables and verdicts %.1f, report %.1f, freeing %.1f (meta.json \"cpu_s\")\n",
+          c->mark_proc[COST_END] + c->mark_child[COST_END], c->mark_child[COST_END],
+          c->mark_proc[COST_EXPANDED], refs, jobs, runs, score, traj, tables, report, end);
 }

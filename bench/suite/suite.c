@@ -969,14 +969,15 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   fb_run_tally_text(&tally, counts, sizeof counts);
   fprintf(stderr, "fricbench suite: %s, %zu references, %.1f s on %d threads; results in %s/\n",
           counts, S.nrefs, fb_clock_s(CLOCK_MONOTONIC) - t0, o->jobs, o->out_dir);
-  cost_print(&S, stderr);
   /* an absent engine is no failure: one line each (docs/engines.md) */
   for (const fb_engine_entry *e = fb_engine_table; e->name != NULL; e++) {
     char why[160];
     if (!fb_engine_present(e, why, sizeof why))
       fprintf(stderr, "fricbench suite: engine %s skipped: %s\n", e->name, why);
   }
-  suite_free(&S);
+  suite_free(&S); /* also ends the early plots' gnuplot processes: their CPU is counted now */
+  cost_mark(&S, COST_END);
+  cost_print(&S, stderr);
   return st;
 }
 

@@ -98,7 +98,8 @@ typedef struct cost_row {
   size_t n;
   double cpu[4]; /* a group: runs, scoring, trajectory files, the rest; a reference: cpu[0] */
 } cost_row;
-enum { COST_START, COST_EXPANDED, COST_REFS, COST_RUNS, COST_TABLES, COST_REPORT, COST_MARKS };
+enum { COST_START, COST_EXPANDED, COST_REFS, COST_RUNS, COST_TABLES, COST_REPORT, COST_END,
+       COST_MARKS };
 typedef struct suite_cost {
   cost_row groups[COST_ROWS], refs[COST_ROWS];
   size_t ngroups, nrefs;
