@@ -159,6 +159,12 @@ double job_row_value(const job *jb);
 
 void count_runs(const suite *S, fb_run_tally *t);
 
+/* bench/suite/contact_share.c: at a new Coulomb reference r, whether an earlier entry's
+ * contact reference is the same solve (its cst_src then; SIZE_MAX: r solves it); after
+ * the references, the shared ones copied to the entries that share them. */
+void contact_share(suite *S, size_t r);
+void contact_copy(suite *S);
+
 /* bench/suite/cost.c: this thread's CPU clock; a finished job's parts (total: the whole
  * job); a reference's solve of kind (e.g. "coulomb", "own rk4imp"); the process's and
  * children's CPU at a point of the suite (COST_*); meta.json's "cpu_s"; the stderr line. */
