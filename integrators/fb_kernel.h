@@ -215,7 +215,10 @@ static FB_HOT_INLINE void fb_rk4_scalar_run_law(fb_system *fs0, fb_force_law for
     for (int i = 0; i < dim; i++)
       ysave[i] = yp[i];
   cnt->nfe = nfe;
-  fs0->fa_t = sl.fa_t;
+  fs0->fa_t = sl.fa_t; /* the forcing cache's slots, which the kernel may have swapped */
+  fs0->fa = sl.fa;
+  fs0->fa_t2 = sl.fa_t2;
+  fs0->fa2 = sl.fa2;
   fs0->stop = sl.stop;
   fs0->stop_t = sl.stop_t;
   r->t = t;

@@ -47,13 +47,16 @@ typedef struct fb_system {
   double seg_t1;   /* its closing break (INFINITY at T) */
   double stop_t;   /* time of the refused evaluation */
   /* The hot path.  A forcing that depends on t only (force_uses_state == 0) is cached
-   * for the last t it was evaluated at, so the two middle stages of an RK4 step (same
-   * t) or a Jacobian's difference share one evaluation; results are unchanged, the
-   * value is the same double.  A one-DOF plant with one constant contact (no
+   * for the last two t it was evaluated at, so the two middle stages of an RK4 step (same
+   * t), a Jacobian's difference, and the Newton iterations of an implicit Runge-Kutta
+   * step, which alternate between its stage times (GSL's rk4imp: two), share one
+   * evaluation per t; results are unchanged, the value is the same double.  A one-DOF plant with one constant contact (no
    * contact_state callback) takes a scalar path with the contact's view (ci0, u0) and
    * resolved parameters (cp0) looked up once here, not per evaluation. */
   double fa_t;     /* time of the cached applied force; NaN: none */
   double *fa;      /* n: the applied force at fa_t */
+  double fa_t2;    /* the slot used before it (fb_system_fa_slot) */
+  double *fa2;
   int scalar;      /* 1: the one-DOF, one-constant-contact path */
   fb_contact_in ci0; /* contact 0 as its model sees it (scalar path) */
   double u0;       /* its surface velocity */
@@ -96,6 +99,22 @@ static inline double fb_system_segment_time(const fb_system *s, double t)
   return t;
 }
 
+/* The forcing cache's slot for t, made the first: 1 when it holds the forcing at t
+ * already, 0 when the caller must evaluate it into s->fa (and set s->fa_t = t); the
+ * older slot is the one replaced. */
+static inline int fb_system_fa_slot(fb_system *s, double t)
+{
+  if (t == s->fa_t)
+    return 1;
+  double *const p = s->fa;
+  const double pt = s->fa_t;
+  s->fa = s->fa2;
+  s->fa_t = s->fa_t2;
+  s->fa2 = p;
+  s->fa_t2 = pt;
+  return t == s->fa_t;
+}
+
 /* The scenario's applied force at (t, x, v) into f[n]: cached per t when it depends on
  * t only. */
 static inline void fb_system_applied_force(fb_system *s, double t, const double *x,
@@ -109,7 +128,7 @@ static inline void fb_system_applied_force(fb_system *s, double t, const double 
   } else if (pl->force_uses_state) {
     pl->force(pl->sp, t, x, v, f);
   } else {
-    if (t != s->fa_t) {
+    if (!fb_system_fa_slot(s, t)) {
       pl->force(pl->sp, t, x, v, s->fa);
       s->fa_t = t;
     }
@@ -136,13 +155,13 @@ static FB_HOT_INLINE int fb_system_eval_scalar_law(fb_system *s, fb_force_law fo
   if (s->fa_mode == 3) {
     /* force() computes this very expression (checked by fb_plant_finish): the same
      * double, without a call through a pointer and the spills around it */
-    if (t != s->fa_t) {
+    if (!fb_system_fa_slot(s, t)) {
       s->fa[0] = s->fa_amp * cos(s->fa_omega * t);
       s->fa_t = t;
     }
     f = s->fa[0];
   } else if (s->fa_mode == 1) {
-    if (t != s->fa_t) {
+    if (!fb_system_fa_slot(s, t)) {
       const double xa = x, va = v;
       s->force_fn(s->sp, t, &xa, &va, s->fa);
       s->fa_t = t;

@@ -23,15 +23,16 @@ int fb_system_alloc(fb_system *s, const fb_problem *pb, unsigned long max_rhs)
   /* the n x dim Jacobian block A only for a dense plant: a banded one runs explicit steppers
    * only (fb_plant_banded_ok), which never form it */
   const size_t nA = pl->banded ? 0 : s->n * s->dim;
-  s->f = calloc(s->n + 2 * s->dim + s->n + nA + s->n + 2 * s->n, sizeof(double));
+  s->f = calloc(s->n + 2 * s->dim + s->n + nA + 2 * s->n + 2 * s->n, sizeof(double));
   if (s->f == NULL)
     return FB_ENOMEM;
   s->work = s->f + s->n;
   s->A = s->work + 2 * s->dim + s->n;
   s->fa = s->A + nA;
-  s->fapp_f = s->fa + s->n;
+  s->fa2 = s->fa + s->n;
+  s->fapp_f = s->fa2 + s->n;
   s->fapp_a = s->fapp_f + s->n;
-  s->fa_t = NAN;
+  s->fa_t = s->fa_t2 = NAN;
   s->scalar = pl->n == 1 && !pl->banded && pl->nc == 1 && pl->contact_state == NULL && pl->contact[0].dof == 0 &&
               pl->contact[0].Jt == NULL &&
               !s->needs_fapp;

@@ -479,6 +479,36 @@ Test(frame, observe_synthetic)
   free(text);
 }
 
+/* The suite's frame files keep the last node only (traj_dofs = -3: t,x2,x3,x4,v2,v3,v4 of
+ * the made-up 4-DOF plant above): the same observables as the whole file, to the bit. */
+Test(frame, observe_last_node_file)
+{
+  const size_t m = 1001;
+  char *whole = malloc(m * 256 + 256), *kept = malloc(m * 256 + 256);
+  cr_assert(whole != NULL && kept != NULL);
+  size_t lw = (size_t)sprintf(whole, "t,x1,x2,x3,x4,v1,v2,v3,v4\n");
+  size_t lk = (size_t)sprintf(kept, "t,x2,x3,x4,v2,v3,v4\n");
+  const double q10 = 1e-3, vb = 0.2;
+  for (size_t k = 0; k < m; k++) {
+    const double t = (double)k / (double)(m - 1);
+    const double g = q10 + (t >= 0.5 && t < 0.6 ? 1e-5 : -1e-6), vu = 0.2 * sin(2 * M_PI * 5 * t);
+    lw += (size_t)sprintf(whole + lw, "%.17g,0.5,0,%.17g,0,0.25,%.17g,0,0\n", t, g, vu);
+    lk += (size_t)sprintf(kept + lk, "%.17g,0,%.17g,0,%.17g,0,0\n", t, g, vu);
+  }
+  fb_frame_obs a, b;
+  fb_err e = {0};
+  cr_assert_eq(fb_frame_observe(whole, lw, 0, q10, vb, 1e5, 0, &a, &e), FB_OK, "%s", e.msg);
+  cr_assert_eq(fb_frame_observe(kept, lk, 0, q10, vb, 1e5, 0, &b, &e), FB_OK, "%s", e.msg);
+  cr_assert(a.liftoff > 0.05 && a.freq_hz > 4, "the case moves: %g, %g Hz", a.liftoff, a.freq_hz);
+  cr_assert(memcmp(&a, &b, sizeof a) == 0, "lift-off %g / %g, frequency %g / %g", a.liftoff,
+            b.liftoff, a.freq_hz, b.freq_hz);
+  /* two DOFs are not a node: refused, not misread */
+  lk = (size_t)sprintf(kept, "t,x3,x4,v3,v4\n0,0,0,0,0\n1,0,0,0,0\n2,0,0,0,0\n3,0,0,0,0\n");
+  cr_assert_eq(fb_frame_observe(kept, lk, 0, q10, vb, 1e5, 0, &b, &e), FB_EINVAL);
+  free(whole);
+  free(kept);
+}
+
 /* seed 004's frame claim on made-up frame.csv texts: reproduced, partly, not measured. */
 Test(frame, seed_claim)
 {

@@ -233,3 +233,55 @@ Test(rk4_lean, forcing_data_are_what_force_computes)
     fb_plant_free(&pl);
   }
 }
+
+/* ---- the forcing cache (fb_system_fa_slot) ----------------------------------------------- */
+
+static fb_force_fn cache_inner;
+static int cache_calls;
+static void counting_force(const void *sp, double t, const double *x, const double *v, double *f)
+{
+  cache_calls++;
+  cache_inner(sp, t, x, v, f);
+}
+
+/* A forcing of t alone is evaluated once per time while two times alternate (an implicit
+ * Runge-Kutta step's Newton iterations: GSL's rk4imp evaluates its two stage times in
+ * turn), a third time replaces the older one, and every value is the forcing's own. */
+Test(rk4_lean, forcing_cache_keeps_two_times)
+{
+  fb_case cs;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_case_init(&cs, "coupled-sledges", "lugre", "rk4imp", &err), FB_OK, "%s",
+               err.msg);
+  cr_assert_eq(fb_case_prepare(&cs, &err), FB_OK, "%s", err.msg);
+  fb_plant *pl = &cs.sc.plant;
+  cr_assert(pl->force != NULL && !pl->force_uses_state, "coupled-sledges: forcing of t alone");
+  cache_inner = pl->force;
+  pl->force = counting_force;
+  fb_system s, fresh; /* fresh: emptied before each evaluation */
+  fb_counters c = {0};
+  cr_assert_eq(fb_system_alloc(&s, &cs.pb, 1000000000UL), FB_OK);
+  cr_assert_eq(fb_system_alloc(&fresh, &cs.pb, 1000000000UL), FB_OK);
+  cr_assert(!s.scalar, "two DOFs: the generic assembly");
+  s.cnt = fresh.cnt = &c;
+  double y[16] = {0}, dy[16], dy0[16];
+  fb_problem_initial_state(&cs.pb, y);
+  y[0] = 0.01;
+  const double t1 = 0.21132486540518713, t2 = 0.78867513459481287, t3 = 0.5;
+  const double ts[] = {t1, t2, t1, t2, t1, t2, t3, t2, t1};
+  const int want[] = {1, 2, 2, 2, 2, 2, 3, 3, 4}; /* calls so far */
+  for (size_t k = 0; k < sizeof ts / sizeof *ts; k++) {
+    cr_assert_eq(fb_system_rhs(ts[k], y, dy, &s), GSL_SUCCESS);
+    cr_expect_eq(cache_calls, want[k], "after t = %g (#%zu): %d calls, want %d", ts[k], k,
+                 cache_calls, want[k]);
+    fresh.fa_t = fresh.fa_t2 = NAN;
+    cr_assert_eq(fb_system_rhs(ts[k], y, dy0, &fresh), GSL_SUCCESS);
+    cache_calls = want[k];
+    for (size_t i = 0; i < cs.pb.dim; i++)
+      cr_expect(dy[i] == dy0[i], "t = %g, component %zu: %.17g cached, %.17g fresh", ts[k], i,
+                dy[i], dy0[i]);
+  }
+  fb_system_free(&fresh);
+  fb_system_free(&s);
+  fb_case_free(&cs);
+}

@@ -16,16 +16,20 @@
 
 static int streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
-/* The tip's columns: u_P = x_{n-2}, v_P = x_{n-1} and their rates (1-based names). */
+/* The tip's columns: u_P = x_{n-2}, v_P = x_{n-1} and their rates (1-based names), n the
+ * highest DOF in the header (the suite's files keep the last node's DOFs only). */
 static int tip_columns(const fb_csv *t, int col[4])
 {
   size_t n = 0;
   char name[32];
-  for (;;) {
-    snprintf(name, sizeof name, "x%zu", n + 1);
-    if (fb_csv_col(t, name) < 0)
-      break;
-    n++;
+  for (size_t c = 0; c < t->ncols; c++) {
+    const char *h = t->hdr[c];
+    char *end;
+    if (h[0] == 'x' && h[1] >= '1' && h[1] <= '9') {
+      const unsigned long i = strtoul(h + 1, &end, 10);
+      if (*end == '\0' && i > n)
+        n = i;
+    }
   }
   if (n < 3)
     return -1;

@@ -298,8 +298,10 @@ static int make_table(fb_table *table, const char *plan, const fb_select *sel, i
   for (size_t i = 0; traj == 0 || traj == 2 ? i < table->n : 0; i++) {
     table->e[i].flags = traj == 2 ? table->e[i].flags | FB_EXP_TRAJ
                                   : table->e[i].flags & ~(unsigned)FB_EXP_TRAJ;
-    if (traj == 2) /* all: whole trajectories, not the report's windows */
+    if (traj == 2) { /* all: whole trajectories, not the report's windows and DOFs */
       table->e[i].traj_tail = 0.0;
+      table->e[i].traj_dofs = 0;
+    }
   }
   return FB_OK;
 }

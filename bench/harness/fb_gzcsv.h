@@ -45,6 +45,15 @@ static inline int fb_is_traj_name(const char *name)
  * or FB_EIO. */
 int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp);
 
+/* The same for a large plant, keeping some of its DOFs (the ones the report reads;
+ * docs/design.md §8 "Trajectory files"): dofs > 0: DOFs 1..dofs and contacts 1..min(dofs,
+ * nc); dofs < 0: the last -dofs DOFs and the last min(-dofs, nc) contacts; 0, or |dofs| >=
+ * n: every column (fb_trace_write_csv_gz).  Kept columns keep their names (x46 stays x46,
+ * so the header says which DOFs a file holds); the states after the contacts' (attitude
+ * quaternions) are written in whole files only. */
+int fb_trace_write_csv_gz_dofs(const fb_trace *tr, const char *const *z_names, long dofs,
+                               FILE *fp);
+
 /* text[0 .. n) as one gzip member (level 9, no name, no time stamp: the same bytes for the
  * same text) written to fp.  FB_OK, FB_ENOMEM or FB_EIO. */
 int fb_gz_write_text(const char *text, size_t n, FILE *fp);

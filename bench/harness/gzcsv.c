@@ -46,6 +46,51 @@ static size_t put_num(char *p, double v)
 
 int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *fp)
 {
+  return fb_trace_write_csv_gz_dofs(tr, z_names, 0, fp);
+}
+
+/* The header of a file keeping DOFs [d0, d1) and contacts [c0, c1), their names as in the
+ * whole file (fb_trace_write_header), into a malloc'ed text. */
+static char *kept_header(const fb_trace *tr, const char *const *z_names, size_t d0, size_t d1,
+                         size_t c0, size_t c1, size_t *len)
+{
+  char *head = NULL;
+  FILE *hs = open_memstream(&head, len);
+  if (hs == NULL)
+    return NULL;
+  fputs("t", hs);
+  for (size_t i = d0; i < d1; i++)
+    fprintf(hs, ",x%zu", i + 1);
+  for (size_t i = d0; i < d1; i++)
+    fprintf(hs, ",v%zu", i + 1);
+  for (size_t i = c0; i < c1; i++)
+    fprintf(hs, ",F%zu", i + 1);
+  for (size_t i = c0; i < c1; i++)
+    for (size_t k = 0; k < tr->nz; k++)
+      fprintf(hs, ",%s%zu", z_names[k], i + 1);
+  for (size_t i = c0; i < c1; i++)
+    fprintf(hs, ",stick%zu", i + 1);
+  fputc('\n', hs);
+  const int bad = ferror(hs);
+  fclose(hs);
+  if (bad) {
+    free(head);
+    return NULL;
+  }
+  return head;
+}
+
+int fb_trace_write_csv_gz_dofs(const fb_trace *tr, const char *const *z_names, long dofs,
+                               FILE *fp)
+{
+  const size_t n = tr->n, nc = tr->nc, nz = tr->nz;
+  const size_t keep = dofs < 0 ? (size_t)-dofs : (size_t)dofs;
+  const int whole = keep == 0 || keep >= n;
+  const size_t kc = whole || keep >= nc ? nc : keep; /* contacts kept */
+  const size_t d0 = whole || dofs > 0 ? 0 : n - keep, d1 = whole ? n : d0 + keep;
+  const size_t c0 = dofs < 0 ? nc - kc : 0, c1 = c0 + kc;
+  /* the states after the contacts' (attitudes) only in a whole file */
+  const size_t zend = whole ? tr->dim : 2 * n + nc * nz;
   gzw *g = calloc(1, sizeof *g);
   if (g == NULL)
     return FB_ENOMEM;
@@ -54,14 +99,19 @@ int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *
     free(g);
     return FB_ENOMEM;
   }
-  /* the header exactly as the plain writer makes it */
+  /* the header exactly as the plain writer makes it (a whole file) */
   char *head = NULL;
   size_t hlen = 0;
-  FILE *hs = open_memstream(&head, &hlen);
-  int st = hs == NULL ? FB_ENOMEM : fb_trace_write_header(tr, z_names, hs);
-  if (hs != NULL)
-    fclose(hs);
-  const size_t n = tr->n, nc = tr->nc;
+  int st = FB_OK;
+  if (whole) {
+    FILE *hs = open_memstream(&head, &hlen);
+    st = hs == NULL ? FB_ENOMEM : fb_trace_write_header(tr, z_names, hs);
+    if (hs != NULL)
+      fclose(hs);
+  } else {
+    head = kept_header(tr, z_names, d0, d1, c0, c1, &hlen);
+    st = head == NULL ? FB_ENOMEM : FB_OK;
+  }
   char *line = malloc((1 + tr->dim + nc) * 34 + 2);
   if (st == FB_OK && line == NULL)
     st = FB_ENOMEM;
@@ -71,19 +121,24 @@ int fb_trace_write_csv_gz(const fb_trace *tr, const char *const *z_names, FILE *
       char *p = line;
       p += put_num(p, tr->t[s]);
       const double *y = tr->y + s * tr->dim;
-      for (size_t k = 0; k < 2 * n; k++) {
-        *p++ = ',';
-        p += put_num(p, y[k]);
-      }
-      for (size_t i = 0; i < nc; i++) {
+      for (size_t half = 0; half < 2; half++) /* x, then v */
+        for (size_t k = d0; k < d1; k++) {
+          *p++ = ',';
+          p += put_num(p, y[half * n + k]);
+        }
+      for (size_t i = c0; i < c1; i++) {
         *p++ = ',';
         p += put_num(p, tr->F[s * nc + i]);
       }
-      for (size_t k = 2 * n; k < tr->dim; k++) {
+      for (size_t k = 2 * n + c0 * nz; k < 2 * n + c1 * nz; k++) {
         *p++ = ',';
         p += put_num(p, y[k]);
       }
-      for (size_t i = 0; i < nc; i++)
+      for (size_t k = 2 * n + nc * nz; k < zend; k++) {
+        *p++ = ',';
+        p += put_num(p, y[k]);
+      }
+      for (size_t i = c0; i < c1; i++)
         p += (size_t)snprintf(p, 34, ",%d", tr->stick[s * nc + i]);
       *p++ = '\n';
       gzw_feed(g, line, (size_t)(p - line), Z_NO_FLUSH);

@@ -67,6 +67,16 @@ static double traj_fixed_step(const report *rp, const char *S)
   return h;
 }
 
+/* A file that keeps the first DOFs of a larger plant (the chain's: the suite writes blocks
+ * 1-3, fb_trace_write_csv_gz_dofs): its scenario's n (blocks) above the file's n. */
+static int kept_fewer(const char *sparams, int n)
+{
+  for (const char *p = sparams; p != NULL && *p != '\0'; p = strchr(p, ';'), p = p ? p + 1 : p)
+    if (p[0] == 'n' && p[1] == '=')
+      return atof(p + 2) > n;
+  return 0;
+}
+
 /* Order the rows cand[0..n) by falling chatter rate (NaN as 0), stable: an insertion sort
  * of at most MAX_SERIES rows. */
 static void sort_by_chatter(const runs *R, size_t *cand, size_t n)
@@ -159,7 +169,7 @@ static int traj_draw(report *rp, plot_entry *p, const char *S, fb_err *err)
       traj_source(p, ref, refsrc, sizeof refsrc);
     sb_puts(pb_var(&b, "ref"), refsrc);
     sb_printf(pb_var(&b, "scen"), "%s: every model against the reference%s", S,
-              n > 3 ? " (first 3 DOFs)" : "");
+              n > 3 || kept_fewer(R->r[cand[0]].sparams, n) ? " (first 3 DOFs)" : "");
     sb_puts(pb_var(&b, "note"), translucent ? "faint lines, drawn behind the others: runs that chatter "
                                               "(> 10 velocity sign changes per second of stick)" : "");
     /* reading */

@@ -29,7 +29,7 @@ typedef struct probe {
 
 /* Run job jb's experiment at step h in a case of its own; the status (FB_EINTR when the
  * suite is interrupted). */
-static int probe_run(suite *S, const job *jb, double h, probe *p)
+static int probe_run(suite *S, job *jb, double h, probe *p)
 {
   fb_experiment x = *jb->exp;
   fb_case cs;

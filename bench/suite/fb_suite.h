@@ -59,6 +59,9 @@ typedef struct fb_experiment {
   size_t samples; /* output grid size, 0 = the suite's (--samples) */
   double traj_tail; /* > 0: the trajectory file keeps only the last traj_tail of the span
                        (the window the report draws; --traj all keeps everything); 0: all */
+  long traj_dofs;   /* != 0: the trajectory file keeps only these DOFs of a large plant
+                       (fb_trace_write_csv_gz_dofs: > 0 the first, < 0 the last ones; the
+                       ones the report reads; --traj all keeps everything); 0: all */
 } fb_experiment;
 
 /* An experiment table: the default one, built from the registries (matrix.c), or a

@@ -38,6 +38,9 @@
 /* ... of which the report draws the last 2 of the 20 drive periods: the trajectory files
  * keep those (5.6 MB of a 29 MB results directory otherwise) */
 #define GRID_TRAJ_TAIL 0.1
+/* the chain's baseline files keep blocks 1-3 (with their contacts): the overlay plot draws
+ * the first three DOFs of a plant (scripts/traj.gp); n = 10 blocks were 61 columns */
+#define CHAIN_TRAJ_DOFS 3
 #define LADDER_RATIO 1.7
 #define LADDER_N 8
 
@@ -471,6 +474,9 @@ static void two_beam_groups(builder *b)
 #define FRAME_T "T=2.5"
 #define FRAME_TAIL 0.4
 #define FRAME_SAMPLES 2501
+/* the files keep the last node's (u, v, theta) and the contact: all the report and
+ * frame.csv read (the tip's u_P, v_P and rates; 48 DOFs at ne = 8 were 99 columns) */
+#define FRAME_TRAJ_DOFS (-3)
 static const double frame_mj_h[] = {1e-3, 1e-4};
 static const double frame_ne[] = {2, 4, 8, 16, 32, 64};
 
@@ -510,6 +516,7 @@ static void frame_group(builder *b)
         x->sets[k++] = rows[r].set;
       x->samples = FRAME_SAMPLES;
       x->traj_tail = FRAME_TAIL;
+      x->traj_dofs = FRAME_TRAJ_DOFS;
       x->h = rows[r].h;
       if (isnan(rows[r].h))
         sweep(x, FB_SWEEP_H, NULL, frame_mj_h, sizeof frame_mj_h / sizeof *frame_mj_h);
@@ -978,8 +985,12 @@ int fb_table_default(fb_table *t)
        * the chain by the scale group */
       const unsigned q =
           (spatial && strcmp((*sc)->name, "puck") != 0) || strcmp((*sc)->name, "chain") == 0 ? 0 : Q;
-      if (integ == NULL || *integ != '\0')
-        add(&b, "baseline", "", (*sc)->name, *m, integ, TR | q);
+      fb_experiment *x = integ == NULL || *integ != '\0'
+                             ? add(&b, "baseline", "", (*sc)->name, *m, integ, TR | q)
+                             : NULL;
+      /* the chain's files keep the blocks the report draws (docs/scenarios/chain.md) */
+      if (x != NULL && strcmp((*sc)->name, "chain") == 0)
+        x->traj_dofs = CHAIN_TRAJ_DOFS;
     }
   }
   /* spatial friction (docs/design.md §13): the box cone beside the disc of the baseline,

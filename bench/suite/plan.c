@@ -287,6 +287,7 @@ typedef struct plan_reader {
   unsigned flags;
   size_t samples;
   double traj_tail;
+  long traj_dofs;
   unsigned keys; /* the keys the section has given (bits: key_bit), each at most once */
   strset names;  /* section names seen (duplicates are refused) */
   size_t bytes;  /* read so far (PLAN_MAX_BYTES) */
@@ -408,6 +409,7 @@ static void section_reset(plan_reader *r, const char *name)
   r->flags = 0;
   r->samples = 0;
   r->traj_tail = 0.0;
+  r->traj_dofs = 0;
 }
 
 /* The section is complete: check what needs the whole of it, and add its experiments. */
@@ -495,6 +497,7 @@ static int section_end(plan_reader *r)
     x->flags = r->flags;
     x->samples = r->samples;
     x->traj_tail = r->traj_tail;
+    x->traj_dofs = r->traj_dofs;
   }
   return 1;
 }
@@ -511,7 +514,7 @@ static int yesno(const char *v)
 /* The plan's keys, in the order of the "unknown key" message; a key's bit in r->keys. */
 static const char *const plan_keys[] = {"scenario", "model", "integrator", "set", "sweep",
                                         "values", "h", "tol", "traj", "traj_tail", "group",
-                                        "tag", "quick", "samples", "bisect", NULL};
+                                        "tag", "quick", "samples", "bisect", "traj_dofs", NULL};
 
 static int key_index(const char *key)
 {
@@ -650,7 +653,7 @@ static int key_values(plan_reader *r, const char *value, char *buf)
   return 1;
 }
 
-/* h, tol, traj, quick, group, tag, samples, traj_tail. */
+/* h, tol, traj, quick, group, tag, samples, traj_tail, traj_dofs. */
 static int key_other(plan_reader *r, const char *key, const char *value)
 {
   const unsigned L = r->line;
@@ -675,6 +678,11 @@ static int key_other(plan_reader *r, const char *key, const char *value)
     if (parse_double(value, &v) != 0 || v < 2 || v > FB_MAX_SAMPLES || v != floor(v))
       return fail(r, L, "key 'samples' = '%s': give an integer in [2, %s]", value, "2000001");
     r->samples = (size_t)v;
+  } else if (!strcmp(key, "traj_dofs")) { /* fb_trace_write_csv_gz_dofs */
+    if (parse_double(value, &v) != 0 || v != floor(v) || fabs(v) > 1e6)
+      return fail(r, L, "key 'traj_dofs' = '%s': give an integer: the first (> 0) or last "
+                  "(< 0) DOFs the trajectory files keep, 0 for all%s", value, "");
+    r->traj_dofs = (long)v;
   } else { /* traj_tail */
     if (parse_double(value, &v) != 0 || !(v > 0 && v <= 1))
       return fail(r, L, "key 'traj_tail' = '%s': give the fraction of the span kept, in (0, 1]%s",
@@ -699,7 +707,8 @@ static int plan_key(void *user, const char *section, const char *key, const char
   const int k = key_index(key);
   if (k < 0)
     return fail(r, L, "unknown key '%s': allowed are scenario, model, integrator, set, sweep, "
-                "values, h, tol, traj, traj_tail, group, tag, quick, samples%s", key, NULL);
+                "values, h, tol, traj, traj_tail, traj_dofs, group, tag, quick, samples%s", key,
+                NULL);
   /* a second line of a key (or an indented line, which inih reads as its continuation)
    * would silently replace or extend the first */
   if (r->keys & (1u << k))
@@ -815,6 +824,8 @@ int fb_plan_print(const fb_table *t, FILE *fp)
       fprintf(fp, "samples = %zu\n", e->samples);
     if (e->traj_tail > 0)
       fprintf(fp, "traj_tail = %s\n", num(e->traj_tail, b, sizeof b));
+    if (e->traj_dofs != 0)
+      fprintf(fp, "traj_dofs = %ld\n", e->traj_dofs);
   }
   return ferror(fp) ? FB_EIO : FB_OK;
 }

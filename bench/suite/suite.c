@@ -79,7 +79,8 @@ static void ref_compute(suite *S, ref_entry *re)
                err.msg);
     return;
   }
-  if (pl->nn > 0) { /* the contact reference, whatever the scenario's own reference is */
+  if (pl->nn > 0 && re->cst_src == SIZE_MAX) { /* the contact reference, whatever the
+                                                  scenario's own reference is */
     re->cst = malloc(sizeof *re->cst);
     re->cst_ok = re->cst != NULL &&
                  fb_contact_reference(&jb->cs, S->o->max_steps, S->o->max_rhs, re->cst, &err) ==
@@ -127,9 +128,9 @@ static void traj_name(const job *jb, char *buf, size_t len, const char *dir)
 }
 
 /* Write trajectory tr, or with tail > 0 only its samples in the last `tail` of the span
- * (a view into the same arrays). */
+ * (a view into the same arrays), with dofs != 0 only those DOFs (fb_trace_write_csv_gz_dofs). */
 static void write_trace(const char *path, const fb_trace *full, const char *const *z_names,
-                        double tail)
+                        double tail, long dofs)
 {
   fb_outfile of;
   fb_err err;
@@ -151,7 +152,8 @@ static void write_trace(const char *path, const fb_trace *full, const char *cons
   }
   if (fb_outfile_open(&of, path, "trajectory", &err) != FB_OK)
     return;
-  if (fb_trace_write_csv_gz(tr, z_names, of.fp) != FB_OK || fb_outfile_commit(&of, &err) != FB_OK)
+  if (fb_trace_write_csv_gz_dofs(tr, z_names, dofs, of.fp) != FB_OK ||
+      fb_outfile_commit(&of, &err) != FB_OK)
     fb_outfile_abort(&of);
 }
 
@@ -175,8 +177,10 @@ static void job_run(suite *S, job *jb)
   snprintf(jb->message, sizeof jb->message, "%s", jb->res.message);
   if (jb->exp->flags & FB_EXP_TRAJ) {
     char path[1024];
+    const double c0 = cost_now();
     traj_name(jb, path, sizeof path, S->o->out_dir);
-    write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail);
+    write_trace(path, &tr, jb->cs.md.type->z_names, jb->exp->traj_tail, jb->exp->traj_dofs);
+    jb->cost_traj = cost_now() - c0;
   }
   fb_trace_free(&tr);
 }
@@ -541,6 +545,9 @@ static int resume_begin(suite *S, fb_err *err)
       re->needed = !file_exists(path);
     }
   }
+  for (size_t r = 0; r < S->nrefs; r++) /* a shared contact reference: its source too */
+    if (S->refs[r].needed && !S->refs[r].own && S->refs[r].cst_src != SIZE_MAX)
+      S->refs[S->refs[r].cst_src].needed = 1;
   return FB_OK;
 }
 
@@ -554,7 +561,13 @@ static void ref_exec(suite *S, size_t k)
     re->status = FB_EINTR;
     return;
   }
+  const double c0 = cost_now();
   ref_compute(S, re);
+  char kind[48];
+  snprintf(kind, sizeof kind, "%s%s", re->own ? "own " : re->cst != NULL ? "coulomb+contact" : "coulomb",
+           re->own ? re->om.integrator : "");
+  cost_add_ref(S, kind, cost_now() - c0);
+  if (getenv("FB_DEBUG_REFS")) fprintf(stderr, "REF\t%.4f\t%s\t%s\t%s\n", cost_now() - c0, kind, S->jobs[re->job].exp->group, re->key);
   /* its trajectory written here, by the worker: after the references, by one thread, the
    * writes left the other core idle (0.15 s of the quick suite, 0.3 s of the full) */
   if (!re->own && re->want_traj && re->kind != FB_REF_NONE) {
@@ -563,7 +576,7 @@ static void ref_exec(suite *S, size_t k)
     ref_traj_path(S, re, path, sizeof path);
     write_trace(path, &re->ref.tr,
                 re->kind == FB_REF_EVENT ? fb_model_find("switching")->z_names : NULL,
-                jb->exp->traj_tail);
+                jb->exp->traj_tail, jb->exp->traj_dofs);
   }
 }
 
@@ -575,7 +588,9 @@ static void job_exec(suite *S, size_t k)
   if (jb->done || atomic_load(&S->stop) != 0)
     return;
   jb->cs.cancel = &S->stop;
+  const double c0 = cost_now();
   job_run(S, jb);
+  cost_add_job(S, jb->exp->group, jb->cost_run, jb->cost_score, jb->cost_traj, cost_now() - c0);
   if (jb->status == FB_EINTR) {
     if (jb->exp->flags & FB_EXP_TRAJ) {
       char path[1024];
@@ -681,6 +696,7 @@ static void suite_free(suite *S)
     fb_trace_free(&S->refs[r].ref.tr);
     fb_reference_free_spans(&S->refs[r].ref);
     free(S->refs[r].key);
+    free(S->refs[r].ckey);
     free(S->refs[r].cst);
   }
   free(S->jobs);
@@ -711,6 +727,7 @@ static void job_refs(suite *S, job *jb, double hmin)
     S->refs[r].job = (size_t)(jb - S->jobs);
     S->refs[r].tag = x->tag;
     S->nrefs++;
+    contact_share(S, r);
   }
   if (x->flags & FB_EXP_TRAJ)
     S->refs[r].want_traj = 1;
@@ -832,8 +849,10 @@ static int suite_outputs(suite *S, double t0, const char *date, fb_err *err)
     st = fb_part_info_write(o->out_dir, o, S->njobs, err);
   if (st == FB_OK && o->nparts > 0) /* last: merge verifies the part against it */
     st = fb_manifest_write(o->out_dir, err);
+  cost_mark(S, COST_TABLES);
   if (st == FB_OK && o->plots)
     st = fb_report_make_early(o->out_dir, (size_t)o->jobs, S->early, err);
+  cost_mark(S, COST_REPORT);
   return st;
 }
 
@@ -850,6 +869,7 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
   struct tm tmv;
   gmtime_r(&now, &tmv);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  cost_mark(&S, COST_START);
   if (fb_mkdir_p(o->out_dir) != 0)
     return fb_err_set(err, FB_EINVAL, "output directory '%s' cannot be created: %s", o->out_dir,
                       strerror(errno));
@@ -878,10 +898,14 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     suite_free(&S);
     return rst;
   }
+  cost_mark(&S, COST_EXPANDED);
   run_parallel(&S, PHASE_REFS, schedule(&S, 1), "references");
+  contact_copy(&S);
   own_ref_model_errors(&S);
+  cost_mark(&S, COST_REFS);
   early_setup(&S);
   run_parallel(&S, PHASE_RUNS, schedule(&S, 0), "runs");
+  cost_mark(&S, COST_RUNS);
   int st = resume_end(&S, err); /* interrupted: runs.csv of the finished jobs, FB_EINTR */
   if (st != FB_OK) {
     suite_free(&S);
@@ -901,7 +925,9 @@ int fb_suite_run(const fb_suite_opts *o, const char *argv0, fb_err *err)
     if (!fb_engine_present(e, why, sizeof why))
       fprintf(stderr, "fricbench suite: engine %s skipped: %s\n", e->name, why);
   }
-  suite_free(&S);
+  suite_free(&S); /* also ends the early plots' gnuplot processes: their CPU is counted now */
+  cost_mark(&S, COST_END);
+  cost_print(&S, stderr);
   return st;
 }
 
@@ -970,6 +996,13 @@ static size_t schedule(suite *S, int refs)
       }
     }
   }
+  for (size_t r = 0; refs && r < n; r++) /* a shared contact reference: its source too */
+    if ((keep == NULL || keep[r]) && cost[r] > 0 && !S->refs[r].own &&
+        S->refs[r].cst_src != SIZE_MAX) {
+      if (keep != NULL)
+        keep[S->refs[r].cst_src] = 1;
+      cost[S->refs[r].cst_src] = fmax(cost[S->refs[r].cst_src], cost[r]);
+    }
   S->norder = fb_sched_order(cost, refs ? keep : S->sel, n, S->order);
   /* The runs of the early plots first (each part longest first): a plot can only start
    * when its last run is done, and drawn while the other runs go it fills the run phase

@@ -60,6 +60,12 @@ typedef struct ref_entry {
    * metrics.h), cst_ok when it was computed */
   fb_impact_stats *cst;
   int cst_ok;
+  /* the contact reference solves the plant under `newton` whatever the variant's normal
+   * treatment: variants that differ in that alone share it.  ckey: the variant without its
+   * normal treatment, with the model and its parameters (the solve's inputs); cst_src: the
+   * entry that computes it (SIZE_MAX: this one), copied after the references */
+  char *ckey;
+  size_t cst_src;
 } ref_entry;
 
 typedef struct job {
@@ -81,7 +87,25 @@ typedef struct job {
   double bis_h, bis_hu;
   int done;            /* resume: finished (run now, taken from the journal, or not ready) */
   int ref_kind;        /* resume: the reference kind the job was scored against, once done */
+  double cost_run, cost_score, cost_traj; /* CPU of its runs (every probe), of their
+                                           * scoring and of its trajectory file */
 } job;
+
+/* Where the CPU goes (bench/suite/cost.c): a row per group or kind of reference. */
+#define COST_ROWS 48
+typedef struct cost_row {
+  char name[48];
+  size_t n;
+  double cpu[4]; /* a group: runs, scoring, trajectory files, the rest; a reference: cpu[0] */
+} cost_row;
+enum { COST_START, COST_EXPANDED, COST_REFS, COST_RUNS, COST_TABLES, COST_REPORT, COST_END,
+       COST_MARKS };
+typedef struct suite_cost {
+  cost_row groups[COST_ROWS], refs[COST_ROWS];
+  size_t ngroups, nrefs;
+  double proc0, child0; /* process and reaped children's CPU at COST_START */
+  double mark_proc[COST_MARKS], mark_child[COST_MARKS];
+} suite_cost;
 
 typedef struct suite {
   const fb_suite_opts *o;
@@ -113,6 +137,7 @@ typedef struct suite {
    * job of its group and scenario; SIZE_MAX: none), per key the jobs still to finish */
   fb_report_early *early;
   size_t *early_key, *early_left;
+  suite_cost cost;
 } suite;
 
 typedef enum { PHASE_REFS, PHASE_RUNS } phase_kind;
@@ -124,7 +149,7 @@ typedef struct worker_arg {
 /* Run case cs (prepared, of job jb's scenario variant and model parameters) into tr and
  * score it against jb's references as every job is: the scenario's reference, the model's
  * own one, the stability index.  Returns the run's status; *res and *m filled. */
-int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
+int run_scored(suite *S, job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
                fb_metrics *m);
 /* A FB_EXP_BISECT job (bench/suite/bisect.c): the bisection for its stable step. */
 void job_run_bisect(suite *S, job *jb);
@@ -133,6 +158,23 @@ double job_row_h(const job *jb);
 double job_row_value(const job *jb);
 
 void count_runs(const suite *S, fb_run_tally *t);
+
+/* bench/suite/contact_share.c: at a new Coulomb reference r, whether an earlier entry's
+ * contact reference is the same solve (its cst_src then; SIZE_MAX: r solves it); after
+ * the references, the shared ones copied to the entries that share them. */
+void contact_share(suite *S, size_t r);
+void contact_copy(suite *S);
+
+/* bench/suite/cost.c: this thread's CPU clock; a finished job's parts (total: the whole
+ * job); a reference's solve of kind (e.g. "coulomb", "own rk4imp"); the process's and
+ * children's CPU at a point of the suite (COST_*); meta.json's "cpu_s"; the stderr line. */
+double cost_now(void);
+void cost_add_job(suite *S, const char *group, double run, double score, double traj,
+                  double total);
+void cost_add_ref(suite *S, const char *kind, double cpu);
+void cost_mark(suite *S, int what);
+json_t *cost_json(const suite *S);
+void cost_print(const suite *S, FILE *fp);
 int job_ref_kind(const suite *S, const job *jb);
 int write_meta(const suite *S, const char *path, double wall, const char *date,
                       fb_err *err);

@@ -5,9 +5,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suite_int.h"
 
-int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
+int run_scored(suite *S, job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
                fb_metrics *m)
 {
+  const double c0 = cost_now();
   const ref_entry *re = &S->refs[jb->ref];
   fb_stream stream;
   fb_problem *pb = &cs->pb;
@@ -47,6 +48,8 @@ int run_scored(suite *S, const job *jb, fb_case *cs, fb_trace *tr, fb_run_result
     m->q_norm_err = res->q_norm_err;
   if (st_ok)
     fb_stream_free(&stream);
+  jb->cost_run += res->cpu_s;
+  jb->cost_score += cost_now() - c0 - res->cpu_s;
   return status;
 }
 

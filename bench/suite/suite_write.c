@@ -398,6 +398,7 @@ int write_meta(const suite *S, const char *path, double wall, const char *date,
     json_object_set_new(m, "expected_failures", json_integer((json_int_t)t.expected));
     json_object_set_new(m, "references", json_integer((json_int_t)S->nrefs));
     json_object_set_new(m, "engines", engines_json());
+    json_object_set_new(m, "cpu_s", cost_json(S)); /* the parts so far (bench/suite/cost.c) */
   }
   if (m == NULL || fb_json_dump(m, of.fp) != 0) {
     json_decref(m);
