@@ -70,7 +70,11 @@
   /* the scheme's evaluation at (t, y) with the modes frozen: F, Fs, u, ud and acc */      \
   int (*eval)(void *w, double t, const double *y, double *acc);                              \
   /* g of every mode from the last evaluation at state y */                                \
-  void (*switching)(const void *w, const double *y, double *g);
+  void (*switching)(const void *w, const double *y, double *g);                              \
+  /* g of mode k at (t, y) without an evaluation where it reads only the state and the     \
+     surface (a slip's s v_r), the same number as the evaluation's; NaN where it needs    \
+     one (a stick's multiplier).  NULL: always evaluate */                                \
+  double (*g_direct)(const void *w, double t, const double *y, size_t k);
 
 typedef struct fb_sw_core {
   FB_SW_CORE_FIELDS

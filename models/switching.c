@@ -280,6 +280,19 @@ static void sw_switching(const void *wv, const double *y, double *g)
   }
 }
 
+/* g of contact i at (t, y) where it needs no evaluation: a slip's s v_r with u(t) as
+ * sw_eval reads it (the same number as sw_switching's after an evaluation); NaN in stick,
+ * whose g is the multiplier's margin. */
+static double sw_g_direct(const void *wv, double t, const double *y, size_t i)
+{
+  const sw_ws *w = wv;
+  if (w->mode[i] == 0)
+    return (double)NAN;
+  fb_contact_state cs;
+  fb_plant_contact_at(w->pl, i, fb_sw_time(&w->core, t), &cs);
+  return (double)w->mode[i] * (y[w->n + w->pl->contact[i].dof] - cs.u);
+}
+
 /* Write [mode, F] into the z part of the full state. */
 static void sw_write_z(const sw_ws *w, double *y)
 {
@@ -391,6 +404,7 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   w->unit = "contact";
   w->eval = sw_eval;
   w->switching = sw_switching;
+  w->g_direct = sw_g_direct;
   w->n = pl->n;
   w->nc = pl->nc;
   w->nxv = 2 * pl->n;

@@ -159,12 +159,17 @@ static double root_g(double tau, void *params)
     r->failed = st;
     return NAN;
   }
-  if (fb_sw_eval_counted(c, tau, c->yt) != FB_OK) {
-    r->failed = GSL_EBADFUNC;
-    return NAN;
+  /* On the dense output a slip's g needs no evaluation (the same number); re-integrated
+   * steps (rk8pd, ...) evaluate as they always did. */
+  double g = c->dense && c->g_direct != NULL ? c->g_direct(c, tau, c->yt, r->i) : (double)NAN;
+  if (isnan(g)) {
+    if (fb_sw_eval_counted(c, tau, c->yt) != FB_OK) {
+      r->failed = GSL_EBADFUNC;
+      return NAN;
+    }
+    c->switching(c, c->yt, c->gt);
+    g = c->gt[r->i];
   }
-  c->switching(c, c->yt, c->gt);
-  const double g = c->gt[r->i];
   if (fb_sw_crossed(c->mode[r->i], g)) {
     if (tau < r->hi) {
       r->hi = tau;
