@@ -16,9 +16,9 @@
  *    Fixed step (--h) takes the 8th-order step without control.  First same as last: the
  *    derivative at a step's end is the next step's first stage, so an accepted step costs
  *    12 RHS; the dense output's extra evaluations (contd8's three stages, and f(t + h, y1)
- *    when no step after it has evaluated it yet; the bootstrap's five) only for the steps
- *    that are sampled (counted in nfe).  Stiffness detection (dop853.f's) is not
- *    implemented.
+ *    when neither a step after it nor the caller (fb_dop853_give_fsal) has evaluated it
+ *    yet; the bootstrap's five) only for the steps that are sampled (counted in nfe).
+ *    Stiffness detection (dop853.f's) is not implemented.
  * No allocation after alloc.
  */
 #include "fb_dop853.h"

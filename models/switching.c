@@ -66,7 +66,10 @@
  * 2 event_tol of the previous one, switches are taken at step ends until a step passes
  * without one, so time always advances by whole steps.
  * Counters: nfe every right-hand-side-equivalent evaluation (stages, the switching check
- * after each step, the location's trial steps, the mode resolutions); ninner root
+ * after each step, the location's trial steps, the mode resolutions; with dop853 inside,
+ * the check's evaluation is also the next step's first stage and the dense output's
+ * FSAL stage, and a slip's g on the interpolant needs none: docs/integrators/dop853.md,
+ * "Evaluations"); ninner root
  * iterations; nevents switches applied (located or at step ends, and mode changes at
  * breaks); nswitch contacts whose mode changed; the step to an event counts as accepted.
  * Steps and evaluations are bounded by max_steps / max_rhs (FB_BUDGET, last good state).
