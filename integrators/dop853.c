@@ -16,9 +16,9 @@
  *    Fixed step (--h) takes the 8th-order step without control.  First same as last: the
  *    derivative at a step's end is the next step's first stage, so an accepted step costs
  *    12 RHS; the dense output's extra evaluations (contd8's three stages, and f(t + h, y1)
- *    when no step after it has evaluated it yet; the bootstrap's five) only for the steps
- *    that are sampled (counted in nfe).  Stiffness detection (dop853.f's) is not
- *    implemented.
+ *    when neither a step after it nor the caller (fb_dop853_give_fsal) has evaluated it
+ *    yet; the bootstrap's five) only for the steps that are sampled (counted in nfe).
+ *    Stiffness detection (dop853.f's) is not implemented.
  * No allocation after alloc.
  */
 #include "fb_dop853.h"
@@ -676,12 +676,17 @@ static int dop_control(fb_dop853_ctl *ctl, double h, double err)
 }
 
 int fb_dop853_evolve(void *gsl_state, const gsl_odeiv2_system *sys, fb_dop853_ctl *ctl,
-                     double *t, double t1, double *y, unsigned long *nrejected)
+                     double *t, double t1, double *y, const double *f0,
+                     unsigned long *nrejected)
 {
   dop_state *s = gsl_state;
   const size_t dim = s->dim;
   const double t0 = *t;
-  int st = GSL_ODEIV_FN_EVAL(sys, t0, y, s->k);
+  int st = GSL_SUCCESS;
+  if (f0 != NULL)
+    memcpy(s->k, f0, dim * sizeof(double));
+  else
+    st = GSL_ODEIV_FN_EVAL(sys, t0, y, s->k);
   memcpy(s->y0, y, dim * sizeof(double));
   for (int accepted = 0; st == GSL_SUCCESS && !accepted;) {
     double h;
@@ -701,6 +706,16 @@ int fb_dop853_evolve(void *gsl_state, const gsl_odeiv2_system *sys, fb_dop853_ct
   if (st == GSL_SUCCESS)
     memcpy(y, s->y1, dim * sizeof(double));
   return st;
+}
+
+int fb_dop853_give_fsal(void *gsl_state, double t, const double *f)
+{
+  dop_state *s = gsl_state;
+  if (!s->have_step || s->have_fsal || s->t + s->h != t)
+    return 0;
+  memcpy(s->k + 12 * s->dim, f, s->dim * sizeof(double));
+  s->have_fsal = 1;
+  return 1;
 }
 
 static int dop_ws_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)

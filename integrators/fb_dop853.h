@@ -54,11 +54,19 @@ typedef struct fb_dop853_ctl {
 
 /* One accepted DOP853 step under Hairer's control from (*t, y), at most to t1 (landed on
  * exactly when within 1% of it), for a scheme that holds its own GSL system (the switching
- * event scheme): f(*t, y) first, then attempts until one is accepted, each refused one
+ * event scheme): f(*t, y) first (f0 when not NULL: the caller's evaluation at exactly
+ * (*t, y), which saves one), then attempts until one is accepted, each refused one
  * counted in *nrejected; y and *t advanced, ctl->h the next step.  GSL_SUCCESS; the
  * system's failure or GSL_FAILURE (step size underflow) with y unchanged. */
 int fb_dop853_evolve(void *gsl_state, const gsl_odeiv2_system *sys, fb_dop853_ctl *ctl,
-                     double *t, double t1, double *y, unsigned long *nrejected);
+                     double *t, double t1, double *y, const double *f0,
+                     unsigned long *nrejected);
+
+/* f(t, y1) at the end of the last step, evaluated by the caller (dim values, at exactly
+ * the step's y1 and at t = its start + h to the last bit): kept as the first-same-as-last
+ * stage, so that the dense output does not evaluate it again.  1 taken; 0 when there is
+ * no step, its end is not t or the stage is there already. */
+int fb_dop853_give_fsal(void *gsl_state, double t, const double *f);
 
 /* The integrator `dop853`: DOP853 with Hairer's own step-size control and dense output. */
 extern const fb_integrator_type fb_integrator_dop853;

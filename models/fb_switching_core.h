@@ -60,10 +60,21 @@
   double step_ta, step_tn; /* the last smooth step (NaN: none since the last restart) */  \
   fb_dop853_ctl dctl; /* dense, adaptive: Hairer's control of the dop853 steps */          \
   double t_last_event;                                                                       \
+  /* the line form with dop853 inside: the last counted evaluation, f = [v, acc, F] at   \
+     (memo_t, memo_y = [x, v]), plant time memo_te, under the modes it left; reused as    \
+     the next step's first stage and its end's FSAL stage at exactly the same (t, y)      \
+     (docs/integrators/dop853.md); NULL otherwise */                                      \
+  double *memo_y, *memo_f;                                                                   \
+  double memo_t, memo_te;                                                                    \
+  int memo_ok;                                                                               \
   /* the scheme's evaluation at (t, y) with the modes frozen: F, Fs, u, ud and acc */      \
   int (*eval)(void *w, double t, const double *y, double *acc);                              \
   /* g of every mode from the last evaluation at state y */                                \
-  void (*switching)(const void *w, const double *y, double *g);
+  void (*switching)(const void *w, const double *y, double *g);                              \
+  /* g of mode k at (t, y) without an evaluation where it reads only the state and the     \
+     surface (a slip's s v_r), the same number as the evaluation's; NaN where it needs    \
+     one (a stick's multiplier).  NULL: always evaluate */                                \
+  double (*g_direct)(const void *w, double t, const double *y, size_t k);
 
 typedef struct fb_sw_core {
   FB_SW_CORE_FIELDS

@@ -66,7 +66,10 @@
  * 2 event_tol of the previous one, switches are taken at step ends until a step passes
  * without one, so time always advances by whole steps.
  * Counters: nfe every right-hand-side-equivalent evaluation (stages, the switching check
- * after each step, the location's trial steps, the mode resolutions); ninner root
+ * after each step, the location's trial steps, the mode resolutions; with dop853 inside,
+ * the check's evaluation is also the next step's first stage and the dense output's
+ * FSAL stage, and a slip's g on the interpolant needs none: docs/integrators/dop853.md,
+ * "Evaluations"); ninner root
  * iterations; nevents switches applied (located or at step ends, and mode changes at
  * breaks); nswitch contacts whose mode changed; the step to an event counts as accepted.
  * Steps and evaluations are bounded by max_steps / max_rhs (FB_BUDGET, last good state).
@@ -287,6 +290,19 @@ static void sw_switching(const void *wv, const double *y, double *g)
   }
 }
 
+/* g of contact i at (t, y) where it needs no evaluation: a slip's s v_r with u(t) as
+ * sw_eval reads it (the same number as sw_switching's after an evaluation); NaN in stick,
+ * whose g is the multiplier's margin. */
+static double sw_g_direct(const void *wv, double t, const double *y, size_t i)
+{
+  const sw_ws *w = wv;
+  if (w->mode[i] == 0)
+    return (double)NAN;
+  fb_contact_state cs;
+  fb_plant_contact_at(w->pl, i, fb_sw_time(&w->core, t), &cs);
+  return (double)w->mode[i] * (y[w->n + w->pl->contact[i].dof] - cs.u);
+}
+
 /* Write [mode, F] into the z part of the full state. */
 static void sw_write_z(const sw_ws *w, double *y)
 {
@@ -398,6 +414,7 @@ static int sw_alloc(void **out, const fb_integrator_type *type, const fb_problem
   w->unit = "contact";
   w->eval = sw_eval;
   w->switching = sw_switching;
+  w->g_direct = sw_g_direct;
   w->n = pl->n;
   w->nc = pl->nc;
   w->nxv = 2 * pl->n;

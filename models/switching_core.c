@@ -5,6 +5,7 @@
  * arithmetic is unchanged, so both schemes' results are too. */
 #include <float.h>
 #include <gsl/gsl_errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fb_switching_core.h"
@@ -23,8 +24,29 @@ int fb_sw_eval_counted(fb_sw_core *c, double t, const double *y)
   if (st != FB_OK) {
     c->stop = st;
     c->stop_t = t;
+    c->memo_ok = 0;
+  } else if (c->memo_f != NULL) { /* what fb_sw_rhs would give at (t, y): kept */
+    memcpy(c->memo_y, y, c->nxv * sizeof(double));
+    memcpy(c->memo_f, y + c->n, c->n * sizeof(double));
+    memcpy(c->memo_f + c->n, c->acc, c->n * sizeof(double));
+    memcpy(c->memo_f + c->nxv, c->F, c->nc * sizeof(double));
+    c->memo_t = t;
+    c->memo_te = fb_sw_time(c, t);
+    c->memo_ok = 1;
   }
   return st;
+}
+
+/* The memo's f when it is f(t, y) to the last bit: the same time (and plant time, as the
+ * segment's clamp reads it), the same x and v (f does not read the impulses P), and no
+ * mode changed since (every change of modes is followed by a counted evaluation, which
+ * renews the memo, before the next step). */
+static const double *memo_at(const fb_sw_core *c, double t, const double *y)
+{
+  if (c->memo_f == NULL || !c->memo_ok || c->memo_t != t || c->memo_te != fb_sw_time(c, t) ||
+      memcmp(c->memo_y, y, c->nxv * sizeof(double)) != 0)
+    return NULL;
+  return c->memo_f;
 }
 
 /* The friction impulses P carry no information the run needs (they restart from 0 every
@@ -137,12 +159,17 @@ static double root_g(double tau, void *params)
     r->failed = st;
     return NAN;
   }
-  if (fb_sw_eval_counted(c, tau, c->yt) != FB_OK) {
-    r->failed = GSL_EBADFUNC;
-    return NAN;
+  /* On the dense output a slip's g needs no evaluation (the same number); re-integrated
+   * steps (rk8pd, ...) evaluate as they always did. */
+  double g = c->dense && c->g_direct != NULL ? c->g_direct(c, tau, c->yt, r->i) : (double)NAN;
+  if (isnan(g)) {
+    if (fb_sw_eval_counted(c, tau, c->yt) != FB_OK) {
+      r->failed = GSL_EBADFUNC;
+      return NAN;
+    }
+    c->switching(c, c->yt, c->gt);
+    g = c->gt[r->i];
   }
-  c->switching(c, c->yt, c->gt);
-  const double g = c->gt[r->i];
   if (fb_sw_crossed(c->mode[r->i], g)) {
     if (tau < r->hi) {
       r->hi = tau;
@@ -212,6 +239,16 @@ int fb_sw_gsl_alloc(fb_sw_core *c, const gsl_odeiv2_step_type *T)
   c->dctl = (fb_dop853_ctl){atol, rtol, c->o.hmax, (double)NAN, 0};
   c->step_ta = c->step_tn = (double)NAN;
   c->rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  /* The memo (the line form with dop853 inside; the disc form recomputes its slip
+   * directions at each step's start, outside the evaluation, so it evaluates afresh). */
+  c->memo_ok = 0;
+  c->memo_y = c->memo_f = NULL;
+  if (c->dense && !c->fixed && c->tag == FB_SW_TAG_LINE) {
+    c->memo_y = calloc(c->nxv + c->m, sizeof(double));
+    if (c->memo_y == NULL)
+      return FB_ENOMEM;
+    c->memo_f = c->memo_y + c->nxv;
+  }
   return c->d == NULL || c->rs == NULL ? FB_EGSL : FB_OK;
 }
 
@@ -221,6 +258,7 @@ void fb_sw_gsl_free(fb_sw_core *c)
     gsl_odeiv2_driver_free(c->d);
   if (c->rs != NULL)
     gsl_root_fsolver_free(c->rs);
+  free(c->memo_y);
 }
 
 int fb_sw_restart_end(fb_sw_core *c, size_t nmodes, const double *y, int initial,
@@ -255,6 +293,7 @@ void fb_sw_reset_begin(fb_sw_core *c, const fb_step_at *at, fb_counters *cnt, fb
   c->t_hi = INFINITY;
   gsl_odeiv2_driver_reset(c->d);
   c->step_ta = c->step_tn = (double)NAN;
+  c->memo_ok = 0; /* the restart evaluates under its modes and clamp */
   if (at->seg == 0)
     c->dctl.h = (double)NAN;
   c->dctl.reject = 0;
@@ -280,7 +319,8 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
     gst = gsl_odeiv2_step_apply(d->s, tprev, at->dt, c->yc, c->yerr, NULL, NULL, &c->sys);
     *t = at->tnew;
   } else if (c->dense) { /* dop853 under its own control (docs/integrators/dop853.md) */
-    gst = fb_dop853_evolve(d->s->state, &c->sys, &c->dctl, t, at->t1, c->yc, &cnt->nrejected);
+    gst = fb_dop853_evolve(d->s->state, &c->sys, &c->dctl, t, at->t1, c->yc,
+                           memo_at(c, tprev, c->yc), &cnt->nrejected);
   } else {
     const unsigned long failed0 = d->e->failed_steps;
     if (c->h > c->o.hmax)
@@ -311,6 +351,11 @@ int fb_sw_smooth_step(fb_sw_core *c, const fb_step_at *at, double *t, fb_counter
       return fb_sw_step_failure(c, GSL_EBADFUNC, tprev, err);
     return fb_err_set(err, FB_ENONFINITE, "%s: non-finite state at t=%.17g", c->name, *t);
   }
+  /* the switching check's evaluation is f at the step's end: dop853's FSAL stage, which
+   * its dense output then need not evaluate (taken only when t is its t + h exactly) */
+  const double *f1 = c->dense && !c->fixed ? memo_at(c, *t, c->yc) : NULL;
+  if (f1 != NULL)
+    fb_dop853_give_fsal(d->s->state, *t, f1);
   c->step_ta = tprev;
   c->step_tn = *t;
   return FB_OK;

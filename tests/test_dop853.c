@@ -261,6 +261,54 @@ Test(dop853, grid_error_follows_the_solver)
   fb_wp_truth_free(&tr);
 }
 
+/* The caller's f(t + h, y1) taken as the FSAL stage: the dense output then evaluates 8
+ * times, not 9, and gives the same numbers to the bit; refused at any other time (one ulp
+ * past the step's end) and when the stage is there already. */
+Test(dop853, fsal_given_by_the_caller)
+{
+  const double h = 0.8;
+  double yd[2], yg[2];
+  for (int give = 0; give < 2; give++) {
+    unsigned long nfe = 0;
+    gsl_odeiv2_system sys = {osc, NULL, 2, &nfe};
+    gsl_odeiv2_step *s = gsl_odeiv2_step_alloc(fb_step_dop853, 2);
+    double y[2] = {1.0, 0.0}, yerr[2], f1[2];
+    cr_assert_eq(gsl_odeiv2_step_apply(s, 0.0, h, y, yerr, NULL, NULL, &sys), GSL_SUCCESS);
+    unsigned long dummy = 0;
+    osc(h, y, f1, &dummy);
+    if (give) {
+      cr_assert_eq(fb_dop853_give_fsal(s->state, nextafter(h, 1.0), f1), 0, "not t + h");
+      cr_assert_eq(fb_dop853_give_fsal(s->state, h, f1), 1);
+      cr_assert_eq(fb_dop853_give_fsal(s->state, h, f1), 0, "there already");
+    }
+    cr_assert_eq(fb_dop853_dense(s->state, &sys, 0.3 * h, give ? yg : yd), GSL_SUCCESS);
+    cr_assert_eq(nfe, give ? 20UL : 21UL, "evaluations: %lu", nfe);
+    gsl_odeiv2_step_free(s);
+  }
+  cr_assert(yg[0] == yd[0] && yg[1] == yd[1], "the same dense output");
+}
+
+/* The event scheme with dop853 inside reuses the switching check's evaluation at each
+ * step's end as the next step's first stage and the dense output's FSAL stage, and finds
+ * a slip's end without evaluating (docs/integrators/dop853.md, "Evaluations"): on
+ * stick-slip at tol 1e-10, 1572 RHS where 1747 were spent before (the bound sits between),
+ * with the accuracy as before (errors 3.0e-11 at the step ends, 3.1e-11 on the grid). */
+Test(dop853, event_scheme_evaluations_reused)
+{
+  fb_wp_truth tr;
+  fb_err err = {{0}};
+  cr_assert_eq(fb_wp_truth_init(&tr, "stick-slip", NULL, 1001, &err), FB_OK, "%s", err.msg);
+  fb_wp_point d;
+  cr_assert_eq(fb_wp_measure(&tr, "dop853", 1e-10, &d, &err), FB_OK, "%s", err.msg);
+  fb_wp_truth_free(&tr);
+  cr_log_info("dop853 tol 1e-10: nfe %lu steps %lu events %lu, errors steps %.3g grid %.3g",
+              d.nfe, d.nsteps, d.nevents, d.err_steps, d.err_grid);
+  cr_assert_leq(d.nfe, 1620UL, "RHS %lu (1572 measured; 1747 before the reuse)", d.nfe);
+  cr_assert_eq(d.nevents, 10UL);
+  cr_assert_leq(d.err_steps, 2.0 * 2.98e-11, "step ends %g", d.err_steps);
+  cr_assert_leq(d.err_grid, 2.0 * 3.07e-11, "grid %g", d.err_grid);
+}
+
 /* The times at which a run reported a state twice: its events (left limit, then after). */
 typedef struct event_times {
   double t[64], last;
