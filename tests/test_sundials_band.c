@@ -40,35 +40,7 @@ static int have_sundials(void)
 #endif
 }
 
-/* ---- counting allocations (bytes), as tests/test_chain.c ------------------------------ */
-#if defined(__SANITIZE_ADDRESS__)
-#define FB_COUNT_ALLOC 0
-#else
-#define FB_COUNT_ALLOC 1
-static size_t n_bytes;
-static int counting;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-void *malloc(size_t n);
-void *calloc(size_t a, size_t b);
-void *realloc(void *p, size_t n);
-void *malloc(size_t n)
-{
-  n_bytes += counting ? n : 0;
-  return __libc_malloc(n);
-}
-void *calloc(size_t a, size_t b)
-{
-  n_bytes += counting ? a * b : 0;
-  return __libc_calloc(a, b);
-}
-void *realloc(void *p, size_t n)
-{
-  n_bytes += counting ? n : 0;
-  return __libc_realloc(p, n);
-}
-#endif
+#include "fbt_alloc_count.h" /* n_bytes, counting, FB_COUNT_ALLOC */
 
 /* The final state of a run of the chain (x then v, 2 n values) into y, its counts in res. */
 static void final_state(const char *model, const char *integ, double tol,
