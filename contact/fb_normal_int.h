@@ -127,6 +127,8 @@ typedef struct fb_impact_stats {
 } fb_impact_stats;
 
 /* Start values of a stats record (t_watch and on_step kept from *st when keep_watch). */
+/* The linear penalty element's auto cN, dN and e where they are NaN (contact/normal.c). */
+void fb_normal_penalty_auto(double *cN, double *dN, double *e, const fb_normal_scale *sc);
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch);
 
 /* What a time-stepping normal treatment (moreau-jean, ccp, sap: one impulse per normal and

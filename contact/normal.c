@@ -179,6 +179,23 @@ double fb_normal_zeta_of_e(double e)
   return -l / sqrt(M_PI * M_PI + l * l);
 }
 
+/* The linear penalty element's auto parameters from the contact's scales, where a value is
+ * NaN (penalty-n, penalty-nm): e the scenario's; cN so that the impact at v_in penetrates
+ * at most 1 % of the gap scale h (the drop height): kinetic energy into the spring,
+ * m v_in^2 = cN d^2 with d = 0.01 h (docs/design.md §12); dN the damping of restitution e
+ * (fb_normal_zeta_of_e), dN = 2 zeta sqrt(cN m). */
+void fb_normal_penalty_auto(double *cN, double *dN, double *e, const fb_normal_scale *sc)
+{
+  if (isnan(*e))
+    *e = sc->e;
+  if (isnan(*cN)) {
+    const double d = 0.01 * sc->h;
+    *cN = sc->m * sc->v_in * sc->v_in / (d * d);
+  }
+  if (isnan(*dN))
+    *dN = 2.0 * fb_normal_zeta_of_e(*e) * sqrt(*cN * sc->m);
+}
+
 void fb_impact_stats_init(fb_impact_stats *st, int keep_watch)
 {
   const double tw = keep_watch ? st->t_watch : (double)NAN;

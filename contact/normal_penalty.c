@@ -34,14 +34,7 @@ static int penalty_n_resolve(void *pp, const fb_normal_scale *sc, fb_err *err)
 {
   penalty_n_params *p = pp;
   (void)err;
-  if (isnan(p->e))
-    p->e = sc->e;
-  if (isnan(p->cN)) {
-    const double d = 0.01 * sc->h;
-    p->cN = sc->m * sc->v_in * sc->v_in / (d * d);
-  }
-  if (isnan(p->dN))
-    p->dN = 2.0 * fb_normal_zeta_of_e(p->e) * sqrt(p->cN * sc->m);
+  fb_normal_penalty_auto(&p->cN, &p->dN, &p->e, sc);
   return FB_OK;
 }
 
