@@ -1,18 +1,24 @@
 // adapter.mjs — MuJoCo (the official WebAssembly build, npm `mujoco-js`) as fricbench's
 // engine process (docs/engines/mujoco.md).  One node process per fricbench worker thread,
-// started by engines/engine_mujoco.c, fed one case at a time, in lock step:
+// started by engines/engine_mujoco.c, fed one case at a time:
 //
 //   fricbench -> node   {"op":"open", ...}            one JSON line: the case (below)
 //   node -> fricbench   "ok <sample>" | "err <why>"    the state after the settling period
-//   fricbench -> node   "s t h fx fy fz tx ty tz g u"  one step: applied force and torque at
-//                                                      the centre (N, N m), gravity (m/s^2),
-//                                                      belt velocity along x (m/s)
-//   node -> fricbench   "<sample>"                     the state after the step
+//   fricbench -> node   'b' k, then k x 10 doubles     k steps (a binary frame): per step t h
+//                                                      fx fy fz tx ty tz g u, the applied
+//                                                      force and torque at the centre (N,
+//                                                      N m), gravity (m/s^2), belt velocity
+//                                                      along x (m/s)
+//   node -> fricbench   'B', then k x 22 doubles       the k samples, one after each step
+//                       | "err <why>"                  (a line)
 //   fricbench -> node   "c"                            close the case (no answer)
 //
-// <sample>: t px py pz vx vy vz qw qx qy qz wx wy wz Fn Ftx Fty Mx My Mz ncon niter, the
-// numbers written by Number.prototype.toString (the shortest string that reads back to the
-// same double: the C side's strtod gets every bit, so a run replays exactly).
+// k (4 bytes) and the doubles are little-endian, so every bit crosses (a run replays
+// exactly).  k = 1 is the lock step (a forcing that depends on the state: the next force is
+// fricbench's, from the state answered); k > 1 when the forcing depends on t only
+// (docs/engines.md §4).  <sample>: t px py pz vx vy vz qw qx qy qz wx wy wz Fn Ftx Fty Mx My
+// Mz ncon niter; as text (open's answer) written by Number.prototype.toString (the shortest
+// string that reads back to the same double).
 //
 // The model (MJCF, built per case): the body (a box of half-sizes size, size, half_z, or a
 // sphere) on a free joint; the ground is a plane, or with a belt a slab on a slide joint
@@ -24,7 +30,6 @@
 // normal = sum of the edge forces, tangential i = mu_i (f_2i - f_2i+1); elliptic: the
 // forces themselves), in the contact frame, turned to the world; MuJoCo's contact force
 // acts from geom1 on geom2, so the body's is minus it when the body is geom1.
-import {createInterface} from 'node:readline';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 
@@ -136,7 +141,7 @@ function rotation(q) {
     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)];
 }
 
-// One sample line of the open case at time t.
+// One sample of the open case at time t: the row's 22 numbers.
 function sample(t) {
   const {m, d} = cur;
   const q = d.qpos, v = d.qvel;
@@ -146,7 +151,7 @@ function sample(t) {
   const out = [t, q[0], q[1], q[2], v[0], v[1], v[2], q[3], q[4], q[5], q[6], w[0], w[1], w[2]];
   contactForces(m, d, out);
   out.push(d.solver_niter[0]);
-  return out.map(num).join(' ');
+  return out;
 }
 
 function open(c) {
@@ -159,7 +164,7 @@ function open(c) {
   // settle at rest: gravity and the contact only (and a belt at rest)
   const nsettle = Math.ceil(c.settle / c.h - 1e-9);
   for (let k = 0; k < nsettle; k++) mj.mj_step(m, d);
-  const settled = sample(c.t0);
+  const settled = sample(c.t0).map(num).join(' ');
   const q = d.qpos, v = d.qvel;
   q[0] = c.pos0[0], q[1] = c.pos0[1];
   if (nsettle === 0) q[2] = c.pos0[2];
@@ -171,9 +176,11 @@ function open(c) {
   return settled;
 }
 
-function step(a) {
+// One step with the inputs at a[o ... o + 9]; its sample.
+function step(a, o) {
   const {m, d, c} = cur;
-  const [t, h, fx, fy, fz, tx, ty, tz, g, u] = a;
+  const t = a[o], h = a[o + 1], fx = a[o + 2], fy = a[o + 3], fz = a[o + 4];
+  const tx = a[o + 5], ty = a[o + 6], tz = a[o + 7], g = a[o + 8], u = a[o + 9];
   m.opt.timestep = h;
   m.opt.gravity[2] = -g;
   // a box takes the force at the height of its contact face (world: the body's -z axis
@@ -191,7 +198,7 @@ function step(a) {
   if (c.belt) d.qvel[6] = u;
   if (warning !== null && /unstable/.test(warning)) {
     warning = null;
-    return [t + h, ...new Array(21).fill(NaN)].map(num).join(' ');
+    return [t + h, ...new Array(21).fill(NaN)];
   }
   return sample(t + h);
 }
@@ -203,32 +210,74 @@ function close() {
   cur = null;
 }
 
-const rl = createInterface({input: process.stdin, terminal: false});
-const out = [];
-function flush() {
-  process.stdout.write(out.join(''));
-  out.length = 0;
+// The input: text lines (open, close) and binary step frames, taken from one byte stream.
+const IN = 10, ROW = 22;
+let inbuf = Buffer.alloc(0);
+
+// The k steps of a frame whose doubles start at byte p: the answer frame.
+function steps(buf, p, k) {
+  if (cur === null) throw new Error('a step without an open case');
+  const a = new Float64Array(IN);
+  const ans = Buffer.allocUnsafe(1 + 8 * ROW * k);
+  ans[0] = 0x42; // 'B'
+  let q = 1;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < IN; j++, p += 8) a[j] = buf.readDoubleLE(p);
+    const row = step(a, 0);
+    for (let j = 0; j < ROW; j++, q += 8) ans.writeDoubleLE(row[j], q);
+  }
+  return ans;
 }
-rl.on('line', (line) => {
-  try {
-    if (line[0] === 's') {
-      out.push(step(line.slice(2).split(' ').map(Number)), '\n');
-    } else if (line[0] === 'c') {
-      close();
-    } else if (line[0] === '{') {
-      const c = JSON.parse(line);
-      if (c.op === 'version') {
-        out.push(`ok ${mj.mj_versionString()} node ${process.version}\n`);
-      } else {
-        out.push('ok ', open(c), '\n');
+
+function line(text) {
+  if (text[0] === 'c') {
+    close();
+    return null;
+  }
+  if (text[0] === '{') {
+    const c = JSON.parse(text);
+    if (c.op === 'version') return `ok ${mj.mj_versionString()} node ${process.version}\n`;
+    return `ok ${open(c)}\n`;
+  }
+  return `err unknown request "${text.slice(0, 40)}"\n`;
+}
+
+function errLine(e) {
+  return `err ${String(e && e.message ? e.message : e).replace(/\n/g, ' ')}\n`;
+}
+
+// Every complete request in inbuf, answered in order; a partial one waits for more bytes.
+function pump() {
+  for (;;) {
+    let answer, used;
+    if (inbuf.length > 0 && inbuf[0] === 0x62) { // 'b': a step frame
+      if (inbuf.length < 5) return;
+      const k = inbuf.readUInt32LE(1);
+      used = 5 + 8 * IN * k;
+      if (inbuf.length < used) return;
+      try {
+        answer = steps(inbuf, 5, k);
+      } catch (e) {
+        answer = errLine(e);
       }
     } else {
-      out.push(`err unknown request "${line.slice(0, 40)}"\n`);
+      const nl = inbuf.indexOf(10);
+      if (nl < 0) return;
+      used = nl + 1;
+      try {
+        answer = line(inbuf.toString('utf8', 0, nl));
+      } catch (e) {
+        answer = errLine(e);
+      }
     }
-  } catch (e) {
-    out.push(`err ${String(e && e.message ? e.message : e).replace(/\n/g, ' ')}\n`);
+    inbuf = inbuf.subarray(used);
+    if (answer !== null) process.stdout.write(answer);
   }
-  flush();
+}
+
+process.stdin.on('data', (chunk) => {
+  inbuf = inbuf.length > 0 ? Buffer.concat([inbuf, chunk]) : chunk;
+  pump();
 });
-rl.on('close', () => process.exit(0));
+process.stdin.on('end', () => process.exit(0));
 process.stdout.on('error', () => process.exit(0)); // fricbench closed the pipe first
