@@ -92,14 +92,16 @@ function mjcf(c) {
 
 // The body's contact force (world frame) and its moment about the centre, summed.
 function contactForces(m, d, out) {
+  const {opt, bodyOfGeom} = cur;
   let Fn = 0, Fx = 0, Fy = 0, Mx = 0, My = 0, Mz = 0;
   // the forces of the step just taken, at the positions it started from (mj_step's)
   const xp = d.xpos, cx = xp[3], cy = xp[4], cz = xp[5];
-  const pyramidal = m.opt.cone === 0;
+  const pyramidal = opt.cone === 0;
   // d.contact is a copy of the contact vector in the module's memory, get(i) a copy of one
   // contact: both are deleted, else every step leaks (2 GB after ~10^5 steps)
   const contacts = d.contact;
-  for (let i = 0; i < d.ncon; i++) {
+  const ncon = d.ncon;
+  for (let i = 0; i < ncon; i++) {
     const ct = contacts.get(i);
     // views into the WebAssembly memory are taken after get(), which allocates: a grown
     // memory detaches every earlier view
@@ -120,7 +122,7 @@ function contactForces(m, d, out) {
     } else {
       f0 = ef[a], f1 = ef[a + 1], f2 = ef[a + 2];
     }
-    const sign = m.geom_bodyid[ct.geom2] === 1 ? 1 : -1;
+    const sign = bodyOfGeom[ct.geom2] === 1 ? 1 : -1;
     const F = [0, 1, 2].map((k) => sign * (f0 * fr[k] + f1 * fr[3 + k] + f2 * fr[6 + k]));
     const p = ct.pos, r = [p[0] - cx, p[1] - cy, p[2] - cz];
     Fn += F[2], Fx += F[0], Fy += F[1];
@@ -130,7 +132,7 @@ function contactForces(m, d, out) {
     ct.delete();
   }
   contacts.delete();
-  out.push(Fn, Fx, Fy, Mx, My, Mz, d.ncon);
+  out.push(Fn, Fx, Fy, Mx, My, Mz, ncon);
 }
 
 // The body's rotation matrix (row-major) from the free joint's quaternion qpos[3..6].
@@ -159,7 +161,9 @@ function open(c) {
   mj.FS.writeFile('/case.xml', mjcf(c));
   const m = mj.MjModel.loadFromXML('/case.xml');
   const d = new mj.MjData(m);
-  cur = {m, d, c};
+  // per case, not per step: each read of m.opt or m.geom_bodyid crosses into the module
+  // and builds a handle or a view (a third of a step's time went to such reads)
+  cur = {m, d, c, opt: m.opt, bodyOfGeom: Array.from(m.geom_bodyid)};
   const xf = d.xfrc_applied;
   // settle at rest: gravity and the contact only (and a belt at rest)
   const nsettle = Math.ceil(c.settle / c.h - 1e-9);
@@ -178,11 +182,11 @@ function open(c) {
 
 // One step with the inputs at a[o ... o + 9]; its sample.
 function step(a, o) {
-  const {m, d, c} = cur;
+  const {m, d, c, opt} = cur;
   const t = a[o], h = a[o + 1], fx = a[o + 2], fy = a[o + 3], fz = a[o + 4];
   const tx = a[o + 5], ty = a[o + 6], tz = a[o + 7], g = a[o + 8], u = a[o + 9];
-  m.opt.timestep = h;
-  m.opt.gravity[2] = -g;
+  opt.timestep = h;
+  opt.gravity[2] = -g;
   // a box takes the force at the height of its contact face (world: the body's -z axis
   // times half_z), a sphere at its centre: the moment of the offset goes in as a torque
   const R = rotation(d.qpos), hz = c.shape === 'box' ? c.half_z : 0;
