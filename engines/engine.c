@@ -14,7 +14,11 @@
  * state at the start of the step (the scenario's force function and spring law, so every
  * engine sees the same law), as a force at the centre (and a torque on the spin DOFs);
  * a prescribed normal force N(t) becomes gravity N/m along -z, the belt velocity u(t)
- * the ground's surface velocity.  Back come the state and the contact forces: z of every
+ * the ground's surface velocity.  When that force depends on t only (fb_engine_batchable)
+ * and the engine takes batches (fb_engine_type.steps), the inputs of the steps up to the
+ * next break go to the engine at once and the answers are handed to the driver one step at
+ * a time: the same steps, the same results (docs/engines.md §4, "Batched steps").
+ * Back come the state and the contact forces: z of every
  * contact holds the engine's friction force along the contact's direction, its normal
  * force, and the stick flag |v_r| <= v_stick (the metrics' own threshold).
  */

@@ -5,11 +5,11 @@
  * The C side of an out-of-process adapter: one node process per worker thread
  * (engines/mujoco/adapter.mjs), started by the first `open` of that thread and kept for
  * the thread's later runs (loading the 11 MB WebAssembly module takes seconds); each run
- * writes its case as one JSON line and then, per step, one line of applied force, gravity
- * and belt velocity, and reads one row back (lock step: the force of the next step is
- * fricbench's, computed from the state the engine answered).  The numbers cross the pipe
- * as shortest round-trip decimal strings (Number.toString; printf %.17g here), so a run
- * replays to the bit.  If the process dies the run in flight fails with node's exit status
+ * writes its case as one JSON line and then frames of k steps' applied force, gravity and
+ * belt velocity, and reads k rows back: k = 1 (lock step: the force of the next step is
+ * fricbench's, computed from the state the engine answered) unless the forcing depends on
+ * t only, when the glue batches (docs/engines.md §4).  The step frames are binary
+ * little-endian doubles, so a run replays to the bit.  If the process dies the run in flight fails with node's exit status
  * in its message and the next `open` starts a new one; the time spent waiting for node is
  * inside the driver's step, so it counts in the run's wall time.
  *
