@@ -14,7 +14,11 @@
  * state at the start of the step (the scenario's force function and spring law, so every
  * engine sees the same law), as a force at the centre (and a torque on the spin DOFs);
  * a prescribed normal force N(t) becomes gravity N/m along -z, the belt velocity u(t)
- * the ground's surface velocity.  Back come the state and the contact forces: z of every
+ * the ground's surface velocity.  When that force depends on t only (fb_engine_batchable)
+ * and the engine takes batches (fb_engine_type.steps), the inputs of the steps up to the
+ * next break go to the engine at once and the answers are handed to the driver one step at
+ * a time: the same steps, the same results (docs/engines.md §4, "Batched steps").
+ * Back come the state and the contact forces: z of every
  * contact holds the engine's friction force along the contact's direction, its normal
  * force, and the stick flag |v_r| <= v_stick (the metrics' own threshold).
  */
@@ -45,6 +49,15 @@ typedef struct engine_ws {
   fb_impact_stats *stats;    /* normal plants: the contact phases, for the suite's contact
                                 metrics (restitution, penetration); NULL: not asked */
   int was_contact;           /* the last step had contact points */
+  /* batched steps (fb_engine_batchable; docs/engines.md §4): the inputs sent and the
+   * samples answered, served one per step() of the driver; NULL when the run is lock step */
+  size_t batch_max;          /* most steps per batch: FB_ENGINE_BATCH_MAX or the env's */
+  unsigned long max_steps;   /* the run's step budget: no batch runs past it */
+  unsigned long kseg;        /* steps taken in the current segment (the driver's grid) */
+  fb_engine_input *bin;      /* batch_max: the batch's inputs */
+  fb_engine_sample *bout;    /* batch_max: its samples */
+  double *btnew;             /* batch_max: the end of each of its steps */
+  size_t bn, bnext;          /* steps in the batch, the next one to hand over */
 } engine_ws;
 
 int fb_engine_output(const void *p, const fb_contact_in *c, double vr, const double *z,
@@ -190,6 +203,38 @@ static int map_case(engine_ws *w, fb_err *err)
   return FB_OK;
 }
 
+int fb_engine_batchable(const fb_plant *pl)
+{
+  return !pl->force_uses_state && !pl->has_D && !pl->has_K;
+}
+
+/* The batch buffers when the engine takes batches and the plant's forcing allows them;
+ * FRICBENCH_ENGINE_BATCH=K lowers the batch (1: lock step, how the tests compare). */
+static int batch_alloc(engine_ws *w, const fb_int_opts *o, fb_err *err)
+{
+  w->batch_max = FB_ENGINE_BATCH_MAX;
+  const char *e = getenv("FRICBENCH_ENGINE_BATCH");
+  if (e != NULL && *e != '\0') {
+    char *end;
+    const long k = strtol(e, &end, 10);
+    if (*end != '\0' || k < 1 || k > FB_ENGINE_BATCH_MAX)
+      return fb_err_set(err, FB_EINVAL, "FRICBENCH_ENGINE_BATCH=%s: give an integer from 1 "
+                        "(lock step) to %d", e, FB_ENGINE_BATCH_MAX);
+    w->batch_max = (size_t)k;
+  }
+  if (w->eng->steps == NULL || w->batch_max < 2 || !fb_engine_batchable(w->pb->plant)) {
+    w->batch_max = 1;
+    return FB_OK;
+  }
+  w->max_steps = o->max_steps;
+  w->bin = calloc(w->batch_max, sizeof *w->bin);
+  w->bout = calloc(w->batch_max, sizeof *w->bout);
+  w->btnew = calloc(w->batch_max, sizeof *w->btnew);
+  if (w->bin == NULL || w->bout == NULL || w->btnew == NULL)
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
+  return FB_OK;
+}
+
 int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem *pb,
                     const fb_int_opts *o, fb_err *err)
 {
@@ -235,6 +280,8 @@ int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem 
   if (pb->plant->nn > 0)
     w->stats = o->stats;
   int st = map_case(w, err);
+  if (st == FB_OK)
+    st = batch_alloc(w, o, err);
   if (st != FB_OK) {
     fb_engine_free(w);
     return st;
@@ -251,6 +298,9 @@ void fb_engine_free(void *ws)
   if (w->ews != NULL)
     w->eng->close(w->ews);
   free(w->f);
+  free(w->bin);
+  free(w->bout);
+  free(w->btnew);
   free(w);
 }
 
@@ -335,6 +385,8 @@ int fb_engine_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
 {
   engine_ws *w = ws;
   (void)cnt;
+  w->kseg = 0; /* the driver's grid starts again: t = tseg + k h */
+  w->bn = w->bnext = 0; /* a batch never crosses a break */
   if (at->seg > 0)
     return FB_OK; /* a forcing break: the engine's state goes on, only the force jumps */
   if (w->ews != NULL) {
@@ -346,29 +398,96 @@ int fb_engine_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_er
   return w->eng->open(&w->ews, &w->c, &w->settled, err);
 }
 
+/* The input of the step from t to t + dt: the plant's applied force at (t, x, v) of y (the
+ * head of the file), gravity, the belt's velocity. */
+static void step_input(engine_ws *w, double t, double dt, const double *y, fb_engine_input *in)
+{
+  const fb_plant *pl = w->pb->plant;
+  const size_t n = pl->n;
+  *in = (fb_engine_input){.t = t, .h = dt};
+  fb_plant_smooth_force(pl, t, y, y + n, w->f);
+  for (int k = 0; k < 3; k++)
+    in->force[k] = w->dof[R_X + k] >= 0 ? w->f[w->dof[R_X + k]] : 0.0;
+  for (int k = 0; k < 2; k++)
+    in->torque[k] = w->dof[R_AX + k] >= 0 ? w->f[w->dof[R_AX + k]] : 0.0;
+  in->gravity = w->c.gravity;
+  if (pl->nc > 0) {
+    fb_contact_state cs;
+    fb_plant_contact_at(pl, 0, t, &cs);
+    in->belt_u = cs.u;
+    if (pl->nn == 0)
+      in->gravity = cs.N / w->c.mass;
+  }
+}
+
+/* A new batch from the driver's step `at`: it and the steps the driver will plan after it
+ * (integrators/stepper.c, plan_step: t = tseg + k h, the segment's last step landing on
+ * t1), up to the segment's end, the batch size and the run's step budget.  The forcing is
+ * the state's at the batch's start: it does not depend on the state (fb_engine_batchable). */
+static int batch_fill(engine_ws *w, const fb_step_at *at, const double *y,
+                      const fb_counters *cnt, fb_err *err)
+{
+  const double h = w->c.h;
+  const unsigned long used = cnt->nsteps + cnt->nrejected;
+  size_t kmax = w->batch_max;
+  if (w->max_steps > used && w->max_steps - used < kmax)
+    kmax = (size_t)(w->max_steps - used);
+  double t = at->t, dt = at->dt, tnew = at->tnew;
+  int last = at->last;
+  unsigned long k = w->kseg;
+  size_t nb = 0;
+  for (;;) {
+    step_input(w, t, dt, y, &w->bin[nb]);
+    w->btnew[nb++] = tnew;
+    if (last || nb == kmax)
+      break;
+    t = tnew; /* the driver's next plan */
+    k++;
+    last = (at->t1 - t) <= h * (1.0 + 1e-9);
+    dt = last ? at->t1 - t : h;
+    tnew = last ? at->t1 : at->tseg + (double)(k + 1) * h;
+  }
+  w->bn = nb;
+  w->bnext = 0;
+  return w->eng->steps(w->ews, w->bin, nb, w->bout, err);
+}
+
+/* The engine's answer to the driver's step `at` into w->s: from the batch (a new one when
+ * it is used up), or one lock step. */
+static int engine_answer(engine_ws *w, const fb_step_at *at, const double *y, fb_counters *cnt,
+                         fb_err *err)
+{
+  if (w->bin == NULL) {
+    fb_engine_input in;
+    step_input(w, at->t, at->dt, y, &in);
+    return w->eng->step(w->ews, &in, &w->s, cnt, err);
+  }
+  if (w->bnext == w->bn) {
+    const int st = batch_fill(w, at, y, cnt, err);
+    if (st != FB_OK) {
+      w->bn = w->bnext = 0;
+      return st;
+    }
+  }
+  const size_t i = w->bnext++;
+  if (w->bin[i].t != at->t || w->bin[i].h != at->dt || w->btnew[i] != at->tnew)
+    return fb_err_set(err, FB_EUNSUP, "engine %s: the driver planned the step t=%.17g dt=%.17g "
+                      "but the batch holds t=%.17g dt=%.17g", w->eng->name, at->t, at->dt,
+                      w->bin[i].t, w->bin[i].h);
+  w->s = w->bout[i];
+  cnt->ninner += w->s.ninner;
+  return FB_OK;
+}
+
 int fb_engine_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err)
 {
   engine_ws *w = ws;
-  const fb_plant *pl = w->pb->plant;
-  const size_t n = pl->n;
-  fb_engine_input in = {.t = at->t, .h = at->dt};
-  fb_plant_smooth_force(pl, at->t, y, y + n, w->f);
+  const size_t n = w->pb->plant->n;
   cnt->nfe++;
-  for (int k = 0; k < 3; k++)
-    in.force[k] = w->dof[R_X + k] >= 0 ? w->f[w->dof[R_X + k]] : 0.0;
-  for (int k = 0; k < 2; k++)
-    in.torque[k] = w->dof[R_AX + k] >= 0 ? w->f[w->dof[R_AX + k]] : 0.0;
-  in.gravity = w->c.gravity;
-  if (pl->nc > 0) {
-    fb_contact_state cs;
-    fb_plant_contact_at(pl, 0, at->t, &cs);
-    in.belt_u = cs.u;
-    if (pl->nn == 0)
-      in.gravity = cs.N / w->c.mass;
-  }
-  const int st = w->eng->step(w->ews, &in, &w->s, cnt, err);
+  const int st = engine_answer(w, at, y, cnt, err);
   if (st != FB_OK)
     return st;
+  w->kseg++;
   const long jz = w->dof[R_Z];
   const double gap0 = jz >= 0 ? y[jz] : 0.0, gdot0 = jz >= 0 ? y[n + (size_t)jz] : 0.0;
   w->s.t = at->tnew;

@@ -386,6 +386,7 @@ const fb_engine_type fb_engine_bullet = {
     bullet_open,
     bullet_step,
     bullet_close,
+    nullptr, /* steps: one at a time */
 };
 
 namespace {

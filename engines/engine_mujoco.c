@@ -5,11 +5,11 @@
  * The C side of an out-of-process adapter: one node process per worker thread
  * (engines/mujoco/adapter.mjs), started by the first `open` of that thread and kept for
  * the thread's later runs (loading the 11 MB WebAssembly module takes seconds); each run
- * writes its case as one JSON line and then, per step, one line of applied force, gravity
- * and belt velocity, and reads one row back (lock step: the force of the next step is
- * fricbench's, computed from the state the engine answered).  The numbers cross the pipe
- * as shortest round-trip decimal strings (Number.toString; printf %.17g here), so a run
- * replays to the bit.  If the process dies the run in flight fails with node's exit status
+ * writes its case as one JSON line and then frames of k steps' applied force, gravity and
+ * belt velocity, and reads k rows back: k = 1 (lock step: the force of the next step is
+ * fricbench's, computed from the state the engine answered) unless the forcing depends on
+ * t only, when the glue batches (docs/engines.md §4).  The step frames are binary
+ * little-endian doubles, so a run replays to the bit.  If the process dies the run in flight fails with node's exit status
  * in its message and the next `open` starts a new one; the time spent waiting for node is
  * inside the driver's step, so it counts in the run's wall time.
  *
@@ -277,18 +277,8 @@ static int mj_read(mj_proc *pr, const char *when, fb_err *err)
 
 /* The row `t px py pz vx vy vz qw qx qy qz wx wy wz Fn Ftx Fty Mx My Mz ncon niter`. */
 enum { MJ_ROW = 22 };
-static int mj_parse(const char *line, fb_engine_sample *s, double *niter, fb_err *err)
+static void mj_row(const double *v, fb_engine_sample *s, double *niter)
 {
-  double v[MJ_ROW];
-  const char *p = line;
-  for (int k = 0; k < MJ_ROW; k++) {
-    char *end;
-    v[k] = strtod(p, &end);
-    if (end == p)
-      return fb_err_set(err, FB_EUNSUP, "MuJoCo: a row with %d numbers, 22 expected: %.80s", k,
-                        line);
-    p = end;
-  }
   s->t = v[0];
   for (int k = 0; k < 3; k++) {
     s->pos[k] = v[1 + k];
@@ -304,6 +294,22 @@ static int mj_parse(const char *line, fb_engine_sample *s, double *niter, fb_err
   /* a diverged step answers NaN (adapter.mjs): no contacts, no iterations */
   s->ncontacts = v[20] >= 0 && v[20] < 1e6 ? (size_t)v[20] : 0;
   *niter = v[21] >= 0 && v[21] < 1e9 ? v[21] : 0.0;
+}
+
+/* The row as text (the answer to open). */
+static int mj_parse(const char *line, fb_engine_sample *s, double *niter, fb_err *err)
+{
+  double v[MJ_ROW];
+  const char *p = line;
+  for (int k = 0; k < MJ_ROW; k++) {
+    char *end;
+    v[k] = strtod(p, &end);
+    if (end == p)
+      return fb_err_set(err, FB_EUNSUP, "MuJoCo: a row with %d numbers, 22 expected: %.80s", k,
+                        line);
+    p = end;
+  }
+  mj_row(v, s, niter);
   return FB_OK;
 }
 
@@ -401,23 +407,71 @@ static int mj_open(void **ws, const fb_engine_case *c, fb_engine_sample *settled
   return FB_OK;
 }
 
+/* The steps' frames travel as binary doubles (docs/engines/mujoco.md §4): the machine's
+ * byte order must be the little-endian one adapter.mjs reads and writes. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "engine_mujoco.c: the step frames are little-endian doubles"
+#endif
+enum { MJ_IN = 10 };
+
+/* k steps in one exchange: the frame 'b', k (4 bytes, little-endian), per step the MJ_IN
+ * doubles t h fx fy fz tx ty tz g u; the answer 'B' and per step the MJ_ROW doubles of a
+ * row, or the line "err <why>".  Rows go to out[0..k-1], their iterations to ninner. */
+static int mj_exchange(mj_ws *w, const fb_engine_input *in, size_t k, fb_engine_sample *out,
+                       fb_err *err)
+{
+  mj_proc *pr = w->pr;
+  if (pr->pid <= 0)
+    return fb_err_set(err, FB_EUNSUP, "MuJoCo: the node process is gone");
+  const unsigned char head[5] = {'b', (unsigned char)(k & 0xff), (unsigned char)(k >> 8 & 0xff),
+                                 (unsigned char)(k >> 16 & 0xff), (unsigned char)(k >> 24 & 0xff)};
+  int ok = fwrite(head, 1, sizeof head, pr->to) == sizeof head;
+  for (size_t i = 0; ok && i < k; i++) {
+    const fb_engine_input *a = &in[i];
+    const double v[MJ_IN] = {a->t, a->h, a->force[0], a->force[1], a->force[2], a->torque[0],
+                             a->torque[1], a->torque[2], a->gravity, a->belt_u};
+    ok = fwrite(v, sizeof v, 1, pr->to) == 1;
+  }
+  if (!ok || fflush(pr->to) != 0)
+    return mj_died(pr, "during a step", err);
+  const int c = fgetc(pr->from);
+  if (c == EOF)
+    return mj_died(pr, "during a step", err);
+  if (c != 'B') { /* a line: the adapter's error */
+    pr->line[0] = (char)c;
+    if (fgets(pr->line + 1, sizeof pr->line - 1, pr->from) == NULL)
+      return mj_died(pr, "during a step", err);
+    pr->line[strcspn(pr->line, "\n")] = '\0';
+    if (strncmp(pr->line, "err ", 4) == 0)
+      return fb_err_set(err, FB_EUNSUP, "MuJoCo: %s", pr->line + 4);
+    return fb_err_set(err, FB_EUNSUP, "MuJoCo: unexpected answer to a step: %.80s", pr->line);
+  }
+  for (size_t i = 0; i < k; i++) {
+    double v[MJ_ROW], niter;
+    if (fread(v, sizeof v, 1, pr->from) != 1)
+      return mj_died(pr, "during a step", err);
+    /* -0 reads as +0, as it did when rows were text (Number.toString writes -0 as "0") */
+    for (int j = 0; j < MJ_ROW; j++)
+      v[j] = v[j] == 0.0 ? 0.0 : v[j];
+    mj_row(v, &out[i], &niter);
+    out[i].ninner = (unsigned long)niter;
+  }
+  return FB_OK;
+}
+
 static int mj_step(void *ws, const fb_engine_input *in, fb_engine_sample *out, fb_counters *cnt,
                    fb_err *err)
 {
-  mj_ws *w = ws;
-  if (w->pr->pid <= 0)
-    return fb_err_set(err, FB_EUNSUP, "MuJoCo: the node process is gone");
-  fprintf(w->pr->to, "s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", in->t,
-          in->h, in->force[0], in->force[1], in->force[2], in->torque[0], in->torque[1],
-          in->torque[2], in->gravity, in->belt_u);
-  double niter;
-  int st = mj_read(w->pr, "during a step", err);
+  const int st = mj_exchange(ws, in, 1, out, err);
   if (st == FB_OK)
-    st = mj_parse(w->pr->line, out, &niter, err);
-  if (st != FB_OK)
-    return st;
-  cnt->ninner += (unsigned long)niter;
-  return FB_OK;
+    cnt->ninner += out->ninner;
+  return st;
+}
+
+static int mj_steps(void *ws, const fb_engine_input *in, size_t k, fb_engine_sample *out,
+                    fb_err *err)
+{
+  return mj_exchange(ws, in, k, out, err);
 }
 
 static const char *const mj_scenarios[] = {
@@ -449,6 +503,7 @@ const fb_engine_type fb_engine_mujoco = {
     .open = mj_open,
     .step = mj_step,
     .close = mj_close,
+    .steps = mj_steps,
 };
 
 static const fb_integrator_type mj_euler_type = FB_ENGINE_STEPPER(

@@ -87,6 +87,8 @@ typedef struct fb_engine_sample {
   double Ft[2];           /* tangential contact force on the body along x, y (N) */
   double Mt[3];           /* moment of the contact forces about the centre (N m) */
   size_t ncontacts;       /* contact points this step */
+  unsigned long ninner;   /* steps(): the step's inner iterations (the glue adds them to the
+                             run's count when it hands the step to the driver) */
 } fb_engine_sample;
 
 /* A scenario the mapping cannot express, with the reason (data, listed by the engine). */
@@ -112,7 +114,25 @@ typedef struct fb_engine_type {
   int (*step)(void *ws, const fb_engine_input *in, fb_engine_sample *out, fb_counters *cnt,
               fb_err *err);
   void (*close)(void *ws);
+  /* Optional (NULL: one step at a time): k consecutive steps at once, in[i] -> out[i], with
+   * exactly the results of k calls of step() (out[i].ninner: that step's inner iterations).
+   * The glue calls it only when the applied forcing does not depend on the body's state
+   * (fb_engine_batchable), so that it knows the inputs of the next steps before their states:
+   * an out-of-process engine then pays one round trip per k steps (docs/engines.md §4). */
+  int (*steps)(void *ws, const fb_engine_input *in, size_t k, fb_engine_sample *out,
+               fb_err *err);
 } fb_engine_type;
+
+/* Most steps the glue hands an engine's steps() at once (the run's step budget, a forcing
+ * break and the run's end cut a batch shorter).  The environment variable
+ * FRICBENCH_ENGINE_BATCH=K (1 ... FB_ENGINE_BATCH_MAX) lowers it; K = 1: lock step. */
+#define FB_ENGINE_BATCH_MAX 1024
+
+/* 1 when the plant's applied force f(t, x, v) - D v - K x depends on t only (the scenario's
+ * force does not read the state, force_uses_state == 0, and D = K = 0): the forces of the
+ * next steps are known before their states, so an engine may take them in one batch.  The
+ * normal force N(t) and the belt velocity u(t) are functions of t anyway. */
+int fb_engine_batchable(const fb_plant *pl);
 
 /* One of an engine's steppers as an integrator type's data. */
 typedef struct fb_engine_stepper {

@@ -3,8 +3,9 @@
  * which runs its three integrators too): the creep under a push below breakaway is
  * measured and must be there (soft contacts: the friction force is a stiff
  * spring-damper's, not a stick constraint), and the plumbing of the node process: a killed
- * process fails the run that finds it dead, the next run starts a new one and works.
- * Skipped, with the reason, when node or the pinned mujoco-js is absent.  No timing. */
+ * process fails the run that finds it dead, the next run starts a new one and works; a run
+ * whose forcing depends on t only takes its steps in batches and equals its lock-step run
+ * to the bit (docs/engines.md §4; the glue's rules: tests/test_engine_batch.c).  Skipped, with the reason, when node or the pinned mujoco-js is absent.  No timing. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -51,6 +52,44 @@ Test(mujoco, creeps_under_a_push_it_should_hold, .timeout = 120)
   /* measured 1563 um/s; asserted: it creeps forward (Coulomb: 0), by more than 10 um/s */
   cr_assert_gt(v, 1e-5, "creep %g m/s", v);
   cr_assert_lt(v, 0.05 * 0.3 * 9.81, "a creep, not a slide (%g m/s)", v);
+}
+
+/* run (scenario, sets, h) batched (the default) and in lock step (FRICBENCH_ENGINE_BATCH=1):
+ * the same samples, states, forces and counts, to the bit. */
+static void batched_equals_lock_step(const fb_model_type *m, const char *scenario,
+                                     const char *const *sets, double h, size_t samples)
+{
+  fb_trace tb, tl;
+  fb_run_result rb, rl;
+  unsetenv("FRICBENCH_ENGINE_BATCH");
+  cr_assert_eq(fbt_run(scenario, m->name, NULL, h, 0, sets, samples, &tb, NULL, &rb), FB_OK,
+               "%s", rb.message);
+  setenv("FRICBENCH_ENGINE_BATCH", "1", 1);
+  const int st = fbt_run(scenario, m->name, NULL, h, 0, sets, samples, &tl, NULL, &rl);
+  unsetenv("FRICBENCH_ENGINE_BATCH");
+  cr_assert_eq(st, FB_OK, "%s", rl.message);
+  cr_assert_eq(tb.filled, tl.filled);
+  cr_assert_eq(memcmp(tb.t, tl.t, tb.filled * sizeof *tb.t), 0, "%s: sample times", scenario);
+  cr_assert_eq(memcmp(tb.y, tl.y, tb.filled * tb.dim * sizeof *tb.y), 0, "%s: states", scenario);
+  cr_assert_eq(memcmp(tb.F, tl.F, tb.filled * tb.nc * sizeof *tb.F), 0, "%s: forces", scenario);
+  cr_assert_eq(rb.cnt.nsteps, rl.cnt.nsteps);
+  cr_assert_eq(rb.cnt.nfe, rl.cnt.nfe);
+  cr_assert_eq(rb.cnt.ninner, rl.cnt.ninner, "%s: MuJoCo's solver iterations", scenario);
+  cr_log_info("%s: %lu steps, %lu solver iterations, batched = lock step\n", scenario,
+              rb.cnt.nsteps, rb.cnt.ninner);
+  fb_trace_free(&tb);
+  fb_trace_free(&tl);
+}
+
+/* push-hold sliding at r = 2 from t_on = 0.3 s (a break inside the run, h = 0.7 ms does not
+ * divide it: a short last step), and a bounce (its own contact phases and impacts). */
+Test(mujoco, batched_steps_equal_the_lock_step, .timeout = 120)
+{
+  const fb_model_type *m = mujoco_or_skip();
+  static const char *const push[] = {"r=2", "t_on=0.3", "T=0.8", NULL};
+  batched_equals_lock_step(m, "push-hold", push, 7e-4, 81);
+  static const char *const ball[] = {"T=1", NULL};
+  batched_equals_lock_step(m, "bouncing-ball", ball, 1e-3, 101);
 }
 
 /* The node processes this process started (children whose command is node). */

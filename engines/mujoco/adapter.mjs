@@ -1,18 +1,24 @@
 // adapter.mjs — MuJoCo (the official WebAssembly build, npm `mujoco-js`) as fricbench's
 // engine process (docs/engines/mujoco.md).  One node process per fricbench worker thread,
-// started by engines/engine_mujoco.c, fed one case at a time, in lock step:
+// started by engines/engine_mujoco.c, fed one case at a time:
 //
 //   fricbench -> node   {"op":"open", ...}            one JSON line: the case (below)
 //   node -> fricbench   "ok <sample>" | "err <why>"    the state after the settling period
-//   fricbench -> node   "s t h fx fy fz tx ty tz g u"  one step: applied force and torque at
-//                                                      the centre (N, N m), gravity (m/s^2),
-//                                                      belt velocity along x (m/s)
-//   node -> fricbench   "<sample>"                     the state after the step
+//   fricbench -> node   'b' k, then k x 10 doubles     k steps (a binary frame): per step t h
+//                                                      fx fy fz tx ty tz g u, the applied
+//                                                      force and torque at the centre (N,
+//                                                      N m), gravity (m/s^2), belt velocity
+//                                                      along x (m/s)
+//   node -> fricbench   'B', then k x 22 doubles       the k samples, one after each step
+//                       | "err <why>"                  (a line)
 //   fricbench -> node   "c"                            close the case (no answer)
 //
-// <sample>: t px py pz vx vy vz qw qx qy qz wx wy wz Fn Ftx Fty Mx My Mz ncon niter, the
-// numbers written by Number.prototype.toString (the shortest string that reads back to the
-// same double: the C side's strtod gets every bit, so a run replays exactly).
+// k (4 bytes) and the doubles are little-endian, so every bit crosses (a run replays
+// exactly).  k = 1 is the lock step (a forcing that depends on the state: the next force is
+// fricbench's, from the state answered); k > 1 when the forcing depends on t only
+// (docs/engines.md §4).  <sample>: t px py pz vx vy vz qw qx qy qz wx wy wz Fn Ftx Fty Mx My
+// Mz ncon niter; as text (open's answer) written by Number.prototype.toString (the shortest
+// string that reads back to the same double).
 //
 // The model (MJCF, built per case): the body (a box of half-sizes size, size, half_z, or a
 // sphere) on a free joint; the ground is a plane, or with a belt a slab on a slide joint
@@ -24,7 +30,6 @@
 // normal = sum of the edge forces, tangential i = mu_i (f_2i - f_2i+1); elliptic: the
 // forces themselves), in the contact frame, turned to the world; MuJoCo's contact force
 // acts from geom1 on geom2, so the body's is minus it when the body is geom1.
-import {createInterface} from 'node:readline';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 
@@ -87,14 +92,16 @@ function mjcf(c) {
 
 // The body's contact force (world frame) and its moment about the centre, summed.
 function contactForces(m, d, out) {
+  const {opt, bodyOfGeom} = cur;
   let Fn = 0, Fx = 0, Fy = 0, Mx = 0, My = 0, Mz = 0;
   // the forces of the step just taken, at the positions it started from (mj_step's)
   const xp = d.xpos, cx = xp[3], cy = xp[4], cz = xp[5];
-  const pyramidal = m.opt.cone === 0;
+  const pyramidal = opt.cone === 0;
   // d.contact is a copy of the contact vector in the module's memory, get(i) a copy of one
   // contact: both are deleted, else every step leaks (2 GB after ~10^5 steps)
   const contacts = d.contact;
-  for (let i = 0; i < d.ncon; i++) {
+  const ncon = d.ncon;
+  for (let i = 0; i < ncon; i++) {
     const ct = contacts.get(i);
     // views into the WebAssembly memory are taken after get(), which allocates: a grown
     // memory detaches every earlier view
@@ -115,7 +122,7 @@ function contactForces(m, d, out) {
     } else {
       f0 = ef[a], f1 = ef[a + 1], f2 = ef[a + 2];
     }
-    const sign = m.geom_bodyid[ct.geom2] === 1 ? 1 : -1;
+    const sign = bodyOfGeom[ct.geom2] === 1 ? 1 : -1;
     const F = [0, 1, 2].map((k) => sign * (f0 * fr[k] + f1 * fr[3 + k] + f2 * fr[6 + k]));
     const p = ct.pos, r = [p[0] - cx, p[1] - cy, p[2] - cz];
     Fn += F[2], Fx += F[0], Fy += F[1];
@@ -125,7 +132,7 @@ function contactForces(m, d, out) {
     ct.delete();
   }
   contacts.delete();
-  out.push(Fn, Fx, Fy, Mx, My, Mz, d.ncon);
+  out.push(Fn, Fx, Fy, Mx, My, Mz, ncon);
 }
 
 // The body's rotation matrix (row-major) from the free joint's quaternion qpos[3..6].
@@ -136,7 +143,7 @@ function rotation(q) {
     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)];
 }
 
-// One sample line of the open case at time t.
+// One sample of the open case at time t: the row's 22 numbers.
 function sample(t) {
   const {m, d} = cur;
   const q = d.qpos, v = d.qvel;
@@ -146,7 +153,7 @@ function sample(t) {
   const out = [t, q[0], q[1], q[2], v[0], v[1], v[2], q[3], q[4], q[5], q[6], w[0], w[1], w[2]];
   contactForces(m, d, out);
   out.push(d.solver_niter[0]);
-  return out.map(num).join(' ');
+  return out;
 }
 
 function open(c) {
@@ -154,12 +161,14 @@ function open(c) {
   mj.FS.writeFile('/case.xml', mjcf(c));
   const m = mj.MjModel.loadFromXML('/case.xml');
   const d = new mj.MjData(m);
-  cur = {m, d, c};
+  // per case, not per step: each read of m.opt or m.geom_bodyid crosses into the module
+  // and builds a handle or a view (a third of a step's time went to such reads)
+  cur = {m, d, c, opt: m.opt, bodyOfGeom: Array.from(m.geom_bodyid)};
   const xf = d.xfrc_applied;
   // settle at rest: gravity and the contact only (and a belt at rest)
   const nsettle = Math.ceil(c.settle / c.h - 1e-9);
   for (let k = 0; k < nsettle; k++) mj.mj_step(m, d);
-  const settled = sample(c.t0);
+  const settled = sample(c.t0).map(num).join(' ');
   const q = d.qpos, v = d.qvel;
   q[0] = c.pos0[0], q[1] = c.pos0[1];
   if (nsettle === 0) q[2] = c.pos0[2];
@@ -171,11 +180,13 @@ function open(c) {
   return settled;
 }
 
-function step(a) {
-  const {m, d, c} = cur;
-  const [t, h, fx, fy, fz, tx, ty, tz, g, u] = a;
-  m.opt.timestep = h;
-  m.opt.gravity[2] = -g;
+// One step with the inputs at a[o ... o + 9]; its sample.
+function step(a, o) {
+  const {m, d, c, opt} = cur;
+  const t = a[o], h = a[o + 1], fx = a[o + 2], fy = a[o + 3], fz = a[o + 4];
+  const tx = a[o + 5], ty = a[o + 6], tz = a[o + 7], g = a[o + 8], u = a[o + 9];
+  opt.timestep = h;
+  opt.gravity[2] = -g;
   // a box takes the force at the height of its contact face (world: the body's -z axis
   // times half_z), a sphere at its centre: the moment of the offset goes in as a torque
   const R = rotation(d.qpos), hz = c.shape === 'box' ? c.half_z : 0;
@@ -191,7 +202,7 @@ function step(a) {
   if (c.belt) d.qvel[6] = u;
   if (warning !== null && /unstable/.test(warning)) {
     warning = null;
-    return [t + h, ...new Array(21).fill(NaN)].map(num).join(' ');
+    return [t + h, ...new Array(21).fill(NaN)];
   }
   return sample(t + h);
 }
@@ -203,32 +214,74 @@ function close() {
   cur = null;
 }
 
-const rl = createInterface({input: process.stdin, terminal: false});
-const out = [];
-function flush() {
-  process.stdout.write(out.join(''));
-  out.length = 0;
+// The input: text lines (open, close) and binary step frames, taken from one byte stream.
+const IN = 10, ROW = 22;
+let inbuf = Buffer.alloc(0);
+
+// The k steps of a frame whose doubles start at byte p: the answer frame.
+function steps(buf, p, k) {
+  if (cur === null) throw new Error('a step without an open case');
+  const a = new Float64Array(IN);
+  const ans = Buffer.allocUnsafe(1 + 8 * ROW * k);
+  ans[0] = 0x42; // 'B'
+  let q = 1;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < IN; j++, p += 8) a[j] = buf.readDoubleLE(p);
+    const row = step(a, 0);
+    for (let j = 0; j < ROW; j++, q += 8) ans.writeDoubleLE(row[j], q);
+  }
+  return ans;
 }
-rl.on('line', (line) => {
-  try {
-    if (line[0] === 's') {
-      out.push(step(line.slice(2).split(' ').map(Number)), '\n');
-    } else if (line[0] === 'c') {
-      close();
-    } else if (line[0] === '{') {
-      const c = JSON.parse(line);
-      if (c.op === 'version') {
-        out.push(`ok ${mj.mj_versionString()} node ${process.version}\n`);
-      } else {
-        out.push('ok ', open(c), '\n');
+
+function line(text) {
+  if (text[0] === 'c') {
+    close();
+    return null;
+  }
+  if (text[0] === '{') {
+    const c = JSON.parse(text);
+    if (c.op === 'version') return `ok ${mj.mj_versionString()} node ${process.version}\n`;
+    return `ok ${open(c)}\n`;
+  }
+  return `err unknown request "${text.slice(0, 40)}"\n`;
+}
+
+function errLine(e) {
+  return `err ${String(e && e.message ? e.message : e).replace(/\n/g, ' ')}\n`;
+}
+
+// Every complete request in inbuf, answered in order; a partial one waits for more bytes.
+function pump() {
+  for (;;) {
+    let answer, used;
+    if (inbuf.length > 0 && inbuf[0] === 0x62) { // 'b': a step frame
+      if (inbuf.length < 5) return;
+      const k = inbuf.readUInt32LE(1);
+      used = 5 + 8 * IN * k;
+      if (inbuf.length < used) return;
+      try {
+        answer = steps(inbuf, 5, k);
+      } catch (e) {
+        answer = errLine(e);
       }
     } else {
-      out.push(`err unknown request "${line.slice(0, 40)}"\n`);
+      const nl = inbuf.indexOf(10);
+      if (nl < 0) return;
+      used = nl + 1;
+      try {
+        answer = line(inbuf.toString('utf8', 0, nl));
+      } catch (e) {
+        answer = errLine(e);
+      }
     }
-  } catch (e) {
-    out.push(`err ${String(e && e.message ? e.message : e).replace(/\n/g, ' ')}\n`);
+    inbuf = inbuf.subarray(used);
+    if (answer !== null) process.stdout.write(answer);
   }
-  flush();
+}
+
+process.stdin.on('data', (chunk) => {
+  inbuf = inbuf.length > 0 ? Buffer.concat([inbuf, chunk]) : chunk;
+  pump();
 });
-rl.on('close', () => process.exit(0));
+process.stdin.on('end', () => process.exit(0));
 process.stdout.on('error', () => process.exit(0)); // fricbench closed the pipe first
