@@ -290,6 +290,15 @@ int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem 
   return FB_OK;
 }
 
+/* The engine's own process's CPU so far (0 for an in-process engine). */
+double fb_engine_child_cpu_s(void *ws)
+{
+  engine_ws *w = ws;
+  if (w == NULL || w->ews == NULL || w->eng->child_cpu_s == NULL)
+    return 0.0;
+  return w->eng->child_cpu_s(w->ews);
+}
+
 void fb_engine_free(void *ws)
 {
   engine_ws *w = ws;

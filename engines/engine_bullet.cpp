@@ -387,6 +387,7 @@ const fb_engine_type fb_engine_bullet = {
     bullet_step,
     bullet_close,
     nullptr, /* steps: one at a time */
+    nullptr, /* child_cpu_s: in-process */
 };
 
 namespace {

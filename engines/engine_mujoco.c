@@ -316,6 +316,7 @@ static int mj_parse(const char *line, fb_engine_sample *s, double *niter, fb_err
 typedef struct mj_ws {
   mj_proc *pr;
   const fb_engine_case *c;
+  double cpu0; /* node's process CPU clock (s) when the case was sent */
 } mj_ws;
 
 /* solref: the settings', MuJoCo's defaults where auto; a nominal restitution e sets the
@@ -382,6 +383,27 @@ static void mj_close(void *ws)
   free(w);
 }
 
+/* node's process CPU clock (s; clock_getcpuclockid: nanoseconds), NaN if unreadable. */
+static double mj_proc_cpu(const mj_proc *pr)
+{
+  clockid_t cid;
+  struct timespec ts;
+  if (pr == NULL || pr->pid <= 0 || clock_getcpuclockid(pr->pid, &cid) != 0 ||
+      clock_gettime(cid, &ts) != 0)
+    return (double)NAN;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* node's CPU time spent on this case since it was sent (the process lives on from case to
+ * case, and its start-up is no case's): read between messages, while node waits for the
+ * next, so nothing of a step is left out; 0 if unreadable. */
+static double mj_child_cpu_s(void *ws)
+{
+  const mj_ws *w = ws;
+  const double now = w != NULL ? mj_proc_cpu(w->pr) : (double)NAN;
+  return isfinite(now) && isfinite(w->cpu0) ? now - w->cpu0 : 0.0;
+}
+
 static int mj_open(void **ws, const fb_engine_case *c, fb_engine_sample *settled, fb_err *err)
 {
   mj_ws *w = calloc(1, sizeof *w);
@@ -391,6 +413,7 @@ static int mj_open(void **ws, const fb_engine_case *c, fb_engine_sample *settled
   int st = mj_proc_get(&w->pr, err);
   double niter;
   if (st == FB_OK) {
+    w->cpu0 = mj_proc_cpu(w->pr);
     mj_write_case(w->pr->to, c, c->settings);
     st = mj_read(w->pr, "opening the case", err);
   }
@@ -504,6 +527,7 @@ const fb_engine_type fb_engine_mujoco = {
     .step = mj_step,
     .close = mj_close,
     .steps = mj_steps,
+    .child_cpu_s = mj_child_cpu_s,
 };
 
 static const fb_integrator_type mj_euler_type = FB_ENGINE_STEPPER(

@@ -121,6 +121,9 @@ typedef struct fb_engine_type {
    * an out-of-process engine then pays one round trip per k steps (docs/engines.md §4). */
   int (*steps)(void *ws, const fb_engine_input *in, size_t k, fb_engine_sample *out,
                fb_err *err);
+  /* Optional (NULL: in-process): the CPU seconds its own process has spent on this case
+   * since open() sent it. */
+  double (*child_cpu_s)(void *ws);
 } fb_engine_type;
 
 /* Most steps the glue hands an engine's steps() at once (the run's step budget, a forcing
@@ -146,6 +149,7 @@ int fb_engine_alloc(void **ws, const fb_integrator_type *type, const fb_problem 
 int fb_engine_reset(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 int fb_engine_step(void *ws, fb_step_at *at, double *y, fb_counters *cnt, fb_err *err);
 void fb_engine_free(void *ws);
+double fb_engine_child_cpu_s(void *ws);
 int fb_engine_output(const void *p, const fb_contact_in *c, double vr, const double *z,
                      double *F);
 void fb_engine_init(const void *p, const fb_contact_in *c, double vr0, double *z0);
@@ -160,6 +164,7 @@ extern const char *const fb_engine_z_names[FB_ENGINE_NZ];
     .name = nm, .title = ttl, .needs = 0, .fixed_ok = 1, .adaptive_ok = 0, .implicit = 0,     \
     .order = 1, .data = &(const fb_engine_stepper){&eng, idx}, .alloc = fb_engine_alloc,      \
     .free = fb_engine_free, .reset = fb_engine_reset, .step = fb_engine_step,                 \
+    .child_cpu_s = fb_engine_child_cpu_s,                                                     \
   }
 
 /* The model of engine `eng` (an fb_engine_type): settings `set`, schemes `sch`. */

@@ -427,9 +427,9 @@ static const int is_euler = 0, is_bdf2 = 1;
 const fb_integrator_type fb_integrator_beuler = {
     "beuler", "implicit Euler, fixed step, Newton with the Jacobian and line search (L-stable)",
     FB_MODEL_ODE, 1, 0, 1, 1, &is_euler, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1, NULL};
 
 const fb_integrator_type fb_integrator_bdf2 = {
     "bdf2", "BDF2, fixed step (implicit Euler after each break), Newton with line search",
     FB_MODEL_ODE, 1, 0, 1, 2, &is_bdf2, newton_alloc, NULL, newton_free, 0,
-    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1};
+    newton_reset, newton_step, NULL, newton_rhs_per_step, NULL, 0, NULL, NULL, NULL, 0, NULL, 1, NULL};

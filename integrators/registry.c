@@ -15,7 +15,7 @@
   static const fb_integrator_type gsl_##sym = {nm, ttl, FB_MODEL_ODE, 1, 1, impl, ord,     \
                                                &gsl_odeiv2_step_##sym, fb_gsl_ode_alloc, \
                                                NULL, fb_gsl_ode_free, 0, fb_gsl_ode_reset, \
-                                               fb_gsl_ode_step, fb_gsl_ode_run, NULL, NULL, 0, NULL, NULL, NULL, !(impl), NULL, 0}
+                                               fb_gsl_ode_step, fb_gsl_ode_run, NULL, NULL, 0, NULL, NULL, NULL, !(impl), NULL, 0, NULL}
 
 FB_GSL("rk2", rk2, 0, 2, "GSL explicit embedded Runge-Kutta (2, 3)");
 FB_GSL("rk4", rk4, 0, 4, "classical 4th-order Runge-Kutta: --h 4 RHS/step; --tol GSL's, step-doubling error");
@@ -32,7 +32,7 @@ FB_GSL("msbdf", msbdf, 1, 5, "GSL variable-order BDF (1-5), Newton with the Jaco
 static const fb_integrator_type heun3 = {
     "heun3", "Heun's 3rd-order Runge-Kutta ([ShourbagyMatuttis]), embedded 2nd order for --tol",
     FB_MODEL_ODE, 1, 1, 0, 3, &fb_step_heun3, fb_gsl_ode_alloc, NULL,
-    fb_gsl_ode_free, 0, fb_gsl_ode_reset, fb_gsl_ode_step, fb_gsl_ode_run, NULL, NULL, 0, NULL, NULL, NULL, 1, NULL, 0};
+    fb_gsl_ode_free, 0, fb_gsl_ode_reset, fb_gsl_ode_step, fb_gsl_ode_run, NULL, NULL, 0, NULL, NULL, NULL, 1, NULL, 0, NULL};
 
 const fb_integrator_type *const fb_integrator_registry[] = {
     &gsl_rk2,    &gsl_rk4,    &gsl_rkf45, &gsl_rkck,    &gsl_rk8pd, &gsl_rk1imp,

@@ -54,6 +54,28 @@ Test(mujoco, creeps_under_a_push_it_should_hold, .timeout = 120)
   cr_assert_lt(v, 0.05 * 0.3 * 9.81, "a creep, not a slide (%g m/s)", v);
 }
 
+/* A run's cost counts node's work (its process CPU clock over the run, child_cpu_s): node
+ * steps MuJoCo while fricbench's thread waits on the pipe, so the node part is most of the
+ * run's cpu_s and a positive share of it; without it, the engines' cost verdict reported a
+ * tenth of MuJoCo's cost. */
+Test(mujoco, the_runs_cost_counts_node, .timeout = 120)
+{
+  const fb_model_type *m = mujoco_or_skip();
+  const char *const sets[] = {"r=0.95", NULL};
+  fb_trace tr;
+  fb_run_result res;
+  cr_assert_eq(fbt_run("push-hold", m->name, NULL, 1e-4, 0, sets, 61, &tr, NULL, &res), FB_OK,
+               "%s", res.message);
+  fb_trace_free(&tr);
+  cr_log_info("60,000 MuJoCo steps: cpu_s %.3f s, node's part %.3f s\n", res.cpu_s,
+              res.cpu_child_s);
+  cr_assert_gt(res.cpu_child_s, 0.0, "node's CPU not counted");
+  cr_assert_geq(res.cpu_s, res.cpu_child_s);
+  cr_assert_gt(res.cpu_child_s, 0.5 * (res.cpu_s - res.cpu_child_s),
+               "node %.3g s against fricbench's thread %.3g s", res.cpu_child_s,
+               res.cpu_s - res.cpu_child_s);
+}
+
 /* run (scenario, sets, h) batched (the default) and in lock step (FRICBENCH_ENGINE_BATCH=1):
  * the same samples, states, forces and counts, to the bit. */
 static void batched_equals_lock_step(const fb_model_type *m, const char *scenario,

@@ -57,7 +57,9 @@ typedef struct fb_run_result {
   char message[FB_ERR_LEN];  /* why, when not FB_OK */
   double t_reached;          /* last good time */
   fb_counters cnt;
-  double wall_s, cpu_s;      /* elapsed and CPU (thread) seconds of the integration */
+  double wall_s, cpu_s;      /* elapsed and CPU seconds of the integration: the thread's, plus
+                                an out-of-process engine's (cpu_child_s) */
+  double cpu_child_s;        /* of cpu_s, what an engine's own process spent (node) */
   double q_norm_err;         /* largest |‖Q‖ - 1| of the plant's attitude quaternions over
                                 the reported states (NaN: the plant has none) */
 } fb_run_result;

@@ -798,12 +798,16 @@ int fb_case_run(fb_case *c, fb_trace *tr, const fb_observer *extra, fb_run_resul
   rec.q.skip = recorder_skip;
   int st = recorder_step(&rec, t, y);
   const double w0 = fb_clock_s(CLOCK_MONOTONIC), c0 = fb_clock_s(CLOCK_THREAD_CPUTIME_ID);
+  const double x0 = c->integ->child_cpu_s != NULL ? c->integ->child_cpu_s(ws) : 0.0;
   if (st == 0)
     st = fb_drive(c->integ, ws, pb, &c->opts, &t, y, &obs, quiet ? &rec.q : NULL, &res->cnt,
                   &err);
   else if (rec.status == FB_OK) /* the caller's observer (extra) refused the first state */
     fb_err_set(&err, st, "the observer stopped the run at t=%g", t);
   res->cpu_s = fb_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+  if (c->integ->child_cpu_s != NULL) /* an engine's own process: its CPU counts too (x0 is
+                                        * 0 when the engine opens its case in the drive) */
+    res->cpu_s += (res->cpu_child_s = c->integ->child_cpu_s(ws) - x0);
   res->wall_s = fb_clock_s(CLOCK_MONOTONIC) - w0;
   if (rec.why[0] != '\0') /* a guard stopped it: its message, not "stopped by the observer" */
     st = fb_err_set(&err, rec.status, "%s", rec.why);

@@ -82,6 +82,7 @@ static void totals_add(fb_run_result *sum, const fb_run_result *r)
   sum->cnt.nlsetups += r->cnt.nlsetups;
   sum->wall_s += r->wall_s;
   sum->cpu_s += r->cpu_s;
+  sum->cpu_child_s += r->cpu_child_s;
 }
 
 void job_run_bisect(suite *S, job *jb)
@@ -130,6 +131,7 @@ void job_run_bisect(suite *S, job *jb)
   jb->res.cnt = sum.cnt;
   jb->res.wall_s = sum.wall_s;
   jb->res.cpu_s = sum.cpu_s;
+  jb->res.cpu_child_s = sum.cpu_child_s;
   jb->m = best->m;
   jb->bis_h = lo;
   jb->bis_hu = hi;

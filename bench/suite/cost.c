@@ -31,9 +31,10 @@ static cost_row *row_of(cost_row *rows, size_t *n, size_t cap, const char *name)
 }
 
 void cost_add_job(suite *S, const char *group, double run, double score, double traj,
-                  double total)
+                  double engine, double total)
 {
   pthread_mutex_lock(&S->lock);
+  S->cost.engine += engine;
   cost_row *r = row_of(S->cost.groups, &S->cost.ngroups, COST_ROWS, group);
   r->n++;
   r->cpu[0] += run;
@@ -109,6 +110,7 @@ json_t *cost_json(const suite *S)
   json_object_set_new(o, "by_reference", r);
   json_object_set_new(o, "by_group", g);
   json_object_set_new(o, "children_until_runs_end", json_real(ms(c->mark_child[COST_RUNS])));
+  json_object_set_new(o, "engine_processes_in_runs", json_real(ms(c->engine)));
   return o;
 }
 
@@ -124,7 +126,10 @@ void cost_print(const suite *S, FILE *fp)
   fprintf(fp,
           "fricbench suite: CPU %.1f s: child processes (gnuplot, an engine's node) %.1f s, "
           "set-up %.1f, references %.1f, jobs %.1f (runs %.1f, scoring %.1f, trajectories "
-          "%.1f), tables and verdicts %.1f, report %.1f, freeing %.1f (meta.json \"cpu_s\")\n",
+          "%.1f), tables and verdicts %.1f, report %.1f, freeing %.1f (meta.json \"cpu_s\"); "
+          "engines' own processes in the runs %.1f s (runs.csv cpu_s counts them; the child "
+          "processes' figure only once they are reaped)\n",
           c->mark_proc[COST_END] + c->mark_child[COST_END], c->mark_child[COST_END],
-          c->mark_proc[COST_EXPANDED], refs, jobs, runs, score, traj, tables, report, end);
+          c->mark_proc[COST_EXPANDED], refs, jobs, runs, score, traj, tables, report, end,
+          c->engine);
 }

@@ -590,7 +590,8 @@ static void job_exec(suite *S, size_t k)
   jb->cs.cancel = &S->stop;
   const double c0 = cost_now();
   job_run(S, jb);
-  cost_add_job(S, jb->exp->group, jb->cost_run, jb->cost_score, jb->cost_traj, cost_now() - c0);
+  cost_add_job(S, jb->exp->group, jb->cost_run, jb->cost_score, jb->cost_traj, jb->cost_engine,
+               cost_now() - c0);
   if (jb->status == FB_EINTR) {
     if (jb->exp->flags & FB_EXP_TRAJ) {
       char path[1024];

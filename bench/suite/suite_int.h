@@ -87,8 +87,10 @@ typedef struct job {
   double bis_h, bis_hu;
   int done;            /* resume: finished (run now, taken from the journal, or not ready) */
   int ref_kind;        /* resume: the reference kind the job was scored against, once done */
-  double cost_run, cost_score, cost_traj; /* CPU of its runs (every probe), of their
-                                           * scoring and of its trajectory file */
+  double cost_run, cost_score, cost_traj; /* CPU of its runs (every probe; this process's
+                                           * threads only), of their scoring and of its
+                                           * trajectory file */
+  double cost_engine; /* CPU of an engine's own process in its runs (node) */
 } job;
 
 /* Where the CPU goes (bench/suite/cost.c): a row per group or kind of reference. */
@@ -105,6 +107,7 @@ typedef struct suite_cost {
   size_t ngroups, nrefs;
   double proc0, child0; /* process and reaped children's CPU at COST_START */
   double mark_proc[COST_MARKS], mark_child[COST_MARKS];
+  double engine; /* engines' own processes in the runs (their runs' cpu_child_s) */
 } suite_cost;
 
 typedef struct suite {
@@ -170,7 +173,7 @@ void contact_copy(suite *S);
  * children's CPU at a point of the suite (COST_*); meta.json's "cpu_s"; the stderr line. */
 double cost_now(void);
 void cost_add_job(suite *S, const char *group, double run, double score, double traj,
-                  double total);
+                  double engine, double total);
 void cost_add_ref(suite *S, const char *kind, double cpu);
 void cost_mark(suite *S, int what);
 json_t *cost_json(const suite *S);

@@ -48,8 +48,9 @@ int run_scored(suite *S, job *jb, fb_case *cs, fb_trace *tr, fb_run_result *res,
     m->q_norm_err = res->q_norm_err;
   if (st_ok)
     fb_stream_free(&stream);
-  jb->cost_run += res->cpu_s;
-  jb->cost_score += cost_now() - c0 - res->cpu_s;
+  jb->cost_run += res->cpu_s - res->cpu_child_s;
+  jb->cost_engine += res->cpu_child_s;
+  jb->cost_score += cost_now() - c0 - (res->cpu_s - res->cpu_child_s);
   return status;
 }
 

@@ -200,6 +200,11 @@ typedef struct fb_integrator_type {
    * implicit ones, beuler, bdf2); 0: it does not (runs.csv's nlsetups is then empty for an implicit or
    * model-owned scheme, 0 for a generic explicit ODE stepper, which solves no system) */
   int counts_lsetups;
+  /* Optional (NULL: none): CPU seconds spent so far on this run by processes outside the
+   * calling thread (an out-of-process engine's own process, docs/engines.md §4), 0 before
+   * the run's case is open; the run adds its change over the drive to cpu_s, so that a
+   * run's cost counts the work wherever it is done. */
+  double (*child_cpu_s)(void *ws);
 } fb_integrator_type;
 
 /* fb_integrator_type.flags */

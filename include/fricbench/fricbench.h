@@ -26,7 +26,7 @@
 /* Bumped whenever a public struct (fb_model_type, fb_scenario_type, fb_param_desc,
  * fb_contact_in, ...) changes layout: a plugin built for another value is refused.  The
  * suite record (fb_model_suite) has its own, FB_SUITE_ABI_VERSION (fb_model_suite.h). */
-#define FB_ABI_VERSION 9
+#define FB_ABI_VERSION 10
 
 #include <stdio.h>
 
