@@ -82,6 +82,9 @@ typedef struct sap_ws {
   double *f, *a, *vstar, *v, *dv, *gr, *vt, *Jdv, *Md;  /* n (vt, Jdv: nc) */
   double *u1, *beta, *Rt, *gam, *G;                    /* nc, G: nc nc */
   double *J;                                           /* nc x n: the contact rows */
+  double *memo_at[2];     /* n each: the line search's last two points v + a dv (sap_dl) */
+  double memo_d1[2], memo_d2[2];
+  int nmemo, memo_next;   /* points kept; the slot the next one replaces */
 } sap_ws;
 
 static void sap_free(void *wsv)
@@ -164,12 +167,22 @@ static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
   return cost + kin;
 }
 
-/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed). */
+/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed).  Both depend on alpha
+ * only through the rounded point v + a dv, so the last two points and their values are
+ * kept (ws->memo, cleared per line search): near the root the search's last bisections
+ * move alpha by less than an ulp of v, and v + a dv takes one of two values (about 20
+ * evaluations a step on the belt oscillator, 2-3 distinct).  A repeated point returns the
+ * values its own evaluation gave: the same numbers, one cost evaluation fewer. */
 static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, double *d2)
 {
   const size_t n = ws->n, nc = ws->nc;
   for (size_t j = 0; j < n; j++)
     ws->a[j] = v[j] + a * dv[j];
+  for (int m = 0; m < ws->nmemo; m++)
+    if (memcmp(ws->memo_at[m], ws->a, n * sizeof(double)) == 0) {
+      *d2 = ws->memo_d2[m];
+      return ws->memo_d1[m];
+    }
   sap_cost(ws, ws->a, ws->gr, ws->G);
   double d1 = 0.0;
   *d2 = 0.0;
@@ -181,6 +194,11 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++)
       *d2 += ws->Jdv[i] * ws->G[i * nc + k] * ws->Jdv[k];
+  const int m = ws->nmemo < 2 ? ws->nmemo++ : ws->memo_next;
+  ws->memo_next = 1 - m;
+  memcpy(ws->memo_at[m], ws->a, n * sizeof(double));
+  ws->memo_d1[m] = d1;
+  ws->memo_d2[m] = *d2;
   return d1;
 }
 
@@ -190,6 +208,8 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
 static double sap_line(sap_ws *ws, const double *v, const double *dv, double amax)
 {
   double d2;
+  ws->nmemo = 0; /* v and dv are new: no point evaluated yet */
+  ws->memo_next = 0;
   if (sap_dl(ws, v, dv, amax, &d2) <= 0.0)
     return amax;
   double lo = 0.0, hi = amax, a = 1.0;
@@ -305,7 +325,8 @@ static int sap_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   const int st = sap_newton(ws, at->t, cnt, err);
   if (st != FB_OK)
     return st;
-  sap_contacts(ws, ws->v, ws->vt, ws->gam, NULL);
+  /* ws->vt and ws->gam hold v_c and gamma at the solution: Newton's last cost evaluation
+   * was there (sap_newton returns right after one) */
   for (size_t j = 0; j < n; j++) {
     v[j] = ws->v[j];
     x[j] += h * v[j];
@@ -343,7 +364,7 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->n = n;
   ws->nc = nc;
   ws->H = gsl_matrix_alloc(n, n);
-  ws->block = calloc(7 * n + 7 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
+  ws->block = calloc(9 * n + 7 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
   if (ws->H == NULL || ws->block == NULL) {
     sap_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -356,6 +377,8 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->dv = b, b += n;
   ws->gr = b, b += n;
   ws->Md = b, b += n;
+  ws->memo_at[0] = b, b += n;
+  ws->memo_at[1] = b, b += n;
   ws->vt = b, b += nc;
   ws->Jdv = b, b += nc;
   ws->u1 = b, b += nc;
