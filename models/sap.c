@@ -45,6 +45,7 @@
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,13 +174,26 @@ static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
  * move alpha by less than an ulp of v, and v + a dv takes one of two values (about 20
  * evaluations a step on the belt oscillator, 2-3 distinct).  A repeated point returns the
  * values its own evaluation gave: the same numbers, one cost evaluation fewer. */
+/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
+static inline int sap_same_bits(const double *p, const double *q, size_t n)
+{
+  for (size_t j = 0; j < n; j++) {
+    uint64_t bp, bq;
+    memcpy(&bp, p + j, sizeof bp);
+    memcpy(&bq, q + j, sizeof bq);
+    if (bp != bq)
+      return 0;
+  }
+  return 1;
+}
+
 static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, double *d2)
 {
   const size_t n = ws->n, nc = ws->nc;
   for (size_t j = 0; j < n; j++)
     ws->a[j] = v[j] + a * dv[j];
   for (int m = 0; m < ws->nmemo; m++)
-    if (memcmp(ws->memo_at[m], ws->a, n * sizeof(double)) == 0) {
+    if (sap_same_bits(ws->memo_at[m], ws->a, n)) {
       *d2 = ws->memo_d2[m];
       return ws->memo_d1[m];
     }

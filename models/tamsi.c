@@ -53,6 +53,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,7 @@ typedef struct tamsi_ws {
   double *u1, *vts, *vt, *dv, *R, *ft, *vtry; /* nc */
   double *W, *G, *Jm;                        /* nc nc */
   size_t *piv;                               /* nc */
+  int law_at_vt; /* after tamsi_newton: f_t and G are at its solution v_t already */
 } tamsi_ws;
 
 static void tamsi_free(void *wsv)
@@ -283,13 +285,30 @@ static double tamsi_tals(const tamsi_ws *ws)
  * inclined block (h = 2.61e-4) its iterates alternate between -0.63 v_s (inside the region,
  * whence the tangent sends them out) and +1.76 v_s (outside, whence the update into the
  * region is allowed and crosses v = 0).  Returns alpha; 0 when no decrease was found. */
-static double tamsi_backtrack(tamsi_ws *ws, double alpha, double h, double r2)
+/* 1 when a and b have the same bits (not ==: -0 and +0 differ here) */
+static inline int tamsi_same_bits(double a, double b)
+{
+  uint64_t ba, bb;
+  memcpy(&ba, &a, sizeof ba);
+  memcpy(&bb, &b, sizeof bb);
+  return ba == bb;
+}
+
+static double tamsi_backtrack(tamsi_ws *ws, double alpha, double h, double r2, double *r2_at)
 {
   const size_t nc = ws->nc;
   for (int j = 0; j < 40; j++, alpha *= 0.5) {
-    for (size_t i = 0; i < nc; i++)
+    int moved = 0;
+    for (size_t i = 0; i < nc; i++) {
       ws->vtry[i] = ws->vt[i] + alpha * ws->dv[i];
-    if (tamsi_residual(ws, ws->vtry, h, ws->R) < r2)
+      moved |= !tamsi_same_bits(ws->vtry[i], ws->vt[i]);
+    }
+    /* v_t + alpha dv rounds to v_t itself: R there is R(v_t), r2 is not < r2, and every
+     * halved alpha rounds to v_t as well (rounding is monotone), so no decrease follows */
+    if (!moved)
+      return 0.0;
+    *r2_at = tamsi_residual(ws, ws->vtry, h, ws->R);
+    if (*r2_at < r2)
       return alpha;
   }
   return 0.0;
@@ -303,9 +322,13 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
   const size_t nc = ws->nc;
   const unsigned long max_it = (unsigned long)ws->p.max_it;
   const double stop = ws->p.tol * ws->p.v_s;
-  double upd = INFINITY;
+  double upd = INFINITY, r2 = 0.0;
+  int fresh = 0; /* R, f_t, G and r2 are at v_t already: the backtrack's accepted point */
+  ws->law_at_vt = 0;
   for (unsigned long k = 0; k < max_it; k++) {
-    const double r2 = tamsi_residual(ws, ws->vt, h, ws->R);
+    if (!fresh)
+      r2 = tamsi_residual(ws, ws->vt, h, ws->R);
+    fresh = 0;
     for (size_t i = 0; i < nc; i++) {
       ws->dv[i] = -ws->R[i];
       for (size_t l = 0; l < nc; l++) {
@@ -320,14 +343,18 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
     const double a_tals = tamsi_tals(ws);
     double alpha = a_tals;
     if (ws->p.backtrack != 0.0 && r2 > 0.0) {
-      alpha = tamsi_backtrack(ws, a_tals, h, r2);
-      if (alpha == 0.0 && sqrt(r2) < stop)
+      const double r2_old = r2;
+      alpha = tamsi_backtrack(ws, a_tals, h, r2_old, &r2);
+      /* accepted: v_t + alpha dv below is the point the backtrack evaluated (the same
+       * operations), and R, f_t, G and r2 hold its values */
+      fresh = alpha != 0.0;
+      if (alpha == 0.0 && sqrt(r2_old) < stop)
         return FB_OK; /* no decrease along the Newton direction: R is at round-off */
       if (alpha == 0.0)
         return fb_err_set(err, FB_ESOLVE,
                           "tamsi: no decrease of |R| = %.3g m/s along the Newton direction at "
                           "t=%.17g",
-                          sqrt(r2), t);
+                          sqrt(r2_old), t);
     }
     upd = 0.0;
     for (size_t i = 0; i < nc; i++) {
@@ -335,8 +362,10 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
       upd = fmax(upd, fabs(alpha * ws->dv[i]));
     }
     cnt->ninner++;
-    if (upd < stop && alpha == a_tals)
+    if (upd < stop && alpha == a_tals) {
+      ws->law_at_vt = fresh;
       return FB_OK;
+    }
   }
   return fb_err_set(err, FB_ESOLVE,
                     "tamsi: Newton did not converge in %lu iterations at t=%.17g (last update "
@@ -378,7 +407,8 @@ static int tamsi_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb
   if (st != FB_OK)
     return st;
   /* v^{n+1} = v* + h M^-1 J^T f_t(v_t), x^{n+1} = x^n + h v^{n+1} */
-  tamsi_law(ws, ws->vt);
+  if (!ws->law_at_vt)
+    tamsi_law(ws, ws->vt);
   memset(ws->f, 0, n * sizeof(double));
   for (size_t i = 0; i < nc; i++)
     fb_contact_add_force(pl, i, ws->ft[i], ws->f);
