@@ -83,6 +83,9 @@ typedef struct sap_ws {
   double *f, *a, *vstar, *v, *dv, *gr, *vt, *Jdv, *Md;  /* n (vt, Jdv: nc) */
   double *u1, *beta, *Rt, *gam, *G;                    /* nc, G: nc nc */
   double *J;                                           /* nc x n: the contact rows */
+  double jmax;           /* max |J_ij| */
+  size_t *jnz_at, *jnz; /* per DOF j: the contacts i with J_ij != 0 are jnz[jnz_at[j] ..
+                         * jnz_at[j+1]), ascending; jnz NULL: H dense (sap_hessian) */
   double *memo_at[2];     /* n each: the line search's last two points v + a dv (sap_dl) */
   double memo_d1[2], memo_d2[2];
   int nmemo, memo_next;   /* points kept; the slot the next one replaces */
@@ -96,6 +99,8 @@ static void sap_free(void *wsv)
   if (ws->H != NULL)
     gsl_matrix_free(ws->H);
   free(ws->block);
+  free(ws->jnz_at);
+  free(ws->jnz);
   free(ws);
 }
 
@@ -243,6 +248,41 @@ static double sap_line(sap_ws *ws, const double *v, const double *dv, double ama
   return a;
 }
 
+/* H = M + J^T G J into ws->H: H_jq = M_jq + sum over i, l (in that order) of
+ * J_ij G_il J_lq.  A term with J_ij = 0 or J_lq = 0 is a zero (G finite), and adding a zero
+ * leaves a sum that is not -0 unchanged; the sum starts at M_jq, never -0 here (sap_alloc
+ * checks), and stays off -0 (x + y = -0 needs x = y = -0).  So the sum over the contacts that
+ * touch DOF j and DOF q only (ws->jnz, in ascending order) is the same number: a chain of n
+ * blocks has one contact per DOF, n^2 terms instead of n^4.  When a product could be
+ * non-finite (max|J| max|G| max|J| overflows, or G has a NaN: a run blowing up) every term is
+ * summed, as the dense formula does. */
+static void sap_hessian(sap_ws *ws)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t n = ws->n, nc = ws->nc;
+  double gmax = 0.0;
+  for (size_t k = 0; k < nc * nc; k++)
+    gmax = fabs(ws->G[k]) > gmax || isnan(ws->G[k]) ? fabs(ws->G[k]) : gmax;
+  /* every product J_ij G_il (J_lq) then finite: a skipped one is a true zero */
+  const int sparse = ws->jnz != NULL && isfinite(ws->jmax * gmax * ws->jmax);
+  for (size_t j = 0; j < n; j++)
+    for (size_t q = 0; q < n; q++) {
+      double s = pl->M[j * n + q];
+      if (sparse) {
+        for (size_t a = ws->jnz_at[j]; a < ws->jnz_at[j + 1]; a++)
+          for (size_t b = ws->jnz_at[q]; b < ws->jnz_at[q + 1]; b++) {
+            const size_t i = ws->jnz[a], l = ws->jnz[b];
+            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
+          }
+      } else {
+        for (size_t i = 0; i < nc; i++)
+          for (size_t l = 0; l < nc; l++)
+            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
+      }
+      gsl_matrix_set(ws->H, j, q, s);
+    }
+}
+
 /* Newton on grad l = 0 from v (in ws->v); 0 when converged. */
 static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
 {
@@ -265,14 +305,7 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
     if (sqrt(res) < ws->p.abs_tol + ws->p.rel_tol * sqrt(fmax(pn, jn)))
       return FB_OK;
     /* H = M + J^T G J; dv = -H^-1 grad */
-    for (size_t j = 0; j < n; j++)
-      for (size_t q = 0; q < n; q++) {
-        double s = pl->M[j * n + q];
-        for (size_t i = 0; i < nc; i++)
-          for (size_t l = 0; l < nc; l++)
-            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
-        gsl_matrix_set(ws->H, j, q, s);
-      }
+    sap_hessian(ws);
     gsl_vector_view b = gsl_vector_view_array(ws->gr, n), x = gsl_vector_view_array(ws->dv, n);
     if (gsl_linalg_cholesky_decomp1(ws->H) != GSL_SUCCESS ||
         gsl_linalg_cholesky_solve(ws->H, &b.vector, &x.vector) != GSL_SUCCESS)
@@ -355,6 +388,34 @@ static int sap_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   return FB_OK;
 }
 
+/* The contacts touching each DOF (ws->jnz, sap_hessian), when the sparse sum is exact:
+ * J finite and no M_jq = -0; else jnz stays NULL. */
+static int sap_sparsity(sap_ws *ws)
+{
+  const size_t n = ws->n, nc = ws->nc;
+  for (size_t k = 0; k < n * n; k++)
+    if (ws->pl->M[k] == 0.0 && signbit(ws->pl->M[k]))
+      return FB_OK;
+  for (size_t k = 0; k < nc * n; k++) {
+    if (!isfinite(ws->J[k]))
+      return FB_OK;
+    ws->jmax = fmax(ws->jmax, fabs(ws->J[k]));
+  }
+  ws->jnz_at = calloc(n + 1, sizeof(size_t));
+  ws->jnz = calloc(nc * n + 1, sizeof(size_t));
+  if (ws->jnz_at == NULL || ws->jnz == NULL)
+    return FB_ENOMEM;
+  size_t m = 0;
+  for (size_t j = 0; j < n; j++) {
+    ws->jnz_at[j] = m;
+    for (size_t i = 0; i < nc; i++)
+      if (ws->J[i * n + j] != 0.0)
+        ws->jnz[m++] = i;
+  }
+  ws->jnz_at[n] = m;
+  return FB_OK;
+}
+
 static int sap_alloc(void **out, const fb_integrator_type *type, const fb_problem *pb,
                      const fb_int_opts *o, fb_err *err)
 {
@@ -415,6 +476,10 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
       w = 0.5 * (w + fb_plant_contact_coupling(pl, e, e));
     }
     ws->Rt[i] = ws->p.sigma * w;
+  }
+  if (sap_sparsity(ws) != FB_OK) {
+    sap_free(ws);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   *out = ws;
   return FB_OK;
