@@ -166,6 +166,8 @@ typedef struct tamsi_ws {
   double *u1, *vts, *vt, *dv, *R, *ft, *vtry; /* nc */
   double *W, *G, *Jm;                        /* nc nc */
   size_t *piv;                               /* nc */
+  size_t *blk0, *blk1; /* nc: entry i's contact block, [blk0, blk1] (G's nonzero columns);
+                        * [0, nc - 1] for all when W is not finite */
   int law_at_vt; /* after tamsi_newton: f_t and G are at its solution v_t already */
 } tamsi_ws;
 
@@ -177,6 +179,8 @@ static void tamsi_free(void *wsv)
   free(ws->block);
   free(ws->ci);
   free(ws->piv);
+  free(ws->blk0);
+  free(ws->blk1);
   free(ws);
 }
 
@@ -212,9 +216,16 @@ static void tamsi_law(tamsi_ws *ws, const double *vt)
 }
 
 /* Solve A x = b in place (A nc x nc row-major, destroyed; b becomes x) by Gaussian
- * elimination with partial pivoting; FB_ESOLVE when A is singular. */
+ * elimination with partial pivoting; FB_ESOLVE when A is singular.
+ * A row whose multiplier l is 0 keeps its entries: A_rc - l A_kc = A_rc exactly when A_kc is
+ * finite and A_rc is not -0, and A holds no -0 (tamsi_newton builds it as (i == l) - h g
+ * with g a sum from +0, which x - y turns into -0 only from a -0); so rows of a diagonal A
+ * (one contact per DOF, a chain) cost nothing.  b is updated always: it may hold a -0. */
 static int tamsi_solve(double *A, double *b, size_t nc, size_t *piv)
 {
+  int finite = 1;
+  for (size_t k = 0; k < nc * nc && finite; k++)
+    finite = isfinite(A[k]);
   for (size_t k = 0; k < nc; k++) {
     size_t p = k;
     for (size_t r = k + 1; r < nc; r++)
@@ -235,8 +246,9 @@ static int tamsi_solve(double *A, double *b, size_t nc, size_t *piv)
     }
     for (size_t r = k + 1; r < nc; r++) {
       const double l = A[r * nc + k] / A[k * nc + k];
-      for (size_t c = k; c < nc; c++)
-        A[r * nc + c] -= l * A[k * nc + c];
+      if (l != 0.0 || !finite)
+        for (size_t c = k; c < nc; c++)
+          A[r * nc + c] -= l * A[k * nc + c];
       b[r] -= l * b[k];
     }
   }
@@ -332,8 +344,11 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
     for (size_t i = 0; i < nc; i++) {
       ws->dv[i] = -ws->R[i];
       for (size_t l = 0; l < nc; l++) {
+        /* G is block diagonal (tamsi_law): column l is zero outside l's contact block, so
+         * the terms q outside it are W_iq 0, zeros (W finite: tamsi_alloc), and a sum
+         * from +0 is unchanged by them */
         double g = 0.0;
-        for (size_t q = 0; q < nc; q++)
+        for (size_t q = ws->blk0[l]; q <= ws->blk1[l]; q++)
           g += ws->W[i * nc + q] * ws->G[q * nc + l];
         ws->Jm[i * nc + l] = (double)(i == l) - h * g;
       }
@@ -456,8 +471,11 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->eps = ws->p.tol * ws->p.v_s;
   ws->ci = calloc(nc + 1, sizeof *ws->ci);
   ws->piv = calloc(nc + 1, sizeof *ws->piv);
+  ws->blk0 = calloc(nc + 1, sizeof *ws->blk0);
+  ws->blk1 = calloc(nc + 1, sizeof *ws->blk1);
   ws->block = calloc(3 * n + 7 * nc + 3 * nc * nc + 1, sizeof(double));
-  if (ws->ci == NULL || ws->piv == NULL || ws->block == NULL) {
+  if (ws->ci == NULL || ws->piv == NULL || ws->block == NULL || ws->blk0 == NULL ||
+      ws->blk1 == NULL) {
     tamsi_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
@@ -475,9 +493,18 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->W = b, b += nc * nc;
   ws->G = b, b += nc * nc;
   ws->Jm = b;
+  int finite = 1;
   for (size_t i = 0; i < nc; i++) /* W = J M^-1 J^T, constant */
-    for (size_t k = 0; k < nc; k++)
+    for (size_t k = 0; k < nc; k++) {
       ws->W[i * nc + k] = fb_plant_contact_coupling(pl, i, k);
+      finite = finite && isfinite(ws->W[i * nc + k]);
+    }
+  for (size_t i = 0; i < nc; i++) { /* the blocks as tamsi_law walks them */
+    const size_t e = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i;
+    ws->blk0[i] = ws->blk0[e] = finite ? i : 0;
+    ws->blk1[i] = ws->blk1[e] = finite ? e : nc - 1;
+    i = e;
+  }
   *out = ws;
   return FB_OK;
 }
