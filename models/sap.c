@@ -88,6 +88,8 @@ typedef struct sap_ws {
                          * jnz_at[j+1]), ascending; jnz NULL: H dense (sap_hessian) */
   double *memo_at[2];     /* n each: the line search's last two points v + a dv (sap_dl) */
   double memo_d1[2], memo_d2[2];
+  double dMd;             /* dv^T M dv of the current line search */
+  double *Rinv;           /* nc: 1/R_t */
   int nmemo, memo_next;   /* points kept; the slot the next one replaces */
 } sap_ws;
 
@@ -105,8 +107,11 @@ static void sap_free(void *wsv)
 }
 
 /* Contact velocities v_c = J v - u into vt; impulses gamma(v_c), the Huber cost into the
- * return value, and (when G != NULL) G = -dgamma/dv_c (block diagonal). */
-static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam, double *G)
+ * return value (0 unless with_cost: the line search needs none, and its divisions are a
+ * fifth of the scheme's time), and (when G != NULL) G = -dgamma/dv_c (block diagonal;
+ * 1/R_t from ws->Rinv, the same division done once). */
+static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam, double *G,
+                           int with_cost)
 {
   const size_t nc = ws->nc, n = ws->n;
   double cost = 0.0;
@@ -124,9 +129,10 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
       const double w = fabs(vt[i]);
       const int in = w <= R * b;
       gam[i] = in ? -vt[i] / R : -b * fb_sgn(vt[i]);
-      cost += in ? 0.5 * w * w / R : b * w - 0.5 * R * b * b;
+      if (with_cost)
+        cost += in ? 0.5 * w * w / R : b * w - 0.5 * R * b * b;
       if (G != NULL)
-        G[i * nc + i] = in ? 1.0 / R : 0.0;
+        G[i * nc + i] = in ? ws->Rinv[i] : 0.0;
       continue;
     }
     const size_t e = i + 1; /* the disc: the two entries of a 2-D contact */
@@ -134,14 +140,16 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
     if (w <= R * b) {
       gam[i] = -vt[i] / R;
       gam[e] = -vt[e] / R;
-      cost += 0.5 * w * w / R;
+      if (with_cost)
+        cost += 0.5 * w * w / R;
       if (G != NULL)
-        G[i * nc + i] = G[e * nc + e] = 1.0 / R;
+        G[i * nc + i] = G[e * nc + e] = ws->Rinv[i];
     } else {
       const double t0 = vt[i] / w, t1 = vt[e] / w, q = b / w;
       gam[i] = -b * t0;
       gam[e] = -b * t1;
-      cost += b * w - 0.5 * R * b * b;
+      if (with_cost)
+        cost += b * w - 0.5 * R * b * b;
       if (G != NULL) {
         G[i * nc + i] = q * (1.0 - t0 * t0);
         G[e * nc + e] = q * (1.0 - t1 * t1);
@@ -153,17 +161,19 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
   return cost;
 }
 
-/* The cost l(v), with grad l = M (v - v*) - J^T gamma into gr (and G when asked). */
-static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
+/* The cost l(v) (0 unless with_cost), with grad l = M (v - v*) - J^T gamma into gr (and G
+ * when asked). */
+static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G, int with_cost)
 {
   const fb_plant *pl = ws->pl;
   const size_t n = ws->n, nc = ws->nc;
-  double cost = sap_contacts(ws, v, ws->vt, ws->gam, G), kin = 0.0;
+  double cost = sap_contacts(ws, v, ws->vt, ws->gam, G, with_cost), kin = 0.0;
   for (size_t j = 0; j < n; j++) {
     double s = 0.0;
     for (size_t k = 0; k < n; k++)
       s += pl->M[j * n + k] * (v[k] - ws->vstar[k]);
-    kin += 0.5 * (v[j] - ws->vstar[j]) * s;
+    if (with_cost)
+      kin += 0.5 * (v[j] - ws->vstar[j]) * s;
     if (gr != NULL) {
       for (size_t i = 0; i < nc; i++)
         s -= ws->J[i * n + j] * ws->gam[i];
@@ -173,12 +183,6 @@ static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
   return cost + kin;
 }
 
-/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed).  Both depend on alpha
- * only through the rounded point v + a dv, so the last two points and their values are
- * kept (ws->memo, cleared per line search): near the root the search's last bisections
- * move alpha by less than an ulp of v, and v + a dv takes one of two values (about 20
- * evaluations a step on the belt oscillator, 2-3 distinct).  A repeated point returns the
- * values its own evaluation gave: the same numbers, one cost evaluation fewer. */
 /* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
 static inline int sap_same_bits(const double *p, const double *q, size_t n)
 {
@@ -192,6 +196,12 @@ static inline int sap_same_bits(const double *p, const double *q, size_t n)
   return 1;
 }
 
+/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed).  Both depend on alpha
+ * only through the rounded point v + a dv, so the last two points and their values are
+ * kept (ws->memo, cleared per line search): near the root the search's last bisections
+ * move alpha by less than an ulp of v, and v + a dv takes one of two values (about 20
+ * evaluations a step on the belt oscillator, 2-3 distinct).  A repeated point returns the
+ * values its own evaluation gave: the same numbers, one cost evaluation fewer. */
 static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, double *d2)
 {
   const size_t n = ws->n, nc = ws->nc;
@@ -202,14 +212,11 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
       *d2 = ws->memo_d2[m];
       return ws->memo_d1[m];
     }
-  sap_cost(ws, ws->a, ws->gr, ws->G);
+  sap_cost(ws, ws->a, ws->gr, ws->G, 0);
   double d1 = 0.0;
-  *d2 = 0.0;
-  for (size_t j = 0; j < n; j++) {
+  *d2 = ws->dMd; /* the sum of dv_j M_jk dv_k, as it was summed here from 0 */
+  for (size_t j = 0; j < n; j++)
     d1 += ws->gr[j] * dv[j];
-    for (size_t k = 0; k < n; k++)
-      *d2 += dv[j] * ws->pl->M[j * n + k] * dv[k];
-  }
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++)
       *d2 += ws->Jdv[i] * ws->G[i * nc + k] * ws->Jdv[k];
@@ -229,6 +236,11 @@ static double sap_line(sap_ws *ws, const double *v, const double *dv, double ama
   double d2;
   ws->nmemo = 0; /* v and dv are new: no point evaluated yet */
   ws->memo_next = 0;
+  const size_t n = ws->n;
+  ws->dMd = 0.0; /* dv^T M dv, d2l/dalpha2's first part (sap_dl), in its order */
+  for (size_t j = 0; j < n; j++)
+    for (size_t k = 0; k < n; k++)
+      ws->dMd += dv[j] * ws->pl->M[j * n + k] * dv[k];
   if (sap_dl(ws, v, dv, amax, &d2) <= 0.0)
     return amax;
   double lo = 0.0, hi = amax, a = 1.0;
@@ -288,7 +300,7 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
 {
   const fb_plant *pl = ws->pl;
   const size_t n = ws->n, nc = ws->nc;
-  double cost = sap_cost(ws, ws->v, ws->gr, ws->G);
+  double cost = sap_cost(ws, ws->v, ws->gr, ws->G, 1);
   for (unsigned long k = 0; k < (unsigned long)ws->p.max_it; k++) {
     /* the optimality condition in the D-norm */
     double res = 0.0, pn = 0.0, jn = 0.0;
@@ -323,7 +335,7 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
     for (size_t j = 0; j < n; j++)
       ws->v[j] += alpha * ws->dv[j];
     cnt->ninner++;
-    const double c1 = sap_cost(ws, ws->v, ws->gr, ws->G);
+    const double c1 = sap_cost(ws, ws->v, ws->gr, ws->G, 1);
     if (fabs(c1 - cost) < 1e-30 + 1e-15 * 0.5 * fabs(c1 + cost))
       return FB_OK; /* Drake's cost condition: round-off stalls the decrease */
     cost = c1;
@@ -439,7 +451,7 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->n = n;
   ws->nc = nc;
   ws->H = gsl_matrix_alloc(n, n);
-  ws->block = calloc(9 * n + 7 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
+  ws->block = calloc(9 * n + 8 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
   if (ws->H == NULL || ws->block == NULL) {
     sap_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -459,6 +471,7 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->u1 = b, b += nc;
   ws->beta = b, b += nc;
   ws->Rt = b, b += nc;
+  ws->Rinv = b, b += nc;
   ws->gam = b, b += nc;
   ws->G = b, b += nc * nc;
   ws->J = b;
@@ -476,6 +489,7 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
       w = 0.5 * (w + fb_plant_contact_coupling(pl, e, e));
     }
     ws->Rt[i] = ws->p.sigma * w;
+    ws->Rinv[i] = 1.0 / ws->Rt[i];
   }
   if (sap_sparsity(ws) != FB_OK) {
     sap_free(ws);
