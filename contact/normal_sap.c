@@ -43,6 +43,7 @@
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,7 @@
 #include "fb_models.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
+#include "fb_small_chol.h"
 
 typedef struct sap_n_params {
   double k, tau_d, e, beta, sigma, rel_tol, max_it;
@@ -104,6 +106,9 @@ typedef struct sapw {
   long *fric_of;                                                    /* nc: its normal or -1 */
   int *inphase;
   int impacted;
+  double *memo_at[2]; /* n each: the line search's last two points v + a dv (sap_n_dl) */
+  double memo_d1[2], memo_d2[2];
+  int nmemo, memo_next; /* points kept; the slot the next one replaces */
 } sapw;
 
 static void sapw_free(void *ws)
@@ -130,7 +135,7 @@ static int sapw_alloc(void **out, const fb_integrator_type *type, const fb_probl
   if (W == NULL)
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   W->H = gsl_matrix_alloc(n, n);
-  W->buf = calloc(10 * n + 12 * nn + 7 * nc + 1, sizeof(double));
+  W->buf = calloc(12 * n + 12 * nn + 7 * nc + 1, sizeof(double));
   W->fric_of = calloc(nc + 1, sizeof(long));
   W->inphase = calloc(nn + 1, sizeof(int));
   if (W->H == NULL || W->buf == NULL || W->fric_of == NULL || W->inphase == NULL) {
@@ -141,7 +146,8 @@ static int sapw_alloc(void **out, const fb_integrator_type *type, const fb_probl
   W->o = o;
   W->st = o->stats;
   double *q = W->buf;
-  double **nv[] = {&W->f, &W->a, &W->v0, &W->vs, &W->v, &W->dv, &W->gr, &W->jg, &W->Md, &W->tmp};
+  double **nv[] = {&W->f, &W->a, &W->v0, &W->vs, &W->v, &W->dv, &W->gr, &W->jg, &W->Md, &W->tmp,
+                   &W->memo_at[0], &W->memo_at[1]};
   for (size_t i = 0; i < sizeof nv / sizeof *nv; i++)
     *nv[i] = q, q += n;
   double **mv[] = {&W->P, &W->Rn, &W->Rtn, &W->vhat, &W->wn, &W->gk, &W->vn0, &W->Jndv};
@@ -284,13 +290,34 @@ static double sap_n_dGd(const sapw *W)
   return s;
 }
 
-/* dl/dalpha at v + a dv (second derivative into *d2). */
+/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
+static inline int sap_n_same_bits(const double *p, const double *q, size_t n)
+{
+  for (size_t j = 0; j < n; j++) {
+    uint64_t bp, bq;
+    memcpy(&bp, p + j, sizeof bp);
+    memcpy(&bq, q + j, sizeof bq);
+    if (bp != bq)
+      return 0;
+  }
+  return 1;
+}
+
+/* dl/dalpha at v + a dv (second derivative into *d2).  Both depend on a only through the
+ * rounded point v + a dv: the last two points and their values are kept, cleared per line
+ * search (models/sap.c's sap_dl: the search's last bisections move a by less than an ulp of
+ * v), and a repeated point returns the values its own evaluation gave. */
 static double sap_n_dl(sapw *W, double a, double *d2)
 {
   const fb_plant *pl = W->pb->plant;
   const size_t n = pl->n;
   for (size_t j = 0; j < n; j++)
     W->tmp[j] = W->v[j] + a * W->dv[j];
+  for (int m = 0; m < W->nmemo; m++)
+    if (sap_n_same_bits(W->memo_at[m], W->tmp, n)) {
+      *d2 = W->memo_d2[m];
+      return W->memo_d1[m];
+    }
   sap_n_cost(W, W->tmp, 1);
   double d1 = 0.0;
   *d2 = sap_n_dGd(W);
@@ -299,6 +326,11 @@ static double sap_n_dl(sapw *W, double a, double *d2)
     for (size_t k = 0; k < n; k++)
       *d2 += W->dv[j] * pl->M[j * n + k] * W->dv[k];
   }
+  const int m = W->nmemo < 2 ? W->nmemo++ : W->memo_next;
+  W->memo_next = 1 - m;
+  memcpy(W->memo_at[m], W->tmp, n * sizeof(double));
+  W->memo_d1[m] = d1;
+  W->memo_d2[m] = *d2;
   return d1;
 }
 
@@ -306,6 +338,8 @@ static double sap_n_dl(sapw *W, double a, double *d2)
 static double sap_n_line(sapw *W, double amax)
 {
   double d2;
+  W->nmemo = 0; /* v and dv are new: no point evaluated yet */
+  W->memo_next = 0;
   if (sap_n_dl(W, amax, &d2) <= 0.0)
     return amax;
   double lo = 0.0, hi = amax, a = 1.0;
@@ -367,9 +401,17 @@ static int sap_n_newton(sapw *W, const sap_n_params *p, double t, fb_counters *c
     if (sqrt(res) < 1e-14 + p->rel_tol * sqrt(fmax(pn, jn)))
       return FB_OK;
     sap_n_hessian(W);
-    gsl_vector_view b = gsl_vector_view_array(W->gr, n), x = gsl_vector_view_array(W->dv, n);
-    if (gsl_linalg_cholesky_decomp1(W->H) != GSL_SUCCESS ||
-        gsl_linalg_cholesky_solve(W->H, &b.vector, &x.vector) != GSL_SUCCESS)
+    int bad;
+    if (n <= FB_SMALL_CHOL_MAX) { /* GSL's operations, its bits (fb_small_chol.h) */
+      bad = fb_small_chol(W->H->data, n) != 0; /* H->tda == n: gsl_matrix_alloc(n, n) */
+      if (!bad)
+        fb_small_chol_solve(W->H->data, W->gr, W->dv, n);
+    } else {
+      gsl_vector_view b = gsl_vector_view_array(W->gr, n), x = gsl_vector_view_array(W->dv, n);
+      bad = gsl_linalg_cholesky_decomp1(W->H) != GSL_SUCCESS ||
+            gsl_linalg_cholesky_solve(W->H, &b.vector, &x.vector) != GSL_SUCCESS;
+    }
+    if (bad)
       return fb_err_set(err, FB_ESOLVE, "sap: Newton matrix not positive definite at t=%g", t);
     for (size_t j = 0; j < n; j++)
       W->dv[j] = -W->dv[j];

@@ -45,6 +45,7 @@
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@
 #include "fb_models.h"
 #include "fb_util.h"
 #include "fb_plant_int.h"
+#include "fb_small_chol.h"
 
 typedef struct sap_params {
   double sigma;   /* dimensionless friction regularization: R_t = sigma w */
@@ -82,6 +84,14 @@ typedef struct sap_ws {
   double *f, *a, *vstar, *v, *dv, *gr, *vt, *Jdv, *Md;  /* n (vt, Jdv: nc) */
   double *u1, *beta, *Rt, *gam, *G;                    /* nc, G: nc nc */
   double *J;                                           /* nc x n: the contact rows */
+  double jmax;           /* max |J_ij| */
+  size_t *jnz_at, *jnz; /* per DOF j: the contacts i with J_ij != 0 are jnz[jnz_at[j] ..
+                         * jnz_at[j+1]), ascending; jnz NULL: H dense (sap_hessian) */
+  double *memo_at[2];     /* n each: the line search's last two points v + a dv (sap_dl) */
+  double memo_d1[2], memo_d2[2];
+  double dMd;             /* dv^T M dv of the current line search */
+  double *Rinv;           /* nc: 1/R_t */
+  int nmemo, memo_next;   /* points kept; the slot the next one replaces */
 } sap_ws;
 
 static void sap_free(void *wsv)
@@ -92,12 +102,17 @@ static void sap_free(void *wsv)
   if (ws->H != NULL)
     gsl_matrix_free(ws->H);
   free(ws->block);
+  free(ws->jnz_at);
+  free(ws->jnz);
   free(ws);
 }
 
 /* Contact velocities v_c = J v - u into vt; impulses gamma(v_c), the Huber cost into the
- * return value, and (when G != NULL) G = -dgamma/dv_c (block diagonal). */
-static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam, double *G)
+ * return value (0 unless with_cost: the line search needs none, and its divisions are a
+ * fifth of the scheme's time), and (when G != NULL) G = -dgamma/dv_c (block diagonal;
+ * 1/R_t from ws->Rinv, the same division done once). */
+static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam, double *G,
+                           int with_cost)
 {
   const size_t nc = ws->nc, n = ws->n;
   double cost = 0.0;
@@ -115,9 +130,10 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
       const double w = fabs(vt[i]);
       const int in = w <= R * b;
       gam[i] = in ? -vt[i] / R : -b * fb_sgn(vt[i]);
-      cost += in ? 0.5 * w * w / R : b * w - 0.5 * R * b * b;
+      if (with_cost)
+        cost += in ? 0.5 * w * w / R : b * w - 0.5 * R * b * b;
       if (G != NULL)
-        G[i * nc + i] = in ? 1.0 / R : 0.0;
+        G[i * nc + i] = in ? ws->Rinv[i] : 0.0;
       continue;
     }
     const size_t e = i + 1; /* the disc: the two entries of a 2-D contact */
@@ -125,14 +141,16 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
     if (w <= R * b) {
       gam[i] = -vt[i] / R;
       gam[e] = -vt[e] / R;
-      cost += 0.5 * w * w / R;
+      if (with_cost)
+        cost += 0.5 * w * w / R;
       if (G != NULL)
-        G[i * nc + i] = G[e * nc + e] = 1.0 / R;
+        G[i * nc + i] = G[e * nc + e] = ws->Rinv[i];
     } else {
       const double t0 = vt[i] / w, t1 = vt[e] / w, q = b / w;
       gam[i] = -b * t0;
       gam[e] = -b * t1;
-      cost += b * w - 0.5 * R * b * b;
+      if (with_cost)
+        cost += b * w - 0.5 * R * b * b;
       if (G != NULL) {
         G[i * nc + i] = q * (1.0 - t0 * t0);
         G[e * nc + e] = q * (1.0 - t1 * t1);
@@ -144,17 +162,19 @@ static double sap_contacts(sap_ws *ws, const double *v, double *vt, double *gam,
   return cost;
 }
 
-/* The cost l(v), with grad l = M (v - v*) - J^T gamma into gr (and G when asked). */
-static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
+/* The cost l(v) (0 unless with_cost), with grad l = M (v - v*) - J^T gamma into gr (and G
+ * when asked). */
+static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G, int with_cost)
 {
   const fb_plant *pl = ws->pl;
   const size_t n = ws->n, nc = ws->nc;
-  double cost = sap_contacts(ws, v, ws->vt, ws->gam, G), kin = 0.0;
+  double cost = sap_contacts(ws, v, ws->vt, ws->gam, G, with_cost), kin = 0.0;
   for (size_t j = 0; j < n; j++) {
     double s = 0.0;
     for (size_t k = 0; k < n; k++)
       s += pl->M[j * n + k] * (v[k] - ws->vstar[k]);
-    kin += 0.5 * (v[j] - ws->vstar[j]) * s;
+    if (with_cost)
+      kin += 0.5 * (v[j] - ws->vstar[j]) * s;
     if (gr != NULL) {
       for (size_t i = 0; i < nc; i++)
         s -= ws->J[i * n + j] * ws->gam[i];
@@ -164,23 +184,48 @@ static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G)
   return cost + kin;
 }
 
-/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed). */
+/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
+static inline int sap_same_bits(const double *p, const double *q, size_t n)
+{
+  for (size_t j = 0; j < n; j++) {
+    uint64_t bp, bq;
+    memcpy(&bp, p + j, sizeof bp);
+    memcpy(&bq, q + j, sizeof bq);
+    if (bp != bq)
+      return 0;
+  }
+  return 1;
+}
+
+/* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed).  Both depend on alpha
+ * only through the rounded point v + a dv, so the last two points and their values are
+ * kept (ws->memo, cleared per line search): near the root the search's last bisections
+ * move alpha by less than an ulp of v, and v + a dv takes one of two values (about 20
+ * evaluations a step on the belt oscillator, 2-3 distinct).  A repeated point returns the
+ * values its own evaluation gave: the same numbers, one cost evaluation fewer. */
 static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, double *d2)
 {
   const size_t n = ws->n, nc = ws->nc;
   for (size_t j = 0; j < n; j++)
     ws->a[j] = v[j] + a * dv[j];
-  sap_cost(ws, ws->a, ws->gr, ws->G);
+  for (int m = 0; m < ws->nmemo; m++)
+    if (sap_same_bits(ws->memo_at[m], ws->a, n)) {
+      *d2 = ws->memo_d2[m];
+      return ws->memo_d1[m];
+    }
+  sap_cost(ws, ws->a, ws->gr, ws->G, 0);
   double d1 = 0.0;
-  *d2 = 0.0;
-  for (size_t j = 0; j < n; j++) {
+  *d2 = ws->dMd; /* the sum of dv_j M_jk dv_k, as it was summed here from 0 */
+  for (size_t j = 0; j < n; j++)
     d1 += ws->gr[j] * dv[j];
-    for (size_t k = 0; k < n; k++)
-      *d2 += dv[j] * ws->pl->M[j * n + k] * dv[k];
-  }
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++)
       *d2 += ws->Jdv[i] * ws->G[i * nc + k] * ws->Jdv[k];
+  const int m = ws->nmemo < 2 ? ws->nmemo++ : ws->memo_next;
+  ws->memo_next = 1 - m;
+  memcpy(ws->memo_at[m], ws->a, n * sizeof(double));
+  ws->memo_d1[m] = d1;
+  ws->memo_d2[m] = *d2;
   return d1;
 }
 
@@ -190,6 +235,13 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
 static double sap_line(sap_ws *ws, const double *v, const double *dv, double amax)
 {
   double d2;
+  ws->nmemo = 0; /* v and dv are new: no point evaluated yet */
+  ws->memo_next = 0;
+  const size_t n = ws->n;
+  ws->dMd = 0.0; /* dv^T M dv, d2l/dalpha2's first part (sap_dl), in its order */
+  for (size_t j = 0; j < n; j++)
+    for (size_t k = 0; k < n; k++)
+      ws->dMd += dv[j] * ws->pl->M[j * n + k] * dv[k];
   if (sap_dl(ws, v, dv, amax, &d2) <= 0.0)
     return amax;
   double lo = 0.0, hi = amax, a = 1.0;
@@ -209,12 +261,63 @@ static double sap_line(sap_ws *ws, const double *v, const double *dv, double ama
   return a;
 }
 
+/* H = M + J^T G J into ws->H: H_jq = M_jq + sum over i, l (in that order) of
+ * J_ij G_il J_lq.  A term with J_ij = 0 or J_lq = 0 is a zero (G finite), and adding a zero
+ * leaves a sum that is not -0 unchanged; the sum starts at M_jq, never -0 here (sap_alloc
+ * checks), and stays off -0 (x + y = -0 needs x = y = -0).  So the sum over the contacts that
+ * touch DOF j and DOF q only (ws->jnz, in ascending order) is the same number: a chain of n
+ * blocks has one contact per DOF, n^2 terms instead of n^4.  When a product could be
+ * non-finite (max|J| max|G| max|J| overflows, or G has a NaN: a run blowing up) every term is
+ * summed, as the dense formula does. */
+static void sap_hessian(sap_ws *ws)
+{
+  const fb_plant *pl = ws->pl;
+  const size_t n = ws->n, nc = ws->nc;
+  double gmax = 0.0;
+  for (size_t k = 0; k < nc * nc; k++)
+    gmax = fabs(ws->G[k]) > gmax || isnan(ws->G[k]) ? fabs(ws->G[k]) : gmax;
+  /* every product J_ij G_il (J_lq) then finite: a skipped one is a true zero */
+  const int sparse = ws->jnz != NULL && isfinite(ws->jmax * gmax * ws->jmax);
+  for (size_t j = 0; j < n; j++)
+    for (size_t q = 0; q < n; q++) {
+      double s = pl->M[j * n + q];
+      if (sparse) {
+        for (size_t a = ws->jnz_at[j]; a < ws->jnz_at[j + 1]; a++)
+          for (size_t b = ws->jnz_at[q]; b < ws->jnz_at[q + 1]; b++) {
+            const size_t i = ws->jnz[a], l = ws->jnz[b];
+            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
+          }
+      } else {
+        for (size_t i = 0; i < nc; i++)
+          for (size_t l = 0; l < nc; l++)
+            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
+      }
+      gsl_matrix_set(ws->H, j, q, s);
+    }
+}
+
+/* H dv = grad l by Cholesky (dv into ws->dv); nonzero when H is not positive definite.  A
+ * small H through fb_small_chol.h (GSL's operations, its bits), a larger one through GSL. */
+static int sap_solve_newton(sap_ws *ws)
+{
+  const size_t n = ws->n;
+  if (n <= FB_SMALL_CHOL_MAX) { /* H->tda == n: gsl_matrix_alloc(n, n) */
+    if (fb_small_chol(ws->H->data, n) != 0)
+      return -1;
+    fb_small_chol_solve(ws->H->data, ws->gr, ws->dv, n);
+    return 0;
+  }
+  gsl_vector_view b = gsl_vector_view_array(ws->gr, n), x = gsl_vector_view_array(ws->dv, n);
+  return gsl_linalg_cholesky_decomp1(ws->H) != GSL_SUCCESS ||
+         gsl_linalg_cholesky_solve(ws->H, &b.vector, &x.vector) != GSL_SUCCESS;
+}
+
 /* Newton on grad l = 0 from v (in ws->v); 0 when converged. */
 static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
 {
   const fb_plant *pl = ws->pl;
   const size_t n = ws->n, nc = ws->nc;
-  double cost = sap_cost(ws, ws->v, ws->gr, ws->G);
+  double cost = sap_cost(ws, ws->v, ws->gr, ws->G, 1);
   for (unsigned long k = 0; k < (unsigned long)ws->p.max_it; k++) {
     /* the optimality condition in the D-norm */
     double res = 0.0, pn = 0.0, jn = 0.0;
@@ -231,17 +334,8 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
     if (sqrt(res) < ws->p.abs_tol + ws->p.rel_tol * sqrt(fmax(pn, jn)))
       return FB_OK;
     /* H = M + J^T G J; dv = -H^-1 grad */
-    for (size_t j = 0; j < n; j++)
-      for (size_t q = 0; q < n; q++) {
-        double s = pl->M[j * n + q];
-        for (size_t i = 0; i < nc; i++)
-          for (size_t l = 0; l < nc; l++)
-            s += ws->J[i * n + j] * ws->G[i * nc + l] * ws->J[l * n + q];
-        gsl_matrix_set(ws->H, j, q, s);
-      }
-    gsl_vector_view b = gsl_vector_view_array(ws->gr, n), x = gsl_vector_view_array(ws->dv, n);
-    if (gsl_linalg_cholesky_decomp1(ws->H) != GSL_SUCCESS ||
-        gsl_linalg_cholesky_solve(ws->H, &b.vector, &x.vector) != GSL_SUCCESS)
+    sap_hessian(ws);
+    if (sap_solve_newton(ws) != 0)
       return fb_err_set(err, FB_ESOLVE, "sap: Newton matrix not positive definite at t=%.17g",
                         t);
     for (size_t j = 0; j < n; j++)
@@ -256,7 +350,7 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
     for (size_t j = 0; j < n; j++)
       ws->v[j] += alpha * ws->dv[j];
     cnt->ninner++;
-    const double c1 = sap_cost(ws, ws->v, ws->gr, ws->G);
+    const double c1 = sap_cost(ws, ws->v, ws->gr, ws->G, 1);
     if (fabs(c1 - cost) < 1e-30 + 1e-15 * 0.5 * fabs(c1 + cost))
       return FB_OK; /* Drake's cost condition: round-off stalls the decrease */
     cost = c1;
@@ -305,7 +399,8 @@ static int sap_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
   const int st = sap_newton(ws, at->t, cnt, err);
   if (st != FB_OK)
     return st;
-  sap_contacts(ws, ws->v, ws->vt, ws->gam, NULL);
+  /* ws->vt and ws->gam hold v_c and gamma at the solution: Newton's last cost evaluation
+   * was there (sap_newton returns right after one) */
   for (size_t j = 0; j < n; j++) {
     v[j] = ws->v[j];
     x[j] += h * v[j];
@@ -317,6 +412,34 @@ static int sap_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb_e
     z[2 * i] = ws->gam[i] / h;
     z[2 * i + 1] = w <= ws->Rt[i] * ws->beta[i];
   }
+  return FB_OK;
+}
+
+/* The contacts touching each DOF (ws->jnz, sap_hessian), when the sparse sum is exact:
+ * J finite and no M_jq = -0; else jnz stays NULL. */
+static int sap_sparsity(sap_ws *ws)
+{
+  const size_t n = ws->n, nc = ws->nc;
+  for (size_t k = 0; k < n * n; k++)
+    if (ws->pl->M[k] == 0.0 && signbit(ws->pl->M[k]))
+      return FB_OK;
+  for (size_t k = 0; k < nc * n; k++) {
+    if (!isfinite(ws->J[k]))
+      return FB_OK;
+    ws->jmax = fmax(ws->jmax, fabs(ws->J[k]));
+  }
+  ws->jnz_at = calloc(n + 1, sizeof(size_t));
+  ws->jnz = calloc(nc * n + 1, sizeof(size_t));
+  if (ws->jnz_at == NULL || ws->jnz == NULL)
+    return FB_ENOMEM;
+  size_t m = 0;
+  for (size_t j = 0; j < n; j++) {
+    ws->jnz_at[j] = m;
+    for (size_t i = 0; i < nc; i++)
+      if (ws->J[i * n + j] != 0.0)
+        ws->jnz[m++] = i;
+  }
+  ws->jnz_at[n] = m;
   return FB_OK;
 }
 
@@ -343,7 +466,7 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->n = n;
   ws->nc = nc;
   ws->H = gsl_matrix_alloc(n, n);
-  ws->block = calloc(7 * n + 7 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
+  ws->block = calloc(9 * n + 8 * nc + 2 * nc * nc + nc * n + 1, sizeof(double));
   if (ws->H == NULL || ws->block == NULL) {
     sap_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
@@ -356,11 +479,14 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->dv = b, b += n;
   ws->gr = b, b += n;
   ws->Md = b, b += n;
+  ws->memo_at[0] = b, b += n;
+  ws->memo_at[1] = b, b += n;
   ws->vt = b, b += nc;
   ws->Jdv = b, b += nc;
   ws->u1 = b, b += nc;
   ws->beta = b, b += nc;
   ws->Rt = b, b += nc;
+  ws->Rinv = b, b += nc;
   ws->gam = b, b += nc;
   ws->G = b, b += nc * nc;
   ws->J = b;
@@ -378,6 +504,11 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
       w = 0.5 * (w + fb_plant_contact_coupling(pl, e, e));
     }
     ws->Rt[i] = ws->p.sigma * w;
+    ws->Rinv[i] = 1.0 / ws->Rt[i];
+  }
+  if (sap_sparsity(ws) != FB_OK) {
+    sap_free(ws);
+    return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
   *out = ws;
   return FB_OK;

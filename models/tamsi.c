@@ -53,6 +53,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,9 @@ typedef struct tamsi_ws {
   double *u1, *vts, *vt, *dv, *R, *ft, *vtry; /* nc */
   double *W, *G, *Jm;                        /* nc nc */
   size_t *piv;                               /* nc */
+  size_t *blk0, *blk1; /* nc: entry i's contact block, [blk0, blk1] (G's nonzero columns);
+                        * [0, nc - 1] for all when W is not finite */
+  int law_at_vt; /* after tamsi_newton: f_t and G are at its solution v_t already */
 } tamsi_ws;
 
 static void tamsi_free(void *wsv)
@@ -175,6 +179,8 @@ static void tamsi_free(void *wsv)
   free(ws->block);
   free(ws->ci);
   free(ws->piv);
+  free(ws->blk0);
+  free(ws->blk1);
   free(ws);
 }
 
@@ -210,9 +216,16 @@ static void tamsi_law(tamsi_ws *ws, const double *vt)
 }
 
 /* Solve A x = b in place (A nc x nc row-major, destroyed; b becomes x) by Gaussian
- * elimination with partial pivoting; FB_ESOLVE when A is singular. */
+ * elimination with partial pivoting; FB_ESOLVE when A is singular.
+ * A row whose multiplier l is 0 keeps its entries: A_rc - l A_kc = A_rc exactly when A_kc is
+ * finite and A_rc is not -0, and A holds no -0 (tamsi_newton builds it as (i == l) - h g
+ * with g a sum from +0, which x - y turns into -0 only from a -0); so rows of a diagonal A
+ * (one contact per DOF, a chain) cost nothing.  b is updated always: it may hold a -0. */
 static int tamsi_solve(double *A, double *b, size_t nc, size_t *piv)
 {
+  int finite = 1;
+  for (size_t k = 0; k < nc * nc && finite; k++)
+    finite = isfinite(A[k]);
   for (size_t k = 0; k < nc; k++) {
     size_t p = k;
     for (size_t r = k + 1; r < nc; r++)
@@ -233,8 +246,9 @@ static int tamsi_solve(double *A, double *b, size_t nc, size_t *piv)
     }
     for (size_t r = k + 1; r < nc; r++) {
       const double l = A[r * nc + k] / A[k * nc + k];
-      for (size_t c = k; c < nc; c++)
-        A[r * nc + c] -= l * A[k * nc + c];
+      if (l != 0.0 || !finite)
+        for (size_t c = k; c < nc; c++)
+          A[r * nc + c] -= l * A[k * nc + c];
       b[r] -= l * b[k];
     }
   }
@@ -283,13 +297,30 @@ static double tamsi_tals(const tamsi_ws *ws)
  * inclined block (h = 2.61e-4) its iterates alternate between -0.63 v_s (inside the region,
  * whence the tangent sends them out) and +1.76 v_s (outside, whence the update into the
  * region is allowed and crosses v = 0).  Returns alpha; 0 when no decrease was found. */
-static double tamsi_backtrack(tamsi_ws *ws, double alpha, double h, double r2)
+/* 1 when a and b have the same bits (not ==: -0 and +0 differ here) */
+static inline int tamsi_same_bits(double a, double b)
+{
+  uint64_t ba, bb;
+  memcpy(&ba, &a, sizeof ba);
+  memcpy(&bb, &b, sizeof bb);
+  return ba == bb;
+}
+
+static double tamsi_backtrack(tamsi_ws *ws, double alpha, double h, double r2, double *r2_at)
 {
   const size_t nc = ws->nc;
   for (int j = 0; j < 40; j++, alpha *= 0.5) {
-    for (size_t i = 0; i < nc; i++)
+    int moved = 0;
+    for (size_t i = 0; i < nc; i++) {
       ws->vtry[i] = ws->vt[i] + alpha * ws->dv[i];
-    if (tamsi_residual(ws, ws->vtry, h, ws->R) < r2)
+      moved |= !tamsi_same_bits(ws->vtry[i], ws->vt[i]);
+    }
+    /* v_t + alpha dv rounds to v_t itself: R there is R(v_t), r2 is not < r2, and every
+     * halved alpha rounds to v_t as well (rounding is monotone), so no decrease follows */
+    if (!moved)
+      return 0.0;
+    *r2_at = tamsi_residual(ws, ws->vtry, h, ws->R);
+    if (*r2_at < r2)
       return alpha;
   }
   return 0.0;
@@ -303,14 +334,21 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
   const size_t nc = ws->nc;
   const unsigned long max_it = (unsigned long)ws->p.max_it;
   const double stop = ws->p.tol * ws->p.v_s;
-  double upd = INFINITY;
+  double upd = INFINITY, r2 = 0.0;
+  int fresh = 0; /* R, f_t, G and r2 are at v_t already: the backtrack's accepted point */
+  ws->law_at_vt = 0;
   for (unsigned long k = 0; k < max_it; k++) {
-    const double r2 = tamsi_residual(ws, ws->vt, h, ws->R);
+    if (!fresh)
+      r2 = tamsi_residual(ws, ws->vt, h, ws->R);
+    fresh = 0;
     for (size_t i = 0; i < nc; i++) {
       ws->dv[i] = -ws->R[i];
       for (size_t l = 0; l < nc; l++) {
+        /* G is block diagonal (tamsi_law): column l is zero outside l's contact block, so
+         * the terms q outside it are W_iq 0, zeros (W finite: tamsi_alloc), and a sum
+         * from +0 is unchanged by them */
         double g = 0.0;
-        for (size_t q = 0; q < nc; q++)
+        for (size_t q = ws->blk0[l]; q <= ws->blk1[l]; q++)
           g += ws->W[i * nc + q] * ws->G[q * nc + l];
         ws->Jm[i * nc + l] = (double)(i == l) - h * g;
       }
@@ -320,14 +358,18 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
     const double a_tals = tamsi_tals(ws);
     double alpha = a_tals;
     if (ws->p.backtrack != 0.0 && r2 > 0.0) {
-      alpha = tamsi_backtrack(ws, a_tals, h, r2);
-      if (alpha == 0.0 && sqrt(r2) < stop)
+      const double r2_old = r2;
+      alpha = tamsi_backtrack(ws, a_tals, h, r2_old, &r2);
+      /* accepted: v_t + alpha dv below is the point the backtrack evaluated (the same
+       * operations), and R, f_t, G and r2 hold its values */
+      fresh = alpha != 0.0;
+      if (alpha == 0.0 && sqrt(r2_old) < stop)
         return FB_OK; /* no decrease along the Newton direction: R is at round-off */
       if (alpha == 0.0)
         return fb_err_set(err, FB_ESOLVE,
                           "tamsi: no decrease of |R| = %.3g m/s along the Newton direction at "
                           "t=%.17g",
-                          sqrt(r2), t);
+                          sqrt(r2_old), t);
     }
     upd = 0.0;
     for (size_t i = 0; i < nc; i++) {
@@ -335,8 +377,10 @@ static int tamsi_newton(tamsi_ws *ws, double h, double t, fb_counters *cnt, fb_e
       upd = fmax(upd, fabs(alpha * ws->dv[i]));
     }
     cnt->ninner++;
-    if (upd < stop && alpha == a_tals)
+    if (upd < stop && alpha == a_tals) {
+      ws->law_at_vt = fresh;
       return FB_OK;
+    }
   }
   return fb_err_set(err, FB_ESOLVE,
                     "tamsi: Newton did not converge in %lu iterations at t=%.17g (last update "
@@ -378,7 +422,8 @@ static int tamsi_step(void *wsv, fb_step_at *at, double *y, fb_counters *cnt, fb
   if (st != FB_OK)
     return st;
   /* v^{n+1} = v* + h M^-1 J^T f_t(v_t), x^{n+1} = x^n + h v^{n+1} */
-  tamsi_law(ws, ws->vt);
+  if (!ws->law_at_vt)
+    tamsi_law(ws, ws->vt);
   memset(ws->f, 0, n * sizeof(double));
   for (size_t i = 0; i < nc; i++)
     fb_contact_add_force(pl, i, ws->ft[i], ws->f);
@@ -426,8 +471,11 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->eps = ws->p.tol * ws->p.v_s;
   ws->ci = calloc(nc + 1, sizeof *ws->ci);
   ws->piv = calloc(nc + 1, sizeof *ws->piv);
+  ws->blk0 = calloc(nc + 1, sizeof *ws->blk0);
+  ws->blk1 = calloc(nc + 1, sizeof *ws->blk1);
   ws->block = calloc(3 * n + 7 * nc + 3 * nc * nc + 1, sizeof(double));
-  if (ws->ci == NULL || ws->piv == NULL || ws->block == NULL) {
+  if (ws->ci == NULL || ws->piv == NULL || ws->block == NULL || ws->blk0 == NULL ||
+      ws->blk1 == NULL) {
     tamsi_free(ws);
     return fb_err_set(err, FB_ENOMEM, "out of memory");
   }
@@ -445,9 +493,18 @@ static int tamsi_alloc(void **out, const fb_integrator_type *type, const fb_prob
   ws->W = b, b += nc * nc;
   ws->G = b, b += nc * nc;
   ws->Jm = b;
+  int finite = 1;
   for (size_t i = 0; i < nc; i++) /* W = J M^-1 J^T, constant */
-    for (size_t k = 0; k < nc; k++)
+    for (size_t k = 0; k < nc; k++) {
       ws->W[i * nc + k] = fb_plant_contact_coupling(pl, i, k);
+      finite = finite && isfinite(ws->W[i * nc + k]);
+    }
+  for (size_t i = 0; i < nc; i++) { /* the blocks as tamsi_law walks them */
+    const size_t e = pl->contact[i].pair == FB_PAIR_X ? i + 1 : i;
+    ws->blk0[i] = ws->blk0[e] = finite ? i : 0;
+    ws->blk1[i] = ws->blk1[e] = finite ? e : nc - 1;
+    i = e;
+  }
   *out = ws;
   return FB_OK;
 }
