@@ -51,7 +51,6 @@
 #include "fb_models.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
-#include "fb_small_chol.h"
 
 typedef struct sap_n_params {
   double k, tau_d, e, beta, sigma, rel_tol, max_it;
@@ -401,17 +400,9 @@ static int sap_n_newton(sapw *W, const sap_n_params *p, double t, fb_counters *c
     if (sqrt(res) < 1e-14 + p->rel_tol * sqrt(fmax(pn, jn)))
       return FB_OK;
     sap_n_hessian(W);
-    int bad;
-    if (n <= FB_SMALL_CHOL_MAX) { /* GSL's operations, its bits (fb_small_chol.h) */
-      bad = fb_small_chol(W->H->data, n) != 0; /* H->tda == n: gsl_matrix_alloc(n, n) */
-      if (!bad)
-        fb_small_chol_solve(W->H->data, W->gr, W->dv, n);
-    } else {
-      gsl_vector_view b = gsl_vector_view_array(W->gr, n), x = gsl_vector_view_array(W->dv, n);
-      bad = gsl_linalg_cholesky_decomp1(W->H) != GSL_SUCCESS ||
-            gsl_linalg_cholesky_solve(W->H, &b.vector, &x.vector) != GSL_SUCCESS;
-    }
-    if (bad)
+    gsl_vector_view b = gsl_vector_view_array(W->gr, n), x = gsl_vector_view_array(W->dv, n);
+    if (gsl_linalg_cholesky_decomp1(W->H) != GSL_SUCCESS ||
+        gsl_linalg_cholesky_solve(W->H, &b.vector, &x.vector) != GSL_SUCCESS)
       return fb_err_set(err, FB_ESOLVE, "sap: Newton matrix not positive definite at t=%g", t);
     for (size_t j = 0; j < n; j++)
       W->dv[j] = -W->dv[j];

@@ -55,7 +55,6 @@
 #include "fb_models.h"
 #include "fb_util.h"
 #include "fb_plant_int.h"
-#include "fb_small_chol.h"
 
 typedef struct sap_params {
   double sigma;   /* dimensionless friction regularization: R_t = sigma w */
@@ -296,22 +295,6 @@ static void sap_hessian(sap_ws *ws)
     }
 }
 
-/* H dv = grad l by Cholesky (dv into ws->dv); nonzero when H is not positive definite.  A
- * small H through fb_small_chol.h (GSL's operations, its bits), a larger one through GSL. */
-static int sap_solve_newton(sap_ws *ws)
-{
-  const size_t n = ws->n;
-  if (n <= FB_SMALL_CHOL_MAX) { /* H->tda == n: gsl_matrix_alloc(n, n) */
-    if (fb_small_chol(ws->H->data, n) != 0)
-      return -1;
-    fb_small_chol_solve(ws->H->data, ws->gr, ws->dv, n);
-    return 0;
-  }
-  gsl_vector_view b = gsl_vector_view_array(ws->gr, n), x = gsl_vector_view_array(ws->dv, n);
-  return gsl_linalg_cholesky_decomp1(ws->H) != GSL_SUCCESS ||
-         gsl_linalg_cholesky_solve(ws->H, &b.vector, &x.vector) != GSL_SUCCESS;
-}
-
 /* Newton on grad l = 0 from v (in ws->v); 0 when converged. */
 static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
 {
@@ -335,7 +318,9 @@ static int sap_newton(sap_ws *ws, double t, fb_counters *cnt, fb_err *err)
       return FB_OK;
     /* H = M + J^T G J; dv = -H^-1 grad */
     sap_hessian(ws);
-    if (sap_solve_newton(ws) != 0)
+    gsl_vector_view b = gsl_vector_view_array(ws->gr, n), x = gsl_vector_view_array(ws->dv, n);
+    if (gsl_linalg_cholesky_decomp1(ws->H) != GSL_SUCCESS ||
+        gsl_linalg_cholesky_solve(ws->H, &b.vector, &x.vector) != GSL_SUCCESS)
       return fb_err_set(err, FB_ESOLVE, "sap: Newton matrix not positive definite at t=%.17g",
                         t);
     for (size_t j = 0; j < n; j++)
