@@ -94,11 +94,13 @@ int plot_scale(report *rp, fb_err *err)
       sb_dat(&b.data, s->per_sim[k]);
       sb_puts(&b.data, "\n");
     }
-    /* the frame's rows all run smooth-sign under `contact`: a colour per treatment */
-    const int frame = streq(s->scenario, "elastic-frame");
-    sb_gword(pb_var(&b, "colors"), frame ? (strstr(s->tag, "moreau") != NULL ? "#e377c2"
-                                                                               : "#17becf")
-                                         : model_color(s->model));
+    /* a colour per treatment: two treatments of one model (kbe-relay and kbe-symplectic,
+     * smooth-sign under rk4 and cvode-bdf, the frame's two under `contact`) would share
+     * the model's colour */
+    static const char *const palette[] = {"#1f3a93", "#2ca02c", "#9467bd", "#ff7f0e",
+                                          "#d62728", "#e377c2", "#17becf", "#8c564b",
+                                          "#bcbd22", "#7f7f7f"};
+    sb_gword(pb_var(&b, "colors"), palette[i % (sizeof palette / sizeof *palette)]);
     b.nb++;
     if (s->np >= 2) { /* the CPU-time exponent between the two largest n: a timing */
       const size_t a = s->np - 2, z = s->np - 1;
