@@ -49,6 +49,7 @@
 
 #include "fb_math.h"
 #include "fb_models.h"
+#include "fb_util.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
 
@@ -289,19 +290,6 @@ static double sap_n_dGd(const sapw *W)
   return s;
 }
 
-/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
-static inline int sap_n_same_bits(const double *p, const double *q, size_t n)
-{
-  for (size_t j = 0; j < n; j++) {
-    uint64_t bp, bq;
-    memcpy(&bp, p + j, sizeof bp);
-    memcpy(&bq, q + j, sizeof bq);
-    if (bp != bq)
-      return 0;
-  }
-  return 1;
-}
-
 /* dl/dalpha at v + a dv (second derivative into *d2).  Both depend on a only through the
  * rounded point v + a dv: the last two points and their values are kept, cleared per line
  * search (models/sap.c's sap_dl: the search's last bisections move a by less than an ulp of
@@ -313,7 +301,7 @@ static double sap_n_dl(sapw *W, double a, double *d2)
   for (size_t j = 0; j < n; j++)
     W->tmp[j] = W->v[j] + a * W->dv[j];
   for (int m = 0; m < W->nmemo; m++)
-    if (sap_n_same_bits(W->memo_at[m], W->tmp, n)) {
+    if (fb_same_bits(W->memo_at[m], W->tmp, n)) {
       *d2 = W->memo_d2[m];
       return W->memo_d1[m];
     }

@@ -4,6 +4,9 @@
 #define FB_UTIL_H
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "fb_math.h"
 
@@ -19,5 +22,20 @@
 #define FB_FLATTEN
 #define FB_NOINLINE
 #endif
+
+/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ, NaNs with
+ * the same payload are equal): a memo of a function of the rounded point (sap's line
+ * searches) may return a value only for exactly the point it was computed at. */
+static inline int fb_same_bits(const double *p, const double *q, size_t n)
+{
+  for (size_t j = 0; j < n; j++) {
+    uint64_t bp, bq;
+    memcpy(&bp, p + j, sizeof bp);
+    memcpy(&bq, q + j, sizeof bq);
+    if (bp != bq)
+      return 0;
+  }
+  return 1;
+}
 
 #endif

@@ -183,19 +183,6 @@ static double sap_cost(sap_ws *ws, const double *v, double *gr, double *G, int w
   return cost + kin;
 }
 
-/* 1 when the n doubles at p and q have the same bits (not ==: -0 and +0 differ here) */
-static inline int sap_same_bits(const double *p, const double *q, size_t n)
-{
-  for (size_t j = 0; j < n; j++) {
-    uint64_t bp, bq;
-    memcpy(&bp, p + j, sizeof bp);
-    memcpy(&bq, q + j, sizeof bq);
-    if (bp != bq)
-      return 0;
-  }
-  return 1;
-}
-
 /* dl/dalpha and d2l/dalpha2 at v + a dv (Jdv = J dv precomputed).  Both depend on alpha
  * only through the rounded point v + a dv, so the last two points and their values are
  * kept (ws->memo, cleared per line search): near the root the search's last bisections
@@ -208,7 +195,7 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
   for (size_t j = 0; j < n; j++)
     ws->a[j] = v[j] + a * dv[j];
   for (int m = 0; m < ws->nmemo; m++)
-    if (sap_same_bits(ws->memo_at[m], ws->a, n)) {
+    if (fb_same_bits(ws->memo_at[m], ws->a, n)) {
       *d2 = ws->memo_d2[m];
       return ws->memo_d1[m];
     }

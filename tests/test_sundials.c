@@ -13,21 +13,7 @@
 #include "fb_model_int.h"
 #include "fb_test.h"
 
-#define SKIP_WITHOUT_SUNDIALS()                                                              \
-  do {                                                                                     \
-    if (!have_sundials())                                                                  \
-      cr_skip_test("built without SUNDIALS (libsundials-dev: scripts/bootstrap.sh "         \
-                   "--sundials, then meson setup again)");                                 \
-  } while (0)
-
-static int have_sundials(void)
-{
-#ifdef FB_HAVE_SUNDIALS
-  return 1;
-#else
-  return 0;
-#endif
-}
+#include "fbt_sundials.h" /* SKIP_WITHOUT_SUNDIALS */
 
 /* x(T) of the undamped, unforced, frictionless stick-slip oscillator (y'' + y = 0 from
  * y0 = 3, v0 = 4, T = 10) under integrator at tol: its error against 3 cos 10 + 4 sin 10. */

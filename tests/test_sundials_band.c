@@ -24,21 +24,7 @@
 #include "fb_sundials.h"
 #endif
 
-#define SKIP_WITHOUT_SUNDIALS()                                                              \
-  do {                                                                                     \
-    if (!have_sundials())                                                                  \
-      cr_skip_test("built without SUNDIALS (libsundials-dev: scripts/bootstrap.sh "         \
-                   "--sundials, then meson setup again)");                                 \
-  } while (0)
-
-static int have_sundials(void)
-{
-#ifdef FB_HAVE_SUNDIALS
-  return 1;
-#else
-  return 0;
-#endif
-}
+#include "fbt_sundials.h" /* SKIP_WITHOUT_SUNDIALS */
 
 #include "fbt_alloc_count.h" /* n_bytes, counting, FB_COUNT_ALLOC */
 
