@@ -48,8 +48,8 @@
 #include <string.h>
 
 #include "fb_math.h"
+#include "fb_line_search.h"
 #include "fb_models.h"
-#include "fb_util.h"
 #include "fb_normal_int.h"
 #include "fb_plant_int.h"
 
@@ -106,9 +106,7 @@ typedef struct sapw {
   long *fric_of;                                                    /* nc: its normal or -1 */
   int *inphase;
   int impacted;
-  double *memo_at[2]; /* n each: the line search's last two points v + a dv (sap_n_dl) */
-  double memo_d1[2], memo_d2[2];
-  int nmemo, memo_next; /* points kept; the slot the next one replaces */
+  fb_line_memo memo; /* the line search's last two points v + a dv (sap_n_dl) */
 } sapw;
 
 static void sapw_free(void *ws)
@@ -147,7 +145,7 @@ static int sapw_alloc(void **out, const fb_integrator_type *type, const fb_probl
   W->st = o->stats;
   double *q = W->buf;
   double **nv[] = {&W->f, &W->a, &W->v0, &W->vs, &W->v, &W->dv, &W->gr, &W->jg, &W->Md, &W->tmp,
-                   &W->memo_at[0], &W->memo_at[1]};
+                   &W->memo.at[0], &W->memo.at[1]};
   for (size_t i = 0; i < sizeof nv / sizeof *nv; i++)
     *nv[i] = q, q += n;
   double **mv[] = {&W->P, &W->Rn, &W->Rtn, &W->vhat, &W->wn, &W->gk, &W->vn0, &W->Jndv};
@@ -300,50 +298,31 @@ static double sap_n_dl(sapw *W, double a, double *d2)
   const size_t n = pl->n;
   for (size_t j = 0; j < n; j++)
     W->tmp[j] = W->v[j] + a * W->dv[j];
-  for (int m = 0; m < W->nmemo; m++)
-    if (fb_same_bits(W->memo_at[m], W->tmp, n)) {
-      *d2 = W->memo_d2[m];
-      return W->memo_d1[m];
-    }
+  double d1;
+  if (fb_line_memo_find(&W->memo, W->tmp, n, &d1, d2))
+    return d1;
   sap_n_cost(W, W->tmp, 1);
-  double d1 = 0.0;
+  d1 = 0.0;
   *d2 = sap_n_dGd(W);
   for (size_t j = 0; j < n; j++) {
     d1 += W->gr[j] * W->dv[j];
     for (size_t k = 0; k < n; k++)
       *d2 += W->dv[j] * pl->M[j * n + k] * W->dv[k];
   }
-  const int m = W->nmemo < 2 ? W->nmemo++ : W->memo_next;
-  W->memo_next = 1 - m;
-  memcpy(W->memo_at[m], W->tmp, n * sizeof(double));
-  W->memo_d1[m] = d1;
-  W->memo_d2[m] = *d2;
+  fb_line_memo_put(&W->memo, W->tmp, n, d1, *d2);
   return d1;
 }
 
-/* Drake's exact line search (models/sap.c's sap_line). */
+static double sap_n_line_dl(void *ctx, double a, double *d2)
+{
+  return sap_n_dl(ctx, a, d2);
+}
+
+/* Drake's exact line search (fb_line_search_exact, as models/sap.c's sap_line). */
 static double sap_n_line(sapw *W, double amax)
 {
-  double d2;
-  W->nmemo = 0; /* v and dv are new: no point evaluated yet */
-  W->memo_next = 0;
-  if (sap_n_dl(W, amax, &d2) <= 0.0)
-    return amax;
-  double lo = 0.0, hi = amax, a = 1.0;
-  for (int it = 0; it < 100; it++) {
-    const double d1 = sap_n_dl(W, a, &d2);
-    if (d1 > 0.0)
-      hi = a;
-    else
-      lo = a;
-    if (d1 == 0.0 || fabs(d1) <= 1e-14 * d2 * a || hi - lo <= 1e-15 * hi)
-      return a;
-    double an = d2 > 0.0 ? a - d1 / d2 : 0.5 * (lo + hi);
-    if (!(an > lo && an < hi))
-      an = 0.5 * (lo + hi);
-    a = an;
-  }
-  return a;
+  fb_line_memo_clear(&W->memo); /* v and dv are new: no point evaluated yet */
+  return fb_line_search_exact(amax, sap_n_line_dl, W);
 }
 
 /* H = M + sum J^T G J into W->H (the gradient and G blocks are current). */

@@ -52,6 +52,7 @@
 #include "fb_integrator.h"
 #include "fb_model.h"
 #include "fb_model_suite.h"
+#include "fb_line_search.h"
 #include "fb_models.h"
 #include "fb_util.h"
 #include "fb_plant_int.h"
@@ -86,11 +87,9 @@ typedef struct sap_ws {
   double jmax;           /* max |J_ij| */
   size_t *jnz_at, *jnz; /* per DOF j: the contacts i with J_ij != 0 are jnz[jnz_at[j] ..
                          * jnz_at[j+1]), ascending; jnz NULL: H dense (sap_hessian) */
-  double *memo_at[2];     /* n each: the line search's last two points v + a dv (sap_dl) */
-  double memo_d1[2], memo_d2[2];
+  fb_line_memo memo;      /* the line search's last two points v + a dv (sap_dl) */
   double dMd;             /* dv^T M dv of the current line search */
   double *Rinv;           /* nc: 1/R_t */
-  int nmemo, memo_next;   /* points kept; the slot the next one replaces */
 } sap_ws;
 
 static void sap_free(void *wsv)
@@ -194,57 +193,45 @@ static double sap_dl(sap_ws *ws, const double *v, const double *dv, double a, do
   const size_t n = ws->n, nc = ws->nc;
   for (size_t j = 0; j < n; j++)
     ws->a[j] = v[j] + a * dv[j];
-  for (int m = 0; m < ws->nmemo; m++)
-    if (fb_same_bits(ws->memo_at[m], ws->a, n)) {
-      *d2 = ws->memo_d2[m];
-      return ws->memo_d1[m];
-    }
+  double d1;
+  if (fb_line_memo_find(&ws->memo, ws->a, n, &d1, d2))
+    return d1;
   sap_cost(ws, ws->a, ws->gr, ws->G, 0);
-  double d1 = 0.0;
+  d1 = 0.0;
   *d2 = ws->dMd; /* the sum of dv_j M_jk dv_k, as it was summed here from 0 */
   for (size_t j = 0; j < n; j++)
     d1 += ws->gr[j] * dv[j];
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nc; k++)
       *d2 += ws->Jdv[i] * ws->G[i * nc + k] * ws->Jdv[k];
-  const int m = ws->nmemo < 2 ? ws->nmemo++ : ws->memo_next;
-  ws->memo_next = 1 - m;
-  memcpy(ws->memo_at[m], ws->a, n * sizeof(double));
-  ws->memo_d1[m] = d1;
-  ws->memo_d2[m] = *d2;
+  fb_line_memo_put(&ws->memo, ws->a, n, d1, *d2);
   return d1;
 }
 
-/* The exact line search ([Castro2023] §VI; Drake's kExact): alpha_max when l still
- * decreases there, else the root of dl/dalpha in (0, alpha_max) (monotone: l is convex) by
- * Newton safeguarded by bisection, from alpha = 1, at most 100 iterations. */
+/* sap_dl along (v, dv) as fb_line_dl */
+typedef struct sap_line_at {
+  sap_ws *ws;
+  const double *v, *dv;
+} sap_line_at;
+
+static double sap_line_dl(void *ctx, double a, double *d2)
+{
+  const sap_line_at *la = ctx;
+  return sap_dl(la->ws, la->v, la->dv, a, d2);
+}
+
+/* The exact line search ([Castro2023] §VI; Drake's kExact: fb_line_search_exact) along
+ * dv from v, with dv^T M dv computed once for it. */
 static double sap_line(sap_ws *ws, const double *v, const double *dv, double amax)
 {
-  double d2;
-  ws->nmemo = 0; /* v and dv are new: no point evaluated yet */
-  ws->memo_next = 0;
+  fb_line_memo_clear(&ws->memo); /* v and dv are new: no point evaluated yet */
   const size_t n = ws->n;
   ws->dMd = 0.0; /* dv^T M dv, d2l/dalpha2's first part (sap_dl), in its order */
   for (size_t j = 0; j < n; j++)
     for (size_t k = 0; k < n; k++)
       ws->dMd += dv[j] * ws->pl->M[j * n + k] * dv[k];
-  if (sap_dl(ws, v, dv, amax, &d2) <= 0.0)
-    return amax;
-  double lo = 0.0, hi = amax, a = 1.0;
-  for (int it = 0; it < 100; it++) {
-    const double d1 = sap_dl(ws, v, dv, a, &d2);
-    if (d1 > 0.0)
-      hi = a;
-    else
-      lo = a;
-    if (d1 == 0.0 || fabs(d1) <= 1e-14 * d2 * a || hi - lo <= 1e-15 * hi)
-      return a;
-    double an = d2 > 0.0 ? a - d1 / d2 : 0.5 * (lo + hi);
-    if (!(an > lo && an < hi))
-      an = 0.5 * (lo + hi);
-    a = an;
-  }
-  return a;
+  sap_line_at la = {ws, v, dv};
+  return fb_line_search_exact(amax, sap_line_dl, &la);
 }
 
 /* H = M + J^T G J into ws->H: H_jq = M_jq + sum over i, l (in that order) of
@@ -451,8 +438,8 @@ static int sap_alloc(void **out, const fb_integrator_type *type, const fb_proble
   ws->dv = b, b += n;
   ws->gr = b, b += n;
   ws->Md = b, b += n;
-  ws->memo_at[0] = b, b += n;
-  ws->memo_at[1] = b, b += n;
+  ws->memo.at[0] = b, b += n;
+  ws->memo.at[1] = b, b += n;
   ws->vt = b, b += nc;
   ws->Jdv = b, b += nc;
   ws->u1 = b, b += nc;
