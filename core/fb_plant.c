@@ -606,9 +606,11 @@ double fb_band_quad(const fb_plant *pl, const double *A, const double *x)
   return s;
 }
 
-/* f -= A x for a band array A, without scratch: row i of A is the band above the diagonal
- * and, by symmetry, the column below it. */
-static void band_sub(const fb_plant *pl, const double *A, const double *x, double *f)
+/* y += alpha A x for a band array A of the plant (symmetric, half-bandwidth bw), without
+ * scratch: row i of A is the band above the diagonal and, by symmetry, the column below
+ * it.  alpha = -1 subtracts exactly (a negation is exact). */
+void fb_band_axpy(const fb_plant *pl, double alpha, const double *A, const double *x,
+                  double *y)
 {
   const size_t n = pl->n, w = pl->bw + 1;
   for (size_t i = 0; i < n; i++) {
@@ -616,9 +618,9 @@ static void band_sub(const fb_plant *pl, const double *A, const double *x, doubl
     double s = row[0] * x[i];
     for (size_t d = 1; d < w && i + d < n; d++) {
       s += row[d] * x[i + d];
-      f[i + d] -= row[d] * x[i];
+      y[i + d] += alpha * row[d] * x[i];
     }
-    f[i] -= s;
+    y[i] += alpha * s;
   }
 }
 
@@ -719,9 +721,9 @@ void fb_plant_sub_linear(const fb_plant *pl, const double *x, const double *v, d
   const size_t n = pl->n;
   if (pl->banded) { /* O(n bw) */
     if (pl->has_D)
-      band_sub(pl, pl->Db, v, f);
+      fb_band_axpy(pl, -1.0, pl->Db, v, f);
     if (pl->has_K)
-      band_sub(pl, pl->Kb, x, f);
+      fb_band_axpy(pl, -1.0, pl->Kb, x, f);
     return;
   }
   if (pl->has_D)

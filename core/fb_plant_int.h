@@ -47,6 +47,9 @@ double fb_plant_minv_diag(const fb_plant *pl, size_t j);
 double fb_plant_minv_norm(const fb_plant *pl);
 /* y = A x for a band array A (Mb, Db, Kb) of a banded plant; y and x may not alias. */
 void fb_band_matvec(const fb_plant *pl, const double *A, const double *x, double *y);
+/* y += alpha A x for a band array A of a banded plant. */
+void fb_band_axpy(const fb_plant *pl, double alpha, const double *A, const double *x,
+                  double *y);
 
 /* x^T A x for a band array A of a banded plant. */
 double fb_band_quad(const fb_plant *pl, const double *A, const double *x);

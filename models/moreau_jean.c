@@ -75,6 +75,7 @@
 #include "fb_model.h"
 #include "fb_model_suite.h"
 #include "fb_models.h"
+#include "fb_plant_int.h"
 #include "fb_util.h"
 
 enum { MJ_SOLVER_AUTO = 0, MJ_SOLVER_CLOSED = 1, MJ_SOLVER_PGS = 2 };
@@ -615,22 +616,6 @@ fail:
 
 /* ---- banded plants (docs/scenarios/chain.md) ------------------------------------------ */
 
-/* y += alpha A x for a band array A of the plant (symmetric, half-bandwidth bw). */
-static void mj_band_axpy(const fb_plant *pl, double alpha, const double *A, const double *x,
-                         double *y)
-{
-  const size_t n = pl->n, w = pl->bw + 1;
-  for (size_t i = 0; i < n; i++) {
-    const double *row = A + i * w;
-    double s = row[0] * x[i];
-    for (size_t d = 1; d < w && i + d < n; d++) {
-      s += row[d] * x[i + d];
-      y[i + d] += alpha * row[d] * x[i];
-    }
-    y[i] += alpha * s;
-  }
-}
-
 /* Mhat = M + theta dt D + theta^2 dt^2 K in the band layout: O(n bw), nothing inverted. */
 static int mj_factor_banded(mj_ws *ws, double dt, fb_err *err)
 {
@@ -719,11 +704,11 @@ static int mj_step_banded(mj_ws *ws, double t, double dt, double tnew, double ta
     ws->q[j] = dt * ((1.0 - th) * ws->f0[j] + th * ws->f1[j]);
     ws->tmp[j] = x[j] + th * (1.0 - th) * dt * v[j];
   }
-  mj_band_axpy(pl, 1.0, pl->Mb, v, ws->q);
+  fb_band_axpy(pl, 1.0, pl->Mb, v, ws->q);
   if (pl->has_K)
-    mj_band_axpy(pl, -dt, pl->Kb, ws->tmp, ws->q);
+    fb_band_axpy(pl, -dt, pl->Kb, ws->tmp, ws->q);
   if (pl->has_D)
-    mj_band_axpy(pl, -dt * (1.0 - th), pl->Db, v, ws->q);
+    fb_band_axpy(pl, -dt * (1.0 - th), pl->Db, v, ws->q);
   double bmax = 0.0;
   for (size_t i = 0; i < nc; i++) {
     fb_contact_in ci;
