@@ -461,6 +461,21 @@ static void mj_applied(const fb_plant *pl, double t, const double *x, const doub
     memset(f, 0, pl->n * sizeof(double));
 }
 
+/* The applied forces of f_theta = (1 - theta) f(t_k) + theta f(t_{k+1}) into ws->f0, f1;
+ * f(t_k) is last step's f(t_{k+1}) unless the step opens a segment or the force depends on
+ * the state. */
+static void mj_theta_forces(mj_ws *ws, double t0, double t1, const double *x, const double *v,
+                            fb_counters *cnt)
+{
+  const fb_plant *pl = ws->pl;
+  mj_applied(pl, t1, x, v, ws->f1);
+  cnt->nfe++;
+  if (ws->theta < 1.0 && !(ws->f0_t == t0 && !pl->force_uses_state)) {
+    mj_applied(pl, t0, x, v, ws->f0);
+    cnt->nfe++;
+  }
+}
+
 static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, double tb, double *y,
                    fb_counters *cnt, fb_err *err)
 {
@@ -472,14 +487,7 @@ static int mj_step(mj_ws *ws, double t, double dt, double tnew, double ta, doubl
   int st;
   if (dt != ws->dt_fact && (st = mj_factor(ws, dt, err)) != FB_OK)
     return st;
-  /* f_theta = (1 - theta) f(t_k) + theta f(t_{k+1}); f(t_k) is last step's f(t_{k+1})
-   * unless the step opens a segment or the force depends on the state. */
-  mj_applied(pl, t1, x, v, ws->f1);
-  cnt->nfe++;
-  if (th < 1.0 && !(ws->f0_t == t0 && !pl->force_uses_state)) {
-    mj_applied(pl, t0, x, v, ws->f0);
-    cnt->nfe++;
-  }
+  mj_theta_forces(ws, t0, t1, x, v, cnt);
   /* q = M v_k + dt (f_theta - K (x_k + theta (1 - theta) dt v_k) - (1 - theta) D v_k) */
   for (size_t j = 0; j < n; j++) {
     double s = dt * ((1.0 - th) * ws->f0[j] + th * ws->f1[j]);
@@ -693,12 +701,7 @@ static int mj_step_banded(mj_ws *ws, double t, double dt, double tnew, double ta
   int st;
   if (dt != ws->dt_fact && (st = mj_factor_banded(ws, dt, err)) != FB_OK)
     return st;
-  mj_applied(pl, t1, x, v, ws->f1);
-  cnt->nfe++;
-  if (th < 1.0 && !(ws->f0_t == t0 && !pl->force_uses_state)) {
-    mj_applied(pl, t0, x, v, ws->f0);
-    cnt->nfe++;
-  }
+  mj_theta_forces(ws, t0, t1, x, v, cnt);
   /* q = M v_k + dt (f_theta - K (x_k + theta (1 - theta) dt v_k) - (1 - theta) D v_k) */
   for (size_t j = 0; j < n; j++) {
     ws->q[j] = dt * ((1.0 - th) * ws->f0[j] + th * ws->f1[j]);
