@@ -115,6 +115,32 @@ static void sphere_td(sbuf *h, const fb_csv *t, size_t k, int c)
   sb_puts(h, "</td>");
 }
 
+/* Does group sphere have a row of model `model` with tag `tag`? */
+static int sphere_has_row(const fb_csv *t, int cg, int cm, int ct, const char *model,
+                          const char *tag)
+{
+  for (size_t k = 0; k < t->nrows; k++)
+    if (streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), model) &&
+        streq(fb_csv_s(t, k, ct), tag))
+      return 1;
+  return 0;
+}
+
+/* Set up sphere-drop with `model` and one setting as a run would (nothing runs): its
+ * status, the reason in *e. */
+static int sphere_probe(const char *model, const char *set, fb_err *e)
+{
+  fb_case c;
+  int st = fb_case_init(&c, "sphere-drop", model, NULL, e);
+  if (st == FB_OK) {
+    st = fb_case_set(&c, set, e);
+    if (st == FB_OK)
+      st = fb_case_prepare(&c, e);
+    fb_case_free(&c);
+  }
+  return st;
+}
+
 /* The models with no row in group sphere: what a run of them on sphere-drop answers. */
 static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
 {
@@ -123,24 +149,13 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
              "law, penalty-n):</p>\n<ul>\n");
   const fb_model_type *mt;
   for (size_t i = 0; (mt = fb_model_at(i)) != NULL; i++) {
-    int present = 0;
-    for (size_t k = 0; k < t->nrows && !present; k++)
-      present = streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), mt->name) &&
-                streq(fb_csv_s(t, k, ct), "friction");
-    if (present || streq(mt->name, "smooth-sign")) /* smooth-sign: every treatment's rows */
+    /* smooth-sign: every treatment's rows */
+    if (sphere_has_row(t, cg, cm, ct, mt->name, "friction") || streq(mt->name, "smooth-sign"))
       continue;
-    fb_case c;
     fb_err e = {{0}};
     const char *why = "its chatter under a force law exhausts any budget (left out, as in "
                       "the contact groups)";
-    int st = fb_case_init(&c, "sphere-drop", mt->name, NULL, &e);
-    if (st == FB_OK) {
-      st = fb_case_set(&c, "scenario.normal=penalty-n", &e);
-      if (st == FB_OK)
-        st = fb_case_prepare(&c, &e);
-      fb_case_free(&c);
-    }
-    if (st != FB_OK)
+    if (sphere_probe(mt->name, "scenario.normal=penalty-n", &e) != FB_OK)
       why = e.msg;
     sb_puts(h, "<li><code>");
     sb_html(h, mt->name);
@@ -156,17 +171,10 @@ static void sphere_refusals(sbuf *h, const fb_csv *t, int cg, int cm, int ct)
                 (nt == NULL || fb_normal_takes_quat(nt)); /* as the table's sphere group */
     if (present)
       continue;
-    fb_case c;
     fb_err e = {{0}};
     char set[96];
     snprintf(set, sizeof set, "scenario.normal=%s", fb_normal_names[i]);
-    int st = fb_case_init(&c, "sphere-drop", "smooth-sign", NULL, &e);
-    if (st == FB_OK) {
-      st = fb_case_set(&c, set, &e);
-      if (st == FB_OK)
-        st = fb_case_prepare(&c, &e);
-      fb_case_free(&c);
-    }
+    const int st = sphere_probe("smooth-sign", set, &e);
     sb_puts(h, "<li>normal <code>");
     sb_html(h, fb_normal_names[i]);
     sb_puts(h, "</code>: ");
@@ -186,23 +194,11 @@ static void sphere_refusals_rest(sbuf *h, const fb_csv *t, int cg, int cm, int c
              "<ul>\n");
   const fb_model_type *mt;
   for (size_t i = 0; (mt = fb_model_at(i)) != NULL; i++) {
-    int present = 0;
-    for (size_t k = 0; k < t->nrows && !present; k++)
-      present = streq(fb_csv_s(t, k, cg), "sphere") && streq(fb_csv_s(t, k, cm), mt->name) &&
-                streq(fb_csv_s(t, k, ct), "rest");
-    if (present)
+    if (sphere_has_row(t, cg, cm, ct, mt->name, "rest"))
       continue;
-    fb_case c;
     fb_err e = {{0}};
     const char *why = "its chatter exhausts any adaptive budget (left out)";
-    int st = fb_case_init(&c, "sphere-drop", mt->name, NULL, &e);
-    if (st == FB_OK) {
-      st = fb_case_set(&c, "rest=1", &e);
-      if (st == FB_OK)
-        st = fb_case_prepare(&c, &e);
-      fb_case_free(&c);
-    }
-    if (st != FB_OK)
+    if (sphere_probe(mt->name, "rest=1", &e) != FB_OK)
       why = e.msg;
     sb_puts(h, "<li><code>");
     sb_html(h, mt->name);
